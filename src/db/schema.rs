@@ -1,0 +1,75 @@
+// @generated automatically by Diesel CLI.
+
+diesel::table! {
+    orders (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        kind -> Text,
+        customer -> Nullable<Text>,
+        racket -> Nullable<Text>,
+        string -> Nullable<Text>,
+        tension -> Nullable<Text>,
+        price_minor -> Nullable<Int8>,
+        currency -> Text,
+        ordered_at -> Nullable<Timestamp>,
+        strung_at -> Nullable<Timestamp>,
+        returned_at -> Nullable<Timestamp>,
+        paid_at -> Nullable<Timestamp>,
+        receipt_number -> Nullable<Text>,
+        receipt_year -> Nullable<Int4>,
+        receipt_seq -> Nullable<Int8>,
+        voided_at -> Nullable<Timestamp>,
+        void_reason -> Nullable<Text>,
+        restring_of -> Nullable<Int8>,
+        v1_kind -> Nullable<Text>,
+        v1_id -> Nullable<Int8>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    receipt_counters (stringer_id, year) {
+        stringer_id -> Int8,
+        year -> Int4,
+        last_n -> Int8,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    receipt_events (id) {
+        id -> Int8,
+        kind -> Text,
+        stringer_id -> Int8,
+        year -> Int4,
+        first_seq -> Nullable<Int8>,
+        last_seq -> Nullable<Int8>,
+        order_id -> Nullable<Int8>,
+        counter_old -> Nullable<Int8>,
+        counter_new -> Nullable<Int8>,
+        reason -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    stringers (id) {
+        id -> Int8,
+        handle -> Text,
+        name -> Text,
+        timezone -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(orders -> stringers (stringer_id));
+diesel::joinable!(receipt_counters -> stringers (stringer_id));
+diesel::joinable!(receipt_events -> orders (order_id));
+diesel::joinable!(receipt_events -> stringers (stringer_id));
+
+diesel::allow_tables_to_appear_in_same_query!(orders, receipt_counters, receipt_events, stringers,);
+
