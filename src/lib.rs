@@ -1,0 +1,12 @@
+//! `receipts`: orders of racket stringers and their receipt numbers `YYYY-NNNN`, counted per
+//! stringer per calendar year, never reused, never changed, never skipped without a reason.
+//!
+//! The library holds everything (`main` only parses and reports) so that tests and
+//! benchmarks call the same code the command line runs.
+
+pub mod cli;
+pub mod db;
+pub mod domain;
+pub mod error;
+
+pub use error::Error;

@@ -72,4 +72,3 @@ diesel::joinable!(receipt_events -> orders (order_id));
 diesel::joinable!(receipt_events -> stringers (stringer_id));
 
 diesel::allow_tables_to_appear_in_same_query!(orders, receipt_counters, receipt_events, stringers,);
-

@@ -1,0 +1,25 @@
+use super::Context;
+use anyhow::Context as _;
+use clap::Subcommand;
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Apply the schema migrations this database lacks (SQLite files get them on first use)
+    Migrate,
+}
+
+pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
+    match cmd {
+        Command::Migrate => {
+            let mut db = ctx.connect()?;
+            let applied = db.migrate().context("cannot migrate the database")?;
+            if applied.is_empty() {
+                eprintln!("the schema is up to date");
+            }
+            for name in applied {
+                eprintln!("applied migration {name}");
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The command line: one module per command. Each validates its arguments, calls the
+//! library, and prints: tables for people on stdout (or JSON with `--format json`), created
+//! identifiers alone on stdout, and everything meant for people on stderr.
+
+mod database;
+mod mint;
+mod order;
+mod output;
+mod stringer;
+mod void;
+
+use crate::db::{DatabaseUrl, Db, Tenant};
+use crate::domain::OrderId;
+use crate::error::Error;
+use clap::{Args, Parser, Subcommand};
+use std::time::Duration;
+
+pub use output::Format;
+
+/// Receipt numbers for racket stringers: YYYY-NNNN per stringer and year, gapless, on SQLite or PostgreSQL.
+#[derive(Debug, Parser)]
+#[command(
+    name = "receipts",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Database: postgres://..., postgresql://..., sqlite://PATH, file:PATH or a file path
+    /// [default: receipts.db in the platform's data directory]
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        hide_env_values = true,
+        global = true,
+        value_name = "URL"
+    )]
+    pub database_url: Option<String>,
+
+    /// Seconds a change waits for a lock held by someone else before giving up (exit 75)
+    #[arg(long, env = "RECEIPTS_LOCK_TIMEOUT", global = true, value_name = "SECONDS",
+          default_value = "5", value_parser = parse_seconds)]
+    pub lock_timeout: Duration,
+
+    /// Output of listing commands: a table for people or JSON for scripts
+    #[arg(long, value_enum, default_value_t = Format::Table, global = true)]
+    pub format: Format,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Add and list stringers
+    #[command(subcommand)]
+    Stringer(stringer::Command),
+    /// Add, list and show orders; unstring or restring one
+    #[command(subcommand)]
+    Order(order::Command),
+    /// Mark an order strung and give it the next receipt number (prints the number)
+    Mint(mint::Opts),
+    /// Void a numbered order: the number stays taken, with the reason on record
+    Void(void::Opts),
+    /// Manage the database schema
+    #[command(subcommand)]
+    Db(database::Command),
+}
+
+/// `--stringer H`: whose orders a command acts on.
+#[derive(Debug, Clone, Args)]
+pub struct StringerOpt {
+    /// The stringer's handle [env: RECEIPTS_STRINGER]
+    #[arg(
+        long,
+        env = "RECEIPTS_STRINGER",
+        hide_env = true,
+        value_name = "HANDLE"
+    )]
+    pub stringer: Option<String>,
+}
+
+impl StringerOpt {
+    /// The named stringer, or with none named, the owner of `order`.
+    fn tenant_for(&self, db: &mut Db, order: OrderId) -> Result<Tenant, Error> {
+        match &self.stringer {
+            Some(handle) => Tenant::load(db.conn(), handle),
+            None => Tenant::owner_of(db.conn(), order),
+        }
+    }
+
+    fn required(&self, db: &mut Db) -> Result<Tenant, Error> {
+        let handle = self.stringer.as_deref().ok_or_else(|| {
+            Error::Usage(
+                "say whose order this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into(),
+            )
+        })?;
+        Tenant::load(db.conn(), handle)
+    }
+
+    fn optional(&self, db: &mut Db) -> Result<Option<Tenant>, Error> {
+        self.stringer
+            .as_deref()
+            .map(|h| Tenant::load(db.conn(), h))
+            .transpose()
+    }
+}
+
+/// What every command needs besides its own options.
+pub struct Context {
+    database_url: Option<String>,
+    lock_timeout: Duration,
+    pub format: Format,
+}
+
+impl Context {
+    pub fn connect(&self) -> Result<Db, Error> {
+        let url = match self.database_url.as_deref() {
+            Some(url) => DatabaseUrl::parse(url)?,
+            None => DatabaseUrl::default_sqlite()?,
+        };
+        Db::connect(&url, self.lock_timeout)
+    }
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let ctx = Context {
+        database_url: cli.database_url,
+        lock_timeout: cli.lock_timeout,
+        format: cli.format,
+    };
+    match cli.command {
+        Command::Stringer(cmd) => stringer::run(cmd, &ctx),
+        Command::Order(cmd) => order::run(cmd, &ctx),
+        Command::Mint(opts) => mint::run(opts, &ctx),
+        Command::Void(opts) => void::run(opts, &ctx),
+        Command::Db(cmd) => database::run(cmd, &ctx),
+    }
+}
+
+/// Whether the error is stdout closed early by the reader (`receipts order list | head`).
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
+            Ok(Duration::from_secs_f64(secs))
+        }
+        _ => Err(format!(
+            "\"{text}\" is not a number of seconds between 0 and 86400"
+        )),
+    }
+}

@@ -1,0 +1,320 @@
+use super::{output, Context, Format, StringerOpt};
+use crate::db::orders::{self, Order, OrderDetails};
+use crate::domain::{
+    format_local, format_utc, parse_timezone, Currency, OrderId, OrderKind, Price, Timestamp,
+};
+use anyhow::Context as _;
+use chrono::NaiveDateTime;
+use chrono_tz::Tz;
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use tabled::Tabled;
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Take an order (prints its id)
+    Add(AddOpts),
+    /// List orders
+    List(ListOpts),
+    /// Show one order
+    Show(OrderOpts),
+    /// Clear the strung time; the order keeps its receipt number
+    Unstring(OrderOpts),
+    /// Copy an order into a new one, to be strung and numbered anew (prints the new id)
+    Restring(OrderOpts),
+}
+
+#[derive(Debug, Args)]
+pub struct AddOpts {
+    #[command(flatten)]
+    stringer: StringerOpt,
+    /// A client's racket or the stringer's own
+    #[arg(long, value_enum, default_value_t = OrderKind::Client)]
+    kind: OrderKind,
+    #[arg(long)]
+    customer: Option<String>,
+    #[arg(long)]
+    racket: Option<String>,
+    /// The string used, e.g. "RPM Blast 1.25"
+    #[arg(long)]
+    string: Option<String>,
+    /// e.g. "24/23 kg"
+    #[arg(long)]
+    tension: Option<String>,
+    /// e.g. 35.00
+    #[arg(long, value_parser = clap::value_parser!(Price))]
+    price: Option<Price>,
+    #[arg(long, default_value = "CHF", value_parser = clap::value_parser!(Currency))]
+    currency: Currency,
+    /// When the order was taken [default: now]; local time unless an offset is given
+    #[arg(long, value_name = "TIMESTAMP")]
+    ordered_at: Option<Timestamp>,
+    #[arg(long)]
+    notes: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ListOpts {
+    /// Only this stringer's orders
+    #[command(flatten)]
+    stringer: StringerOpt,
+    /// Only orders numbered in this year
+    #[arg(long)]
+    year: Option<i32>,
+}
+
+#[derive(Debug, Args)]
+pub struct OrderOpts {
+    /// The order id
+    #[arg(value_name = "ID")]
+    order: OrderId,
+    #[command(flatten)]
+    stringer: StringerOpt,
+}
+
+pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.connect()?;
+    match cmd {
+        Command::Add(opts) => {
+            let tenant = opts.stringer.required(&mut db)?;
+            let ordered_at = opts
+                .ordered_at
+                .map(|t| t.resolve(tenant.timezone))
+                .transpose()
+                .map_err(crate::Error::Usage)?;
+            let details = OrderDetails {
+                kind: Some(opts.kind),
+                customer: opts.customer,
+                racket: opts.racket,
+                string: opts.string,
+                tension: opts.tension,
+                price_minor: opts.price.map(|p| p.0),
+                currency: Some(opts.currency.0),
+                ordered_at,
+                notes: opts.notes,
+            };
+            let id = orders::add(db.conn(), &tenant, &details).context("cannot add the order")?;
+            eprintln!("added order {id} for {}", tenant.handle);
+            output::line(&id.to_string())?;
+        }
+        Command::List(opts) => {
+            let tenant = opts.stringer.optional(&mut db)?;
+            let listed = orders::list(db.conn(), tenant.as_ref(), opts.year)
+                .context("cannot list the orders")?;
+            let views: Vec<OrderView> = listed
+                .into_iter()
+                .map(|(o, h, tz)| OrderView::new(o, h, &tz))
+                .collect();
+            match ctx.format {
+                Format::Json => output::json(&views)?,
+                Format::Table => {
+                    let rows: Vec<OrderRow> = views.iter().map(OrderRow::from).collect();
+                    output::rows(Format::Table, &rows)?;
+                }
+            }
+        }
+        Command::Show(opts) => {
+            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+            let order = orders::find(db.conn(), &tenant, opts.order)?;
+            let view = OrderView::new(order, tenant.handle.clone(), tenant.timezone.name());
+            match ctx.format {
+                Format::Json => output::json(&view)?,
+                Format::Table => output::line(&view.details())?,
+            }
+        }
+        Command::Unstring(opts) => {
+            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+            let order = db.write(|conn| orders::unstring(conn, &tenant, opts.order))?;
+            match order.receipt_number {
+                Some(number) => eprintln!(
+                    "order {} is no longer strung; it keeps receipt {number}",
+                    opts.order
+                ),
+                None => eprintln!("order {} is not strung", opts.order),
+            }
+        }
+        Command::Restring(opts) => {
+            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+            let id = db.write(|conn| orders::restring(conn, &tenant, opts.order))?;
+            eprintln!(
+                "order {id} restrings order {}; mint it when it is strung",
+                opts.order
+            );
+            output::line(&id.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// Everything about an order, as scripts read it: instants in UTC (RFC 3339).
+#[derive(Debug, Serialize)]
+struct OrderView {
+    id: i64,
+    stringer: String,
+    kind: String,
+    status: &'static str,
+    receipt_number: Option<String>,
+    customer: Option<String>,
+    racket: Option<String>,
+    string: Option<String>,
+    tension: Option<String>,
+    price: Option<String>,
+    price_minor: Option<i64>,
+    currency: String,
+    ordered_at: Option<String>,
+    strung_at: Option<String>,
+    returned_at: Option<String>,
+    paid_at: Option<String>,
+    voided_at: Option<String>,
+    void_reason: Option<String>,
+    restring_of: Option<i64>,
+    v1_kind: Option<String>,
+    v1_id: Option<i64>,
+    notes: Option<String>,
+    #[serde(skip)]
+    local: LocalTimes,
+}
+
+/// The same instants as people read them, in the stringer's zone.
+#[derive(Debug, Default)]
+struct LocalTimes {
+    zone: String,
+    ordered_at: Option<String>,
+    strung_at: Option<String>,
+    voided_at: Option<String>,
+}
+
+impl OrderView {
+    fn new(order: Order, stringer: String, zone: &str) -> OrderView {
+        let tz: Tz = parse_timezone(zone).unwrap_or(Tz::UTC);
+        let utc = |at: Option<NaiveDateTime>| at.map(format_utc);
+        let local = |at: Option<NaiveDateTime>| at.map(|at| format_local(at, tz));
+        let status = match (&order.voided_at, &order.strung_at, &order.receipt_number) {
+            (Some(_), _, _) => "void",
+            (None, Some(_), _) => "strung",
+            (None, None, Some(_)) => "unstrung",
+            (None, None, None) => "open",
+        };
+        OrderView {
+            id: order.id,
+            stringer,
+            kind: order.kind,
+            status,
+            receipt_number: order.receipt_number,
+            customer: order.customer,
+            racket: order.racket,
+            string: order.string,
+            tension: order.tension,
+            price: order.price_minor.map(|p| Price(p).to_string()),
+            price_minor: order.price_minor,
+            currency: order.currency,
+            ordered_at: utc(order.ordered_at),
+            strung_at: utc(order.strung_at),
+            returned_at: utc(order.returned_at),
+            paid_at: utc(order.paid_at),
+            voided_at: utc(order.voided_at),
+            void_reason: order.void_reason,
+            restring_of: order.restring_of,
+            v1_kind: order.v1_kind,
+            v1_id: order.v1_id,
+            notes: order.notes,
+            local: LocalTimes {
+                zone: tz.name().to_string(),
+                ordered_at: local(order.ordered_at),
+                strung_at: local(order.strung_at),
+                voided_at: local(order.voided_at),
+            },
+        }
+    }
+
+    /// `field  value` lines for `order show`.
+    fn details(&self) -> String {
+        let price = self
+            .price
+            .as_ref()
+            .map(|p| format!("{p} {}", self.currency));
+        let v1 = self
+            .v1_id
+            .map(|id| format!("{} {id}", self.v1_kind.as_deref().unwrap_or("")));
+        let fields: [(&str, Option<String>); 15] = [
+            ("order", Some(self.id.to_string())),
+            ("stringer", Some(self.stringer.clone())),
+            ("status", Some(self.status.to_string())),
+            ("receipt", self.receipt_number.clone()),
+            ("kind", Some(self.kind.clone())),
+            ("customer", self.customer.clone()),
+            ("racket", self.racket.clone()),
+            ("string", self.string.clone()),
+            ("tension", self.tension.clone()),
+            ("price", price),
+            (
+                "ordered",
+                self.local
+                    .ordered_at
+                    .clone()
+                    .map(|t| format!("{t} {}", self.local.zone)),
+            ),
+            (
+                "strung",
+                self.local
+                    .strung_at
+                    .clone()
+                    .map(|t| format!("{t} {}", self.local.zone)),
+            ),
+            (
+                "voided",
+                self.local.voided_at.clone().map(|t| {
+                    format!(
+                        "{t} {}: {}",
+                        self.local.zone,
+                        self.void_reason.as_deref().unwrap_or("")
+                    )
+                }),
+            ),
+            ("restring of", self.restring_of.map(|id| id.to_string())),
+            ("v1", v1),
+        ];
+        let mut text: Vec<String> = fields
+            .into_iter()
+            .filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}")))
+            .collect();
+        if let Some(notes) = &self.notes {
+            text.push(format!("{:<12} {notes}", "notes"));
+        }
+        text.join("\n")
+    }
+}
+
+/// One line of `order list`.
+#[derive(Debug, Serialize, Tabled)]
+struct OrderRow {
+    id: i64,
+    stringer: String,
+    receipt: String,
+    status: &'static str,
+    kind: String,
+    customer: String,
+    racket: String,
+    string: String,
+    tension: String,
+    price: String,
+    strung: String,
+}
+
+impl From<&OrderView> for OrderRow {
+    fn from(view: &OrderView) -> Self {
+        OrderRow {
+            id: view.id,
+            stringer: view.stringer.clone(),
+            receipt: output::cell(view.receipt_number.as_ref()),
+            status: view.status,
+            kind: view.kind.clone(),
+            customer: output::cell(view.customer.as_ref()),
+            racket: output::cell(view.racket.as_ref()),
+            string: output::cell(view.string.as_ref()),
+            tension: output::cell(view.tension.as_ref()),
+            price: output::cell(view.price.as_ref()),
+            strung: output::cell(view.local.strung_at.as_ref()),
+        }
+    }
+}

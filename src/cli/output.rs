@@ -1,0 +1,41 @@
+//! Printing: tables for people, JSON for scripts, identifiers alone on a line.
+
+use serde::Serialize;
+use std::io::{self, Write};
+use tabled::settings::Style;
+use tabled::{Table, Tabled};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+/// Rows as a table, or as a JSON array of objects.
+pub fn rows<R: Tabled + Serialize>(format: Format, rows: &[R]) -> io::Result<()> {
+    match format {
+        Format::Json => json(rows),
+        Format::Table => {
+            let mut table = Table::new(rows);
+            table.with(Style::psql());
+            line(&table.to_string())
+        }
+    }
+}
+
+pub fn json<T: Serialize + ?Sized>(value: &T) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+    line(&text)
+}
+
+/// One line on stdout: an identifier a script captures, or a finished table.
+pub fn line(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
+}
+
+/// A cell for an optional value.
+pub fn cell<T: ToString>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}

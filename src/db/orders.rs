@@ -1,0 +1,147 @@
+//! Orders: what was brought in, and whether and when it was strung and numbered.
+
+use super::schema::{orders, stringers};
+use super::{DbConn, Tenant};
+use crate::domain::{now_utc, OrderId, OrderKind};
+use crate::error::Error;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = orders)]
+pub struct Order {
+    pub id: i64,
+    pub stringer_id: i64,
+    pub kind: String,
+    pub customer: Option<String>,
+    pub racket: Option<String>,
+    pub string: Option<String>,
+    pub tension: Option<String>,
+    pub price_minor: Option<i64>,
+    pub currency: String,
+    pub ordered_at: Option<NaiveDateTime>,
+    pub strung_at: Option<NaiveDateTime>,
+    pub returned_at: Option<NaiveDateTime>,
+    pub paid_at: Option<NaiveDateTime>,
+    pub receipt_number: Option<String>,
+    pub receipt_year: Option<i32>,
+    pub receipt_seq: Option<i64>,
+    pub voided_at: Option<NaiveDateTime>,
+    pub void_reason: Option<String>,
+    pub restring_of: Option<i64>,
+    pub v1_kind: Option<String>,
+    pub v1_id: Option<i64>,
+    pub notes: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// What a person says about a new order.
+#[derive(Debug, Clone, Default)]
+pub struct OrderDetails {
+    pub kind: Option<OrderKind>,
+    pub customer: Option<String>,
+    pub racket: Option<String>,
+    pub string: Option<String>,
+    pub tension: Option<String>,
+    pub price_minor: Option<i64>,
+    pub currency: Option<String>,
+    pub ordered_at: Option<NaiveDateTime>,
+    pub notes: Option<String>,
+}
+
+pub fn add(conn: &mut DbConn, tenant: &Tenant, details: &OrderDetails) -> QueryResult<OrderId> {
+    insert(conn, tenant, details, None)
+}
+
+fn insert(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    details: &OrderDetails,
+    restring_of: Option<OrderId>,
+) -> QueryResult<OrderId> {
+    let now = now_utc();
+    diesel::insert_into(orders::table)
+        .values((
+            orders::stringer_id.eq(tenant.id.0),
+            orders::kind.eq(details.kind.unwrap_or(OrderKind::Client).as_str()),
+            orders::customer.eq(&details.customer),
+            orders::racket.eq(&details.racket),
+            orders::string.eq(&details.string),
+            orders::tension.eq(&details.tension),
+            orders::price_minor.eq(details.price_minor),
+            orders::currency.eq(details.currency.as_deref().unwrap_or("CHF")),
+            orders::ordered_at.eq(details.ordered_at.unwrap_or(now)),
+            orders::restring_of.eq(restring_of.map(|id| id.0)),
+            orders::notes.eq(&details.notes),
+            orders::created_at.eq(now),
+            orders::updated_at.eq(now),
+        ))
+        .returning(orders::id)
+        .get_result(conn)
+        .map(OrderId)
+}
+
+/// One of the tenant's orders.
+pub fn find(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
+    tenant
+        .orders()
+        .filter(orders::id.eq(id.0))
+        .select(Order::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| tenant.no_such_order(id))
+}
+
+/// Orders with their stringer's handle and zone, oldest first; only the tenant's when one
+/// is given, only those numbered in `year` when one is given.
+pub fn list(
+    conn: &mut DbConn,
+    tenant: Option<&Tenant>,
+    year: Option<i32>,
+) -> QueryResult<Vec<(Order, String, String)>> {
+    let mut query = orders::table
+        .inner_join(stringers::table)
+        .select((Order::as_select(), stringers::handle, stringers::timezone))
+        .order((stringers::handle, orders::id))
+        .into_boxed();
+    if let Some(tenant) = tenant {
+        query = query.filter(orders::stringer_id.eq(tenant.id.0));
+    }
+    if let Some(year) = year {
+        query = query.filter(orders::receipt_year.eq(year));
+    }
+    query.load(conn)
+}
+
+/// Clears `strung_at`; a receipt number, once issued, stays with the order.
+pub fn unstring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
+    let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
+        .set((
+            orders::strung_at.eq(None::<NaiveDateTime>),
+            orders::updated_at.eq(now_utc()),
+        ))
+        .execute(conn)?;
+    if updated == 0 {
+        return Err(tenant.no_such_order(id));
+    }
+    find(conn, tenant, id)
+}
+
+/// A new, unstrung order copied from an old one: the same racket strung again gets a
+/// number of its own when it is minted.
+pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<OrderId, Error> {
+    let old = find(conn, tenant, id)?;
+    let details = OrderDetails {
+        kind: old.kind.parse().ok(),
+        customer: old.customer,
+        racket: old.racket,
+        string: old.string,
+        tension: old.tension,
+        price_minor: old.price_minor,
+        currency: Some(old.currency),
+        ordered_at: None,
+        notes: old.notes,
+    };
+    Ok(insert(conn, tenant, &details, Some(id))?)
+}

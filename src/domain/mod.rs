@@ -1,0 +1,103 @@
+//! The vocabulary of the product, free of SQL: receipt numbers, ids, order kinds, money
+//! and the instants whose local calendar year decides a receipt's year.
+
+mod money;
+mod receipt_number;
+mod time;
+
+pub use money::{Currency, Price};
+pub use receipt_number::ReceiptNumber;
+pub use time::{
+    format_local, format_utc, local_year, machine_timezone, now_utc, parse_timezone, Timestamp,
+};
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// Row id of a stringer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct StringerId(pub i64);
+
+/// Row id of an order; what `order add` prints and `mint --order` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct OrderId(pub i64);
+
+impl fmt::Display for OrderId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl FromStr for OrderId {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().parse::<i64>() {
+            Ok(id) if id > 0 => Ok(OrderId(id)),
+            _ => Err(format!("\"{s}\" is not an order id (a positive integer)")),
+        }
+    }
+}
+
+/// Whose racket it is: a paying client's, or the stringer's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderKind {
+    Client,
+    #[value(name = "self")]
+    #[serde(rename = "self")]
+    Own,
+}
+
+impl OrderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderKind::Client => "client",
+            OrderKind::Own => "self",
+        }
+    }
+}
+
+impl fmt::Display for OrderKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for OrderKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "client" => Ok(OrderKind::Client),
+            "self" => Ok(OrderKind::Own),
+            _ => Err(format!(
+                "\"{s}\" is not an order kind (expected client or self)"
+            )),
+        }
+    }
+}
+
+/// A stringer's handle: what people type after `--stringer`.
+pub fn validate_handle(handle: &str) -> Result<String, String> {
+    let valid = !handle.is_empty()
+        && handle.len() <= 64
+        && handle
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+        && handle
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if valid {
+        Ok(handle.to_string())
+    } else {
+        Err(format!(
+            "\"{handle}\" is not a stringer handle (letters, digits, '.', '_' or '-', starting \
+             with a letter or digit, at most 64 characters)"
+        ))
+    }
+}

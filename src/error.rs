@@ -1,0 +1,124 @@
+//! Failures a user can act on, each with its documented exit code. Everything else is a
+//! plain database failure (exit 1) reported with its context.
+
+use std::process::ExitCode;
+
+/// Exit codes of the command-line contract.
+pub mod exit {
+    pub const FAILURE: u8 = 1;
+    pub const USAGE: u8 = 2;
+    pub const BAD_INPUT: u8 = 65;
+    pub const NO_INPUT: u8 = 66;
+    pub const UNAVAILABLE: u8 = 69;
+    pub const TEMPORARY: u8 = 75;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    Usage(String),
+
+    #[error("{0}")]
+    NotFound(String),
+
+    #[error("{0}")]
+    Refused(String),
+
+    #[error("{0}")]
+    BadInput(String),
+
+    #[error("{0}")]
+    InputFile(String),
+
+    #[error("cannot reach the database at {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+
+    #[error("lost the connection to the database: {0}")]
+    ConnectionLost(String),
+
+    #[error("the database has no receipts schema yet: run `receipts db migrate` first")]
+    NotMigrated,
+
+    /// Lock waits that ran out, serialization failures, deadlocks: trying again may work.
+    #[error("{0}; nothing was changed, try again")]
+    Busy(String),
+
+    #[error(
+        "receipt number {number} is already taken by another order of stringer {stringer}: \
+         the counter for {year} is behind the orders (was the database restored?); \
+         nothing was changed: run `receipts resync-counters`"
+    )]
+    CounterBehind {
+        stringer: String,
+        year: i32,
+        number: String,
+    },
+
+    #[error(transparent)]
+    Database(diesel::result::Error),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage(_) => exit::USAGE,
+            Error::BadInput(_) => exit::BAD_INPUT,
+            Error::InputFile(_) => exit::NO_INPUT,
+            Error::Unreachable { .. } | Error::ConnectionLost(_) => exit::UNAVAILABLE,
+            Error::Busy(_) => exit::TEMPORARY,
+            Error::NotFound(_)
+            | Error::Refused(_)
+            | Error::NotMigrated
+            | Error::CounterBehind { .. }
+            | Error::Database(_) => exit::FAILURE,
+        }
+    }
+}
+
+impl From<diesel::result::Error> for Error {
+    /// Sorts database failures into what the user can do about them.
+    fn from(error: diesel::result::Error) -> Self {
+        use diesel::result::{DatabaseErrorKind as Kind, Error as DbError};
+        let DbError::DatabaseError(kind, info) = &error else {
+            return Error::Database(error);
+        };
+        let message = info.message();
+        match kind {
+            Kind::SerializationFailure => {
+                Error::Busy("the transaction collided with another one".into())
+            }
+            Kind::ClosedConnection | Kind::UnableToSendCommand => {
+                Error::ConnectionLost(message.to_string())
+            }
+            _ if message.contains("lock timeout") => Error::Busy(
+                "another transaction held a lock for longer than the lock timeout".into(),
+            ),
+            _ if message.contains("database is locked")
+                || message.contains("database table is locked") =>
+            {
+                Error::Busy(
+                    "another process kept the database locked for longer than the lock timeout"
+                        .into(),
+                )
+            }
+            _ if message.contains("deadlock detected") => {
+                Error::Busy("the transaction deadlocked with another one".into())
+            }
+            _ if (message.contains("relation") && message.contains("does not exist"))
+                || message.starts_with("no such table") =>
+            {
+                Error::NotMigrated
+            }
+            _ => Error::Database(error),
+        }
+    }
+}
+
+/// The exit code for an error that reached `main`: the first `Error` in its chain decides.
+pub fn exit_code_of(error: &anyhow::Error) -> ExitCode {
+    let code = error
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<Error>())
+        .map_or(exit::FAILURE, Error::exit_code);
+    ExitCode::from(code)
+}
