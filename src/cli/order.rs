@@ -1,8 +1,9 @@
 use super::{output, Context, Format, StringerOpt};
-use crate::db::orders::{self, Order, OrderDetails};
+use crate::db::orders::{self, Order, OrderChanges, OrderDetails};
 use crate::domain::{
     format_local, format_utc, parse_timezone, Currency, OrderId, OrderKind, Price, Timestamp,
 };
+use crate::Error;
 use anyhow::Context as _;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
@@ -18,6 +19,8 @@ pub enum Command {
     List(ListOpts),
     /// Show one order
     Show(OrderOpts),
+    /// Change an order's details; its receipt number stays as it is
+    Edit(EditOpts),
     /// Clear the strung time; the order keeps its receipt number
     Unstring(OrderOpts),
     /// Copy an order into a new one, to be strung and numbered anew (prints the new id)
@@ -61,6 +64,32 @@ pub struct ListOpts {
     /// Only orders numbered in this year
     #[arg(long)]
     year: Option<i32>,
+}
+
+#[derive(Debug, Args)]
+pub struct EditOpts {
+    #[command(flatten)]
+    target: OrderOpts,
+    #[arg(long)]
+    customer: Option<String>,
+    #[arg(long)]
+    racket: Option<String>,
+    #[arg(long)]
+    string: Option<String>,
+    #[arg(long)]
+    tension: Option<String>,
+    #[arg(long, value_parser = clap::value_parser!(Price))]
+    price: Option<Price>,
+    #[arg(long, value_parser = clap::value_parser!(Currency))]
+    currency: Option<Currency>,
+    /// When the racket went back to its owner
+    #[arg(long, value_name = "TIMESTAMP")]
+    returned_at: Option<Timestamp>,
+    /// When the order was paid
+    #[arg(long, value_name = "TIMESTAMP")]
+    paid_at: Option<Timestamp>,
+    #[arg(long)]
+    notes: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -120,6 +149,31 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             match ctx.format {
                 Format::Json => output::json(&view)?,
                 Format::Table => output::line(&view.details())?,
+            }
+        }
+        Command::Edit(opts) => {
+            let order = opts.target.order;
+            let tenant = opts.target.stringer.tenant_for(&mut db, order)?;
+            let resolve = |at: Option<Timestamp>| {
+                at.map(|t| t.resolve(tenant.timezone))
+                    .transpose()
+                    .map_err(Error::Usage)
+            };
+            let changes = OrderChanges {
+                customer: opts.customer,
+                racket: opts.racket,
+                string: opts.string,
+                tension: opts.tension,
+                price_minor: opts.price.map(|p| p.0),
+                currency: opts.currency.map(|c| c.0),
+                returned_at: resolve(opts.returned_at)?,
+                paid_at: resolve(opts.paid_at)?,
+                notes: opts.notes,
+            };
+            let edited = db.write(|conn| orders::edit(conn, &tenant, order, &changes))?;
+            match edited.receipt_number {
+                Some(number) => eprintln!("order {order} updated; it keeps receipt {number}"),
+                None => eprintln!("order {order} updated"),
             }
         }
         Command::Unstring(opts) => {

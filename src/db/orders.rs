@@ -114,6 +114,38 @@ pub fn list(
     query.load(conn)
 }
 
+/// Changes to an order's details; `None` leaves a field as it is. The receipt number is
+/// not among them: once issued it never changes.
+#[derive(Debug, Clone, Default, AsChangeset)]
+#[diesel(table_name = orders)]
+pub struct OrderChanges {
+    pub customer: Option<String>,
+    pub racket: Option<String>,
+    pub string: Option<String>,
+    pub tension: Option<String>,
+    pub price_minor: Option<i64>,
+    pub currency: Option<String>,
+    pub returned_at: Option<NaiveDateTime>,
+    pub paid_at: Option<NaiveDateTime>,
+    pub notes: Option<String>,
+}
+
+/// Edits one of the tenant's orders; its receipt number, if any, stays what it is.
+pub fn edit(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    id: OrderId,
+    changes: &OrderChanges,
+) -> Result<Order, Error> {
+    let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
+        .set((changes, orders::updated_at.eq(now_utc())))
+        .execute(conn)?;
+    if updated == 0 {
+        return Err(tenant.no_such_order(id));
+    }
+    find(conn, tenant, id)
+}
+
 /// Clears `strung_at`; a receipt number, once issued, stays with the order.
 pub fn unstring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
     let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))

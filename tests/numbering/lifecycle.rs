@@ -1,0 +1,92 @@
+use crate::on_both_backends;
+use crate::support::*;
+use receipts::db::mint::mint;
+use receipts::db::orders::{self, OrderChanges};
+use receipts::db::void::void_order;
+use receipts::Error;
+
+on_both_backends! {
+    fn editing_an_order_reuses_its_number(db: TestDb) {
+        let mut conn = db.connect();
+        let stefan = stringer(&mut conn, "stefan", "UTC");
+        let a = order(&mut conn, &stefan);
+        let minted = mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
+        let changes = OrderChanges { price_minor: Some(4200), customer: Some("Roger".into()), ..Default::default() };
+        let edited = conn.write(|c| orders::edit(c, &stefan, a, &changes)).unwrap();
+        assert_eq!(edited.price_minor, Some(4200));
+        assert_eq!(edited.receipt_number.as_deref(), Some("2026-0001"));
+        // Re-emitting the receipt asks again and gets the same number.
+        assert_eq!(mint(&mut conn, &stefan, a, utc("2026-03-05 10:00")).unwrap().number, minted.number);
+        assert_eq!(counter(&db, &stefan, 2026), Some(1));
+    }
+
+    fn clearing_strung_at_keeps_the_number_and_restringing_time_does_not_remint(db: TestDb) {
+        let mut conn = db.connect();
+        let stefan = stringer(&mut conn, "stefan", "UTC");
+        let a = order(&mut conn, &stefan);
+        mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
+        let cleared = conn.write(|c| orders::unstring(c, &stefan, a)).unwrap();
+        assert_eq!(cleared.strung_at, None);
+        assert_eq!(cleared.receipt_number.as_deref(), Some("2026-0001"));
+
+        let again = mint(&mut conn, &stefan, a, utc("2026-03-04 09:00")).unwrap();
+        assert_eq!(again.number.to_string(), "2026-0001");
+        assert!(!again.fresh);
+        let reloaded = orders::find(conn.conn(), &stefan, a).unwrap();
+        assert_eq!(reloaded.strung_at, Some(utc("2026-03-04 09:00")));
+        assert_eq!(counter(&db, &stefan, 2026), Some(1));
+    }
+
+    fn a_restring_is_a_new_order_with_the_next_number(db: TestDb) {
+        let mut conn = db.connect();
+        let stefan = stringer(&mut conn, "stefan", "UTC");
+        let a = order(&mut conn, &stefan);
+        mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
+        let b = conn.write(|c| orders::restring(c, &stefan, a)).unwrap();
+        assert_ne!(a, b);
+        let copy = orders::find(conn.conn(), &stefan, b).unwrap();
+        assert_eq!((copy.receipt_number, copy.strung_at, copy.restring_of), (None, None, Some(a.0)));
+        assert_eq!(mint(&mut conn, &stefan, b, utc("2026-04-01 10:00")).unwrap().number.to_string(), "2026-0002");
+    }
+
+    fn a_void_keeps_the_number_taken_and_journals_the_reason(db: TestDb) {
+        let mut conn = db.connect();
+        let stefan = stringer(&mut conn, "stefan", "UTC");
+        let (a, b) = (order(&mut conn, &stefan), order(&mut conn, &stefan));
+        mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
+        let voided = void_order(&mut conn, &stefan, a, "customer cancelled").unwrap();
+        assert_eq!(voided.to_string(), "2026-0001");
+        // Repeating the same void is harmless; a different reason is refused.
+        assert_eq!(void_order(&mut conn, &stefan, a, "customer cancelled").unwrap(), voided);
+        assert!(matches!(void_order(&mut conn, &stefan, a, "other"), Err(Error::Refused(_))));
+        assert!(matches!(void_order(&mut conn, &stefan, b, "never strung"), Err(Error::Refused(_))));
+        assert!(matches!(void_order(&mut conn, &stefan, a, "  "), Err(Error::Usage(_))));
+        assert_eq!(
+            db.query_i64("SELECT count(*) FROM receipt_events WHERE kind = 'void' AND reason = 'customer cancelled' AND first_seq = 1"),
+            Some(1)
+        );
+        assert_eq!(mint(&mut conn, &stefan, b, utc("2026-03-02 10:00")).unwrap().number.to_string(), "2026-0002");
+    }
+
+    fn issued_numbers_cannot_be_changed_or_deleted_even_by_hand(db: TestDb) {
+        let mut conn = db.connect();
+        let stefan = stringer(&mut conn, "stefan", "UTC");
+        let (a, open) = (order(&mut conn, &stefan), order(&mut conn, &stefan));
+        mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
+        let id = a.0;
+        for sql in [
+            format!("UPDATE orders SET receipt_number = NULL, receipt_year = NULL, receipt_seq = NULL WHERE id = {id}"),
+            format!("UPDATE orders SET receipt_number = '2026-0007', receipt_seq = 7 WHERE id = {id}"),
+            format!("DELETE FROM orders WHERE id = {id}"),
+            "DELETE FROM receipt_events".to_string(),
+            "UPDATE receipt_events SET reason = 'rewritten'".to_string(),
+        ] {
+            assert!(db.execute(&sql).is_err(), "the database accepted: {sql}");
+        }
+        assert_eq!(db.query_i64(&format!("SELECT receipt_seq FROM orders WHERE id = {id}")), Some(1));
+        // The text must be exactly the rendering of its parts.
+        assert!(db.execute(&format!("UPDATE orders SET receipt_number = '2026-01', receipt_year = 2026, receipt_seq = 1 WHERE id = {}", open.0)).is_err());
+        // An order without a number can still be deleted.
+        db.execute(&format!("DELETE FROM orders WHERE id = {}", open.0)).unwrap();
+    }
+}

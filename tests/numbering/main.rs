@@ -1,0 +1,10 @@
+//! The numbering contract on real databases: every test runs on SQLite and PostgreSQL.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod concurrency;
+mod lifecycle;
+mod mint;
+mod schema;
+mod tenancy;

@@ -1,0 +1,122 @@
+use crate::support::*;
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::sql_types::Text;
+use diesel_migrations::MigrationHarness;
+use receipts::db::DbConn;
+use std::collections::BTreeSet;
+
+#[test]
+fn postgres_schema_has_the_documented_shape() {
+    let db = TestDb::postgres();
+    let one = |sql: &str| assert_eq!(db.query_i64(sql), Some(1), "{sql}");
+    one("SELECT count(*) FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'receipt_number' AND data_type = 'text' AND is_nullable = 'YES' AND column_default IS NULL");
+    one("SELECT count(*) FROM information_schema.columns WHERE table_name = 'receipt_counters' AND column_name = 'last_n' AND data_type = 'bigint' AND is_nullable = 'NO'");
+    one("SELECT count(*) FROM pg_indexes WHERE indexname = 'orders_receipt_number_key' AND indexdef LIKE 'CREATE UNIQUE INDEX % ON public.orders USING btree (stringer_id, receipt_number) WHERE (receipt_number IS NOT NULL)'");
+    one("SELECT count(*) FROM pg_indexes WHERE indexname = 'orders_v1_identity_key' AND indexdef LIKE 'CREATE UNIQUE INDEX % (stringer_id, v1_kind, v1_id) WHERE (v1_id IS NOT NULL)'");
+    one("SELECT count(*) FROM pg_constraint WHERE conrelid = 'receipt_counters'::regclass AND contype = 'p' AND pg_get_constraintdef(oid) = 'PRIMARY KEY (stringer_id, year)'");
+    one("SELECT count(*) FROM pg_constraint WHERE conrelid = 'receipt_counters'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE '%last_n >= 0%'");
+    assert_counters_have_a_floor_and_no_cap(&db);
+}
+
+#[test]
+fn sqlite_schema_has_the_documented_shape() {
+    let db = TestDb::sqlite();
+    let one = |sql: &str| assert_eq!(db.query_i64(sql), Some(1), "{sql}");
+    one("SELECT count(*) FROM pragma_table_info('orders') WHERE name = 'receipt_number' AND type = 'TEXT' AND \"notnull\" = 0 AND dflt_value IS NULL");
+    one("SELECT count(*) FROM pragma_table_info('receipt_counters') WHERE name = 'last_n' AND type = 'BIGINT' AND \"notnull\" = 1");
+    one("SELECT count(*) FROM pragma_index_list('orders') WHERE name = 'orders_receipt_number_key' AND \"unique\" = 1 AND partial = 1");
+    one("SELECT count(*) FROM sqlite_master WHERE name = 'orders_receipt_number_key' AND sql LIKE '%(stringer_id, receipt_number) WHERE receipt_number IS NOT NULL'");
+    one("SELECT count(*) FROM pragma_index_list('orders') WHERE name = 'orders_v1_identity_key' AND \"unique\" = 1 AND partial = 1");
+    one("SELECT group_concat(name, ',') = 'stringer_id,year' FROM (SELECT name FROM pragma_table_info('receipt_counters') WHERE pk > 0 ORDER BY pk)");
+    assert_counters_have_a_floor_and_no_cap(&db);
+}
+
+fn assert_counters_have_a_floor_and_no_cap(db: &TestDb) {
+    let mut conn = db.connect();
+    stringer(&mut conn, "stefan", "UTC");
+    let insert = |year: i32, last_n: i64| {
+        db.execute(&format!(
+            "INSERT INTO receipt_counters (stringer_id, year, last_n, created_at, updated_at) \
+             SELECT id, {year}, {last_n}, created_at, created_at FROM stringers"
+        ))
+    };
+    assert!(insert(2026, -1).is_err(), "a negative counter was accepted");
+    insert(2026, 1_000_000).expect("a counter far past 9999 is fine");
+}
+
+#[derive(QueryableByName, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Column {
+    #[diesel(sql_type = Text)]
+    table_name: String,
+    #[diesel(sql_type = Text)]
+    column_name: String,
+}
+
+#[test]
+fn both_migration_trees_have_the_same_steps_and_build_the_same_tables() {
+    let steps = |tree: &str| -> BTreeSet<String> {
+        std::fs::read_dir(format!("{}/migrations/{tree}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert_eq!(steps("postgres"), steps("sqlite"));
+    assert!(!steps("postgres").is_empty());
+
+    let pg = TestDb::postgres();
+    let lite = TestDb::sqlite();
+    let pg_columns: BTreeSet<Column> = diesel::sql_query(
+        "SELECT table_name::text AS table_name, column_name::text AS column_name FROM information_schema.columns \
+         WHERE table_schema = 'public' AND table_name <> '__diesel_schema_migrations'",
+    )
+    .load(pg.connect().conn())
+    .unwrap()
+    .into_iter()
+    .collect();
+    let lite_columns: BTreeSet<Column> = diesel::sql_query(
+        "SELECT m.name AS table_name, c.name AS column_name FROM sqlite_master m, pragma_table_info(m.name) c \
+         WHERE m.type = 'table' AND m.name <> '__diesel_schema_migrations'",
+    )
+    .load(lite.connect().conn())
+    .unwrap()
+    .into_iter()
+    .collect();
+    assert_eq!(pg_columns, lite_columns);
+    assert!(pg_columns.iter().any(|c| c.table_name == "receipt_events"));
+}
+
+fn up_down_up(db: &TestDb) {
+    let mut conn = db.connect();
+    match conn.conn() {
+        DbConn::Postgres(c) => {
+            c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS)
+                .unwrap();
+            c.revert_all_migrations(receipts::db::POSTGRES_MIGRATIONS)
+                .unwrap();
+            c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS)
+                .unwrap();
+        }
+        DbConn::Sqlite(c) => {
+            // Connecting already applied them.
+            c.revert_all_migrations(receipts::db::SQLITE_MIGRATIONS)
+                .unwrap();
+            c.run_pending_migrations(receipts::db::SQLITE_MIGRATIONS)
+                .unwrap();
+        }
+    }
+    let stefan = stringer(&mut conn, "stefan", "UTC");
+    let a = order(&mut conn, &stefan);
+    receipts::db::mint::mint(&mut conn, &stefan, a, utc("2026-01-01 10:00")).unwrap();
+    conn.conn().batch_execute("SELECT 1").unwrap();
+}
+
+#[test]
+fn postgres_migrations_go_up_down_and_up_again() {
+    up_down_up(&TestDb::empty_postgres());
+}
+
+#[test]
+fn sqlite_migrations_go_up_down_and_up_again() {
+    up_down_up(&TestDb::sqlite());
+}

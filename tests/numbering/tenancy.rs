@@ -1,0 +1,32 @@
+use crate::on_both_backends;
+use crate::support::*;
+use diesel::prelude::*;
+use receipts::db::mint::mint;
+use receipts::db::orders;
+use receipts::db::schema::receipt_counters;
+use receipts::db::void::void_order;
+use receipts::Error;
+
+on_both_backends! {
+    fn a_stringer_sees_and_changes_only_its_own_rows(db: TestDb) {
+        let mut conn = db.connect();
+        let stefan = stringer(&mut conn, "stefan", "UTC");
+        let anna = stringer(&mut conn, "anna", "UTC");
+        let (mine, theirs) = (order(&mut conn, &stefan), order(&mut conn, &anna));
+        mint(&mut conn, &stefan, mine, utc("2026-03-01 10:00")).unwrap();
+        mint(&mut conn, &anna, theirs, utc("2026-03-01 10:00")).unwrap();
+
+        assert!(matches!(orders::find(conn.conn(), &stefan, theirs), Err(Error::NotFound(_))));
+        assert!(matches!(mint(&mut conn, &stefan, theirs, utc("2026-03-02 10:00")), Err(Error::NotFound(_))));
+        assert!(matches!(void_order(&mut conn, &stefan, theirs, "no"), Err(Error::NotFound(_))));
+        assert!(matches!(conn.write(|c| orders::unstring(c, &stefan, theirs)), Err(Error::NotFound(_))));
+        assert!(matches!(conn.write(|c| orders::restring(c, &stefan, theirs)), Err(Error::NotFound(_))));
+        let listed = orders::list(conn.conn(), Some(&stefan), None).unwrap();
+        assert_eq!(listed.iter().map(|(o, _, _)| o.id).collect::<Vec<_>>(), vec![mine.0]);
+
+        let counters: Vec<i64> = stefan.counters().select(receipt_counters::stringer_id).load(conn.conn()).unwrap();
+        assert_eq!(counters, vec![stefan.id.0]);
+        // Anna's order was left as it was.
+        assert_eq!(db.query_i64(&format!("SELECT count(*) FROM orders WHERE id = {} AND receipt_number = '2026-0001' AND strung_at IS NOT NULL", theirs.0)), Some(1));
+    }
+}

@@ -1,0 +1,246 @@
+//! Real databases for tests: an SQLite file in a temporary directory, or a PostgreSQL
+//! database of its own, cloned from a migrated template, so tests run in parallel.
+//!
+//! PostgreSQL comes from `RECEIPTS_TEST_PG_URL` (and PgBouncer from
+//! `RECEIPTS_TEST_PGBOUNCER_URL`), both set by `scripts/test`. Without them the
+//! PostgreSQL tests fail: they never pass by skipping.
+#![allow(dead_code)]
+
+use chrono::NaiveDateTime;
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::sql_types::BigInt;
+use diesel::PgConnection;
+use diesel_migrations::MigrationHarness;
+use receipts::db::{orders, stringers, DatabaseUrl, Db, Tenant, DEFAULT_LOCK_TIMEOUT};
+use receipts::domain::{parse_timezone, OrderId};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A database that exists for one test and is gone after it.
+pub struct TestDb {
+    pub backend: Backend,
+    pub url: String,
+    pg_name: Option<String>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+pub fn pg_admin_url() -> String {
+    std::env::var("RECEIPTS_TEST_PG_URL").unwrap_or_else(|_| {
+        panic!(
+            "RECEIPTS_TEST_PG_URL is not set: PostgreSQL tests need a server. Run the suite with \
+             scripts/test, which starts a throwaway PostgreSQL and PgBouncer"
+        )
+    })
+}
+
+pub fn pgbouncer_url() -> String {
+    std::env::var("RECEIPTS_TEST_PGBOUNCER_URL").unwrap_or_else(|_| {
+        panic!("RECEIPTS_TEST_PGBOUNCER_URL is not set: run the suite with scripts/test, which starts PgBouncer")
+    })
+}
+
+/// `url` with its database name replaced.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (base, _) = url
+        .rsplit_once('/')
+        .expect("a postgres URL ends in /database");
+    format!("{base}/{name}")
+}
+
+fn admin() -> PgConnection {
+    PgConnection::establish(&pg_admin_url()).expect("connect to the test PostgreSQL")
+}
+
+/// The migrated template every test database is cloned from, made once per test binary.
+fn template() -> &'static str {
+    static TEMPLATE: OnceLock<String> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let name = format!("receipts_tmpl_{}", std::process::id());
+        admin()
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create the template database");
+        let mut conn = PgConnection::establish(&with_database(&pg_admin_url(), &name))
+            .expect("connect to the template");
+        conn.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS)
+            .expect("migrate the template");
+        name
+    })
+}
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+fn unique_name(prefix: &str) -> String {
+    format!(
+        "{prefix}_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+impl TestDb {
+    pub fn new(backend: Backend) -> TestDb {
+        match backend {
+            Backend::Sqlite => TestDb::sqlite(),
+            Backend::Postgres => TestDb::postgres(),
+        }
+    }
+
+    pub fn sqlite() -> TestDb {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = dir
+            .path()
+            .join("receipts.db")
+            .to_string_lossy()
+            .into_owned();
+        TestDb {
+            backend: Backend::Sqlite,
+            url,
+            pg_name: None,
+            _dir: Some(dir),
+        }
+    }
+
+    /// A migrated PostgreSQL database of this test's own.
+    pub fn postgres() -> TestDb {
+        let name = unique_name("receipts_test");
+        admin()
+            .batch_execute(&format!("CREATE DATABASE {name} TEMPLATE {}", template()))
+            .expect("clone the template database");
+        TestDb::adopt_postgres(name)
+    }
+
+    /// An empty PostgreSQL database (no schema), for migration tests.
+    pub fn empty_postgres() -> TestDb {
+        let name = unique_name("receipts_empty");
+        admin()
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create a database");
+        TestDb::adopt_postgres(name)
+    }
+
+    fn adopt_postgres(name: String) -> TestDb {
+        let url = with_database(&pg_admin_url(), &name);
+        TestDb {
+            backend: Backend::Postgres,
+            url,
+            pg_name: Some(name),
+            _dir: None,
+        }
+    }
+
+    /// The same database reached through PgBouncer in transaction-pooling mode.
+    pub fn pgbouncer_url(&self) -> String {
+        let name = self
+            .pg_name
+            .as_deref()
+            .expect("PgBouncer fronts PostgreSQL databases only");
+        with_database(&pgbouncer_url(), name)
+    }
+
+    pub fn connect(&self) -> Db {
+        self.connect_with_timeout(DEFAULT_LOCK_TIMEOUT)
+    }
+
+    pub fn connect_with_timeout(&self, lock_timeout: Duration) -> Db {
+        let url = DatabaseUrl::parse(&self.url).expect("a valid URL");
+        Db::connect(&url, lock_timeout).expect("connect to the test database")
+    }
+
+    /// Runs SQL outside the program, as an administrator or a test of the schema would.
+    pub fn execute(&self, sql: &str) -> Result<(), String> {
+        let mut db = self.connect();
+        db.conn().batch_execute(sql).map_err(|e| e.to_string())
+    }
+
+    /// One integer from SQL (NULL as None).
+    pub fn query_i64(&self, sql: &str) -> Option<i64> {
+        #[derive(QueryableByName)]
+        struct Row {
+            #[diesel(sql_type = diesel::sql_types::Nullable<BigInt>)]
+            value: Option<i64>,
+        }
+        let mut db = self.connect();
+        diesel::sql_query(format!("SELECT CAST(({sql}) AS BIGINT) AS value"))
+            .get_result::<Row>(db.conn())
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            .value
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some(name) = &self.pg_name {
+            let _ = admin().batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    }
+}
+
+/// Adds a stringer and returns it as a tenant.
+pub fn stringer(db: &mut Db, handle: &str, zone: &str) -> Tenant {
+    stringers::add(db.conn(), handle, handle, parse_timezone(zone).unwrap())
+        .expect("add a stringer");
+    Tenant::load(db.conn(), handle).expect("load the stringer")
+}
+
+pub fn order(db: &mut Db, tenant: &Tenant) -> OrderId {
+    orders::add(db.conn(), tenant, &orders::OrderDetails::default()).expect("add an order")
+}
+
+/// `YYYY-MM-DD HH:MM` as a UTC instant.
+pub fn utc(text: &str) -> NaiveDateTime {
+    NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M").expect("YYYY-MM-DD HH:MM")
+}
+
+/// The counter of (stringer, year), if the row exists.
+pub fn counter(db: &TestDb, tenant: &Tenant, year: i32) -> Option<i64> {
+    db.query_i64(&format!(
+        "SELECT last_n FROM receipt_counters WHERE stringer_id = {} AND year = {year}",
+        tenant.id.0
+    ))
+}
+
+/// The issued sequence numbers of (stringer, year), ascending.
+pub fn issued(db: &TestDb, stringer_id: i64, year: i32) -> Vec<i64> {
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = BigInt)]
+        receipt_seq: i64,
+    }
+    let mut conn = db.connect();
+    diesel::sql_query(format!(
+        "SELECT receipt_seq FROM orders WHERE stringer_id = {stringer_id} AND receipt_year = {year} \
+         ORDER BY receipt_seq"
+    ))
+    .load::<Row>(conn.conn())
+    .expect("read issued numbers")
+    .into_iter()
+    .map(|r| r.receipt_seq)
+    .collect()
+}
+
+/// Each test body runs once per backend, as `NAME::sqlite` and `NAME::postgres`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($(#[$meta:meta])* fn $name:ident($db:ident: TestDb) $body:block)*) => {
+        $(
+            $(#[$meta])*
+            mod $name {
+                #[allow(unused_imports)]
+                use super::*;
+                fn check($db: $crate::support::TestDb) $body
+                #[test]
+                fn sqlite() { check($crate::support::TestDb::sqlite()) }
+                #[test]
+                fn postgres() { check($crate::support::TestDb::postgres()) }
+            }
+        )*
+    };
+}
