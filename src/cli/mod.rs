@@ -38,7 +38,7 @@ pub struct Cli {
     pub database_url: Option<String>,
 
     /// Seconds a change waits for a lock held by someone else before giving up (exit 75)
-    #[arg(long, env = "RECEIPTS_LOCK_TIMEOUT", global = true, value_name = "SECONDS",
+    #[arg(long, env = "RECEIPTS_LOCK_TIMEOUT", hide_env_values = true, global = true, value_name = "SECONDS",
           default_value = "5", value_parser = parse_seconds)]
     pub lock_timeout: Duration,
 

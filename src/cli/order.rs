@@ -122,13 +122,16 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
                 ordered_at,
                 notes: opts.notes,
             };
-            let id = orders::add(db.conn(), &tenant, &details).context("cannot add the order")?;
+            let id = orders::add(db.conn(), &tenant, &details)
+                .map_err(Error::from)
+                .context("cannot add the order")?;
             eprintln!("added order {id} for {}", tenant.handle);
             output::line(&id.to_string())?;
         }
         Command::List(opts) => {
             let tenant = opts.stringer.optional(&mut db)?;
             let listed = orders::list(db.conn(), tenant.as_ref(), opts.year)
+                .map_err(Error::from)
                 .context("cannot list the orders")?;
             let views: Vec<OrderView> = listed
                 .into_iter()
@@ -235,6 +238,8 @@ struct LocalTimes {
     zone: String,
     ordered_at: Option<String>,
     strung_at: Option<String>,
+    returned_at: Option<String>,
+    paid_at: Option<String>,
     voided_at: Option<String>,
 }
 
@@ -276,6 +281,8 @@ impl OrderView {
                 zone: tz.name().to_string(),
                 ordered_at: local(order.ordered_at),
                 strung_at: local(order.strung_at),
+                returned_at: local(order.returned_at),
+                paid_at: local(order.paid_at),
                 voided_at: local(order.voided_at),
             },
         }
@@ -290,7 +297,8 @@ impl OrderView {
         let v1 = self
             .v1_id
             .map(|id| format!("{} {id}", self.v1_kind.as_deref().unwrap_or("")));
-        let fields: [(&str, Option<String>); 15] = [
+        let zoned = |at: &Option<String>| at.as_ref().map(|t| format!("{t} {}", self.local.zone));
+        let fields: [(&str, Option<String>); 17] = [
             ("order", Some(self.id.to_string())),
             ("stringer", Some(self.stringer.clone())),
             ("status", Some(self.status.to_string())),
@@ -301,29 +309,14 @@ impl OrderView {
             ("string", self.string.clone()),
             ("tension", self.tension.clone()),
             ("price", price),
-            (
-                "ordered",
-                self.local
-                    .ordered_at
-                    .clone()
-                    .map(|t| format!("{t} {}", self.local.zone)),
-            ),
-            (
-                "strung",
-                self.local
-                    .strung_at
-                    .clone()
-                    .map(|t| format!("{t} {}", self.local.zone)),
-            ),
+            ("ordered", zoned(&self.local.ordered_at)),
+            ("strung", zoned(&self.local.strung_at)),
+            ("returned", zoned(&self.local.returned_at)),
+            ("paid", zoned(&self.local.paid_at)),
             (
                 "voided",
-                self.local.voided_at.clone().map(|t| {
-                    format!(
-                        "{t} {}: {}",
-                        self.local.zone,
-                        self.void_reason.as_deref().unwrap_or("")
-                    )
-                }),
+                zoned(&self.local.voided_at)
+                    .map(|t| format!("{t}: {}", self.void_reason.as_deref().unwrap_or(""))),
             ),
             ("restring of", self.restring_of.map(|id| id.to_string())),
             ("v1", v1),

@@ -52,6 +52,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
         }
         Command::List => {
             let rows: Vec<StringerRow> = stringers::list(db.conn())
+                .map_err(crate::Error::from)
                 .context("cannot list the stringers")?
                 .into_iter()
                 .map(|s| StringerRow {

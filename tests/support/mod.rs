@@ -145,6 +145,12 @@ impl TestDb {
         with_database(&pgbouncer_url(), name)
     }
 
+    /// This database, from now on reached through PgBouncer.
+    pub fn through_pgbouncer(mut self) -> TestDb {
+        self.url = self.pgbouncer_url();
+        self
+    }
+
     pub fn connect(&self) -> Db {
         self.connect_with_timeout(DEFAULT_LOCK_TIMEOUT)
     }

@@ -1,0 +1,95 @@
+//! The real `receipts` binary, as people and scripts use it: what it prints where, its
+//! error messages and exit codes. The user surface is snapshotted, so changes are deliberate.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+use assert_cmd::Command;
+use support::*;
+
+/// `receipts` against a test database, with nothing of the caller's environment leaking in.
+fn receipts(db: &TestDb) -> Command {
+    let mut cmd = Command::cargo_bin("receipts").unwrap();
+    cmd.env_clear()
+        .env("DATABASE_URL", &db.url)
+        .env("RUST_BACKTRACE", "1")
+        .env("TZ", "UTC")
+        .current_dir(std::env::temp_dir());
+    cmd
+}
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(db: &TestDb, args: &[&str]) -> Output {
+    let out = receipts(db).args(args).output().unwrap();
+    let output = Output {
+        code: out.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    };
+    assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
+    output
+}
+
+/// Runs a command that must succeed; returns its stdout without the final newline.
+fn ok(db: &TestDb, args: &[&str]) -> String {
+    let out = run(db, args);
+    assert_eq!(out.code, 0, "receipts {args:?} failed: {}", out.stderr);
+    out.stdout.trim_end_matches('\n').to_string()
+}
+
+/// Runs a command that must fail with `code`; returns its one-line message.
+fn fails(db: &TestDb, code: i32, args: &[&str]) -> String {
+    let out = run(db, args);
+    assert_eq!(out.code, code, "receipts {args:?}: {}", out.stderr);
+    assert_eq!(out.stdout, "", "nothing on stdout when failing");
+    out.stderr.trim_end().to_string()
+}
+
+/// A stringer in Zurich with one order; returns the order id.
+fn shop(db: &TestDb) -> String {
+    assert_eq!(
+        ok(
+            db,
+            &[
+                "stringer",
+                "add",
+                "stefan",
+                "--name",
+                "Stefan Muster",
+                "--timezone",
+                "Europe/Zurich"
+            ]
+        ),
+        "stefan"
+    );
+    ok(
+        db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "stefan",
+            "--customer",
+            "Roger",
+            "--racket",
+            "Pro Staff 97",
+            "--string",
+            "RPM Blast 1.25",
+            "--tension",
+            "24/23",
+            "--price",
+            "35.50",
+            "--ordered-at",
+            "2026-11-20 17:45",
+        ],
+    )
+}
+
+mod errors;
+mod help;
+mod session;
