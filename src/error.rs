@@ -54,6 +54,10 @@ pub enum Error {
         number: String,
     },
 
+    /// The audit found what it reports; the report itself went to stdout.
+    #[error("{0}")]
+    AuditFailed(String),
+
     #[error(transparent)]
     Database(diesel::result::Error),
 }
@@ -70,6 +74,7 @@ impl Error {
             | Error::Refused(_)
             | Error::NotMigrated
             | Error::CounterBehind { .. }
+            | Error::AuditFailed(_)
             | Error::Database(_) => exit::FAILURE,
         }
     }

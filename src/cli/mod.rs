@@ -2,10 +2,12 @@
 //! library, and prints: tables for people on stdout (or JSON with `--format json`), created
 //! identifiers alone on stdout, and everything meant for people on stderr.
 
+mod audit;
 mod database;
 mod mint;
 mod order;
 mod output;
+mod resync;
 mod stringer;
 mod void;
 
@@ -60,8 +62,14 @@ pub enum Command {
     Order(order::Command),
     /// Mark an order strung and give it the next receipt number (prints the number)
     Mint(mint::Opts),
-    /// Void a numbered order: the number stays taken, with the reason on record
+    /// Void a numbered order, or document a number whose order was lost: the number stays
+    /// taken, with the reason on record
     Void(void::Opts),
+    /// After a restore: set each counter to the highest number in use (never lower unless asked)
+    ResyncCounters(resync::Opts),
+    /// Check every stringer's numbering: 1..N, no duplicates, voids explained, gaps and
+    /// collisions named (exit 1 on any problem)
+    Audit(audit::Opts),
     /// Manage the database schema
     #[command(subcommand)]
     Db(database::Command),
@@ -134,6 +142,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Order(cmd) => order::run(cmd, &ctx),
         Command::Mint(opts) => mint::run(opts, &ctx),
         Command::Void(opts) => void::run(opts, &ctx),
+        Command::ResyncCounters(opts) => resync::run(opts, &ctx),
+        Command::Audit(opts) => audit::run(opts, &ctx),
         Command::Db(cmd) => database::run(cmd, &ctx),
     }
 }

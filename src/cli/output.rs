@@ -39,3 +39,12 @@ pub fn line(text: &str) -> io::Result<()> {
 pub fn cell<T: ToString>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
 }
+
+/// "1 problem", "3 problems".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}

@@ -5,9 +5,11 @@
 //! transaction-pooling mode. Statements are never cached as named prepared statements; the
 //! lock timeout is set with `SET LOCAL` inside each write transaction.
 
+pub mod audit;
 pub mod events;
 pub mod mint;
 pub mod orders;
+pub mod resync;
 pub mod schema;
 pub mod stringers;
 pub mod tenant;

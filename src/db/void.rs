@@ -71,3 +71,63 @@ pub fn void_order(
         Ok(number)
     })
 }
+
+/// Documents a number that was issued but whose order is gone (lost in a restore): an
+/// order row that holds the number, void, with the reason, so the number stays taken and
+/// the audit shows it as explained. Returns the placeholder order's id.
+pub fn void_lost_number(
+    db: &mut Db,
+    tenant: &Tenant,
+    number: ReceiptNumber,
+    reason: &str,
+) -> Result<OrderId, Error> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Error::Usage(
+            "a void needs a reason: pass --reason TEXT".into(),
+        ));
+    }
+    db.write(|conn| {
+        let holder = tenant
+            .orders()
+            .filter(orders::receipt_number.eq(number.to_string()))
+            .select(orders::id)
+            .first::<i64>(conn)
+            .optional()?;
+        if let Some(holder) = holder {
+            return Err(Error::Refused(format!(
+                "{number} of stringer {} belongs to order {holder}: void that order with --order {holder}",
+                tenant.handle
+            )));
+        }
+        let now = now_utc();
+        let id = diesel::insert_into(orders::table)
+            .values((
+                orders::stringer_id.eq(tenant.id.0),
+                orders::kind.eq("client"),
+                orders::receipt_number.eq(number.to_string()),
+                orders::receipt_year.eq(number.year),
+                orders::receipt_seq.eq(number.seq),
+                orders::voided_at.eq(now),
+                orders::void_reason.eq(reason),
+                orders::notes.eq("stands for a receipt number whose order was lost"),
+                orders::created_at.eq(now),
+                orders::updated_at.eq(now),
+            ))
+            .returning(orders::id)
+            .get_result::<i64>(conn)?;
+        events::record(
+            conn,
+            &Event {
+                kind: EventKind::Void,
+                stringer: tenant.id,
+                year: number.year,
+                seqs: Some((number.seq, number.seq)),
+                order: Some(id),
+                counter: None,
+                reason: Some(reason),
+            },
+        )?;
+        Ok(OrderId(id))
+    })
+}

@@ -1,0 +1,83 @@
+use super::{output, Context, Format};
+use crate::db::resync::{resync_counters, Action, CounterChange, Options};
+use clap::Args;
+use serde::Serialize;
+use tabled::Tabled;
+
+#[derive(Debug, Args)]
+pub struct Opts {
+    /// Only show what would change
+    #[arg(long)]
+    dry_run: bool,
+    /// Also lower counters that are ahead of the orders. Only when you know the numbers above
+    /// the highest order were never given to a customer: otherwise they would be issued twice
+    #[arg(long)]
+    allow_lower: bool,
+}
+
+#[derive(Serialize, Tabled)]
+struct Row {
+    stringer: String,
+    year: i32,
+    old: String,
+    new: String,
+    change: &'static str,
+}
+
+pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.connect()?;
+    let changes = resync_counters(
+        &mut db,
+        Options {
+            dry_run: opts.dry_run,
+            allow_lower: opts.allow_lower,
+        },
+    )?;
+    match ctx.format {
+        Format::Json => output::json(&changes)?,
+        Format::Table if !changes.is_empty() => {
+            let rows: Vec<Row> = changes.iter().map(row).collect();
+            output::rows(Format::Table, &rows)?;
+        }
+        Format::Table => {}
+    }
+    let applied = changes
+        .iter()
+        .filter(|c| c.action != Action::KeptAhead)
+        .count();
+    let kept = changes.len() - applied;
+    if changes.is_empty() {
+        eprintln!("every counter matches the highest number in use; nothing to do");
+    } else if opts.dry_run {
+        eprintln!(
+            "dry run: {} would change; nothing was written",
+            output::count(applied, "counter")
+        );
+    } else {
+        eprintln!("{} changed", output::count(applied, "counter"));
+    }
+    if kept > 0 {
+        eprintln!(
+            "{} ahead of the orders and kept: numbers above the highest order \
+             were handed out; document them with `receipts void --number`, or pass --allow-lower \
+             if they were never given to anyone",
+            output::count(kept, "counter")
+        );
+    }
+    Ok(())
+}
+
+fn row(change: &CounterChange) -> Row {
+    Row {
+        stringer: change.stringer.clone(),
+        year: change.year,
+        old: output::cell(change.old),
+        new: output::cell(change.new),
+        change: match change.action {
+            Action::Created => "created",
+            Action::Raised => "raised",
+            Action::Lowered => "lowered",
+            Action::KeptAhead => "kept (ahead)",
+        },
+    }
+}

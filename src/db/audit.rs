@@ -1,0 +1,265 @@
+//! The audit: proof, per (stringer, year), that the issued numbers are exactly 1..=last_n,
+//! with every void explained and every gap or coming collision named.
+
+use super::schema::{orders, receipt_counters, stringers};
+use super::{DbConn, Tenant};
+use crate::domain::ReceiptNumber;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What the audit found for one (stringer, year).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct YearAudit {
+    pub stringer: String,
+    pub year: i32,
+    /// Orders holding a number of this year.
+    pub numbers: i64,
+    /// The highest number in use (0 when none).
+    pub highest: i64,
+    /// `last_n`, or None when the counter row is missing.
+    pub counter: Option<i64>,
+    pub voids: Vec<Void>,
+    pub gaps: Vec<Gap>,
+    pub duplicates: i64,
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Void {
+    pub number: ReceiptNumber,
+    pub order: i64,
+    pub reason: String,
+}
+
+/// Numbers `first..=last` that no order holds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Gap {
+    pub first: ReceiptNumber,
+    pub last: ReceiptNumber,
+}
+
+impl std::fmt::Display for Gap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.first == self.last {
+            write!(f, "{}", self.first)
+        } else {
+            write!(f, "{}..{}", self.first, self.last)
+        }
+    }
+}
+
+impl YearAudit {
+    pub fn is_sound(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Audits every (stringer, year), or only the tenant's, or only one year.
+pub fn audit(
+    conn: &mut DbConn,
+    tenant: Option<&Tenant>,
+    year: Option<i32>,
+) -> QueryResult<Vec<YearAudit>> {
+    let stringer_filter = tenant.map(|t| t.id.0);
+    let handles: BTreeMap<i64, String> = stringers::table
+        .select((stringers::id, stringers::handle))
+        .load(conn)?
+        .into_iter()
+        .collect();
+    let mut years: BTreeMap<(i64, i32), YearAudit> = BTreeMap::new();
+    fn entry<'a>(
+        years: &'a mut BTreeMap<(i64, i32), YearAudit>,
+        handles: &BTreeMap<i64, String>,
+        stringer: i64,
+        year: i32,
+    ) -> &'a mut YearAudit {
+        years.entry((stringer, year)).or_insert_with(|| YearAudit {
+            stringer: handles
+                .get(&stringer)
+                .cloned()
+                .unwrap_or_else(|| stringer.to_string()),
+            year,
+            ..YearAudit::default()
+        })
+    }
+
+    let filters = Filters {
+        stringer: stringer_filter,
+        year,
+    };
+    let mut counters = receipt_counters::table.into_boxed();
+    let mut voided = orders::table
+        .filter(orders::voided_at.is_not_null())
+        .into_boxed();
+    if let Some(id) = stringer_filter {
+        counters = counters.filter(receipt_counters::stringer_id.eq(id));
+        voided = voided.filter(orders::stringer_id.eq(id));
+    }
+    if let Some(year) = year {
+        counters = counters.filter(receipt_counters::year.eq(year));
+        voided = voided.filter(orders::receipt_year.eq(year));
+    }
+
+    for summary in diesel::sql_query(format!(
+        "SELECT stringer_id, receipt_year AS year, count(*) AS numbers,
+                count(DISTINCT receipt_seq) AS distinct_numbers, max(receipt_seq) AS highest
+         FROM orders WHERE receipt_number IS NOT NULL{}
+         GROUP BY stringer_id, receipt_year",
+        filters.sql()
+    ))
+    .load::<Summary>(conn)?
+    {
+        let audit = entry(&mut years, &handles, summary.stringer_id, summary.year);
+        audit.numbers = summary.numbers;
+        audit.duplicates = summary.numbers - summary.distinct_numbers;
+        audit.highest = summary.highest;
+    }
+    for (stringer, year, last_n) in counters
+        .select((
+            receipt_counters::stringer_id,
+            receipt_counters::year,
+            receipt_counters::last_n,
+        ))
+        .load::<(i64, i32, i64)>(conn)?
+    {
+        entry(&mut years, &handles, stringer, year).counter = Some(last_n);
+    }
+    for (stringer, year, seq, order, reason) in voided
+        .select((
+            orders::stringer_id,
+            orders::receipt_year,
+            orders::receipt_seq,
+            orders::id,
+            orders::void_reason,
+        ))
+        .order((
+            orders::stringer_id,
+            orders::receipt_year,
+            orders::receipt_seq,
+        ))
+        .load::<(i64, Option<i32>, Option<i64>, i64, Option<String>)>(conn)?
+    {
+        if let (Some(year), Some(seq)) = (year, seq) {
+            entry(&mut years, &handles, stringer, year)
+                .voids
+                .push(Void {
+                    number: ReceiptNumber::new(year, seq),
+                    order,
+                    reason: reason.unwrap_or_default(),
+                });
+        }
+    }
+    for gap in inner_gaps(conn, &filters)? {
+        entry(&mut years, &handles, gap.stringer_id, gap.year)
+            .gaps
+            .push(Gap {
+                first: ReceiptNumber::new(gap.year, gap.first_missing),
+                last: ReceiptNumber::new(gap.year, gap.last_missing),
+            });
+    }
+
+    let mut report: Vec<YearAudit> = years.into_values().collect();
+    for audit in &mut report {
+        judge(audit);
+    }
+    report.sort_by(|a, b| (&a.stringer, a.year).cmp(&(&b.stringer, b.year)));
+    Ok(report)
+}
+
+/// Adds the numbers the counter handed out beyond the highest order, and names problems.
+fn judge(audit: &mut YearAudit) {
+    let counter = audit.counter.unwrap_or(0);
+    if counter > audit.highest {
+        audit.gaps.push(Gap {
+            first: ReceiptNumber::new(audit.year, audit.highest + 1),
+            last: ReceiptNumber::new(audit.year, counter),
+        });
+    }
+    if audit.duplicates > 0 {
+        audit.problems.push(format!(
+            "{} numbers are held by more than one order",
+            audit.duplicates
+        ));
+    }
+    for gap in &audit.gaps {
+        audit.problems.push(format!(
+            "{gap} issued but held by no order (document lost numbers with `receipts void --number`)"
+        ));
+    }
+    if counter < audit.highest {
+        let counter = audit
+            .counter
+            .map_or("missing".to_string(), |c| c.to_string());
+        audit.problems.push(format!(
+            "counter {counter} is behind the highest number {}: the next mint would collide; run `receipts resync-counters`",
+            ReceiptNumber::new(audit.year, audit.highest)
+        ));
+    }
+}
+
+/// The audit's scope. Both filters are integers, so writing them into the SQL is safe and
+/// keeps one text for both backends.
+struct Filters {
+    stringer: Option<i64>,
+    year: Option<i32>,
+}
+
+impl Filters {
+    fn sql(&self) -> String {
+        let mut sql = String::new();
+        if let Some(id) = self.stringer {
+            sql.push_str(&format!(" AND stringer_id = {id}"));
+        }
+        if let Some(year) = self.year {
+            sql.push_str(&format!(" AND receipt_year = {year}"));
+        }
+        sql
+    }
+}
+
+#[derive(QueryableByName)]
+struct Summary {
+    #[diesel(sql_type = BigInt)]
+    stringer_id: i64,
+    #[diesel(sql_type = Integer)]
+    year: i32,
+    #[diesel(sql_type = BigInt)]
+    numbers: i64,
+    #[diesel(sql_type = BigInt)]
+    distinct_numbers: i64,
+    #[diesel(sql_type = BigInt)]
+    highest: i64,
+}
+
+#[derive(QueryableByName)]
+struct InnerGap {
+    #[diesel(sql_type = BigInt)]
+    stringer_id: i64,
+    #[diesel(sql_type = Integer)]
+    year: i32,
+    #[diesel(sql_type = BigInt)]
+    first_missing: i64,
+    #[diesel(sql_type = BigInt)]
+    last_missing: i64,
+}
+
+/// Runs of missing numbers below the highest one, found by comparing each number with the
+/// one before it (in the database, so a million orders are never loaded).
+fn inner_gaps(conn: &mut DbConn, filters: &Filters) -> QueryResult<Vec<InnerGap>> {
+    diesel::sql_query(format!(
+        "SELECT stringer_id, receipt_year AS year, prev + 1 AS first_missing, receipt_seq - 1 AS last_missing
+         FROM (
+             SELECT stringer_id, receipt_year, receipt_seq,
+                    lag(receipt_seq, 1, CAST(0 AS BIGINT))
+                        OVER (PARTITION BY stringer_id, receipt_year ORDER BY receipt_seq) AS prev
+             FROM orders
+             WHERE receipt_number IS NOT NULL{}
+         ) numbered
+         WHERE receipt_seq > prev + 1
+         ORDER BY stringer_id, year, first_missing",
+        filters.sql()
+    ))
+    .load(conn)
+}

@@ -1,0 +1,172 @@
+//! Repairing counters after a restore: each (stringer, year) counter is set to the highest
+//! number in use, compared as integers (`2026-10000` is above `2026-9999`).
+//!
+//! Policy: a counter is never lowered unless asked (a counter ahead of the orders means
+//! numbers were handed out whose orders were lost; handing them out again would give a
+//! customer's number to someone else). The whole repair is one transaction that keeps
+//! mints out while it runs.
+
+use super::events::{self, Event, EventKind};
+use super::schema::{orders, receipt_counters, stringers};
+use super::{Db, DbConn};
+use crate::domain::{now_utc, StringerId};
+use crate::error::Error;
+use diesel::connection::SimpleConnection;
+use diesel::dsl::max;
+use diesel::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// There was no counter row; one was made.
+    Created,
+    Raised,
+    /// Lowered, with `--allow-lower`.
+    Lowered,
+    /// Ahead of the orders and left as it is (no `--allow-lower`).
+    KeptAhead,
+}
+
+/// One (stringer, year) whose counter did not match the highest number in use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CounterChange {
+    #[serde(skip)]
+    pub stringer_id: StringerId,
+    pub stringer: String,
+    pub year: i32,
+    pub old: Option<i64>,
+    pub highest: i64,
+    pub new: Option<i64>,
+    pub action: Action,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    pub dry_run: bool,
+    pub allow_lower: bool,
+}
+
+/// Compares every counter with the orders and repairs it (unless `dry_run`).
+pub fn resync_counters(db: &mut Db, options: Options) -> Result<Vec<CounterChange>, Error> {
+    db.write(|conn| {
+        // Mints write counter rows: EXCLUSIVE lets them read but not write until we commit.
+        if let DbConn::Postgres(_) = conn {
+            conn.batch_execute("LOCK TABLE receipt_counters IN EXCLUSIVE MODE")?;
+        }
+        let changes = plan(conn, options.allow_lower)?;
+        if !options.dry_run {
+            apply(conn, &changes, options.allow_lower)?;
+        }
+        Ok(changes)
+    })
+}
+
+fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>> {
+    let handles: BTreeMap<i64, String> = stringers::table
+        .select((stringers::id, stringers::handle))
+        .load(conn)?
+        .into_iter()
+        .collect();
+    let highest: Vec<(i64, Option<i32>, Option<i64>)> = orders::table
+        .filter(orders::receipt_number.is_not_null())
+        .group_by((orders::stringer_id, orders::receipt_year))
+        .select((
+            orders::stringer_id,
+            orders::receipt_year,
+            max(orders::receipt_seq),
+        ))
+        .load(conn)?;
+    let counters: Vec<(i64, i32, i64)> = receipt_counters::table
+        .select((
+            receipt_counters::stringer_id,
+            receipt_counters::year,
+            receipt_counters::last_n,
+        ))
+        .load(conn)?;
+
+    let mut state: BTreeMap<(i64, i32), (Option<i64>, i64)> = BTreeMap::new();
+    for (stringer, year, last_n) in counters {
+        state.entry((stringer, year)).or_default().0 = Some(last_n);
+    }
+    for (stringer, year, seq) in highest {
+        if let (Some(year), Some(seq)) = (year, seq) {
+            state.entry((stringer, year)).or_default().1 = seq;
+        }
+    }
+
+    let mut changes: Vec<CounterChange> = state
+        .into_iter()
+        .filter_map(|((id, year), (old, highest))| {
+            let (new, action) = match old {
+                None => (Some(highest), Action::Created),
+                Some(old) if old < highest => (Some(highest), Action::Raised),
+                Some(old) if old > highest && allow_lower => (Some(highest), Action::Lowered),
+                Some(old) if old > highest => (Some(old), Action::KeptAhead),
+                Some(_) => return None,
+            };
+            let stringer = handles.get(&id).cloned().unwrap_or_else(|| id.to_string());
+            Some(CounterChange {
+                stringer_id: StringerId(id),
+                stringer,
+                year,
+                old,
+                highest,
+                new,
+                action,
+            })
+        })
+        .collect();
+    changes.sort_by(|a, b| (&a.stringer, a.year).cmp(&(&b.stringer, b.year)));
+    Ok(changes)
+}
+
+fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> QueryResult<()> {
+    let now = now_utc();
+    let reason = if allow_lower {
+        "resync-counters --allow-lower"
+    } else {
+        "resync-counters"
+    };
+    for change in changes.iter().filter(|c| c.action != Action::KeptAhead) {
+        let (stringer, Some(new)) = (change.stringer_id.0, change.new) else {
+            continue;
+        };
+        if change.old.is_some() {
+            diesel::update(
+                receipt_counters::table
+                    .filter(receipt_counters::stringer_id.eq(stringer))
+                    .filter(receipt_counters::year.eq(change.year)),
+            )
+            .set((
+                receipt_counters::last_n.eq(new),
+                receipt_counters::updated_at.eq(now),
+            ))
+            .execute(conn)?;
+        } else {
+            diesel::insert_into(receipt_counters::table)
+                .values((
+                    receipt_counters::stringer_id.eq(stringer),
+                    receipt_counters::year.eq(change.year),
+                    receipt_counters::last_n.eq(new),
+                    receipt_counters::created_at.eq(now),
+                    receipt_counters::updated_at.eq(now),
+                ))
+                .execute(conn)?;
+        }
+        events::record(
+            conn,
+            &Event {
+                kind: EventKind::Resync,
+                stringer: StringerId(stringer),
+                year: change.year,
+                seqs: None,
+                order: None,
+                counter: Some((change.old.unwrap_or(0), new)),
+                reason: Some(reason),
+            },
+        )?;
+    }
+    Ok(())
+}
