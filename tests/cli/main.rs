@@ -92,4 +92,5 @@ fn shop(db: &TestDb) -> String {
 
 mod errors;
 mod help;
+mod restore;
 mod session;
