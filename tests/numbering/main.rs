@@ -6,5 +6,6 @@ mod support;
 mod concurrency;
 mod lifecycle;
 mod mint;
+mod restore;
 mod schema;
 mod tenancy;

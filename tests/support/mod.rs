@@ -250,3 +250,28 @@ macro_rules! on_both_backends {
         )*
     };
 }
+
+/// Orders holding the given numbers of (stringer, year), inserted as a restore or a person
+/// re-entering known numbers would: straight into the table, bypassing the mint.
+pub fn insert_numbered(
+    db: &TestDb,
+    tenant: &Tenant,
+    year: i32,
+    seqs: impl IntoIterator<Item = i64>,
+) {
+    let rows: Vec<String> = seqs
+        .into_iter()
+        .map(|seq| {
+            let number = receipts::domain::ReceiptNumber::new(year, seq);
+            format!(
+                "({}, 'client', '{number}', {year}, {seq}, '{year}-06-01 10:00:00', '{year}-06-01 10:00:00', '{year}-06-01 10:00:00')",
+                tenant.id.0
+            )
+        })
+        .collect();
+    db.execute(&format!(
+        "INSERT INTO orders (stringer_id, kind, receipt_number, receipt_year, receipt_seq, strung_at, created_at, updated_at) VALUES {}",
+        rows.join(", ")
+    ))
+    .expect("insert numbered orders");
+}
