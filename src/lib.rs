@@ -8,5 +8,6 @@ pub mod cli;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod v1;
 
 pub use error::Error;

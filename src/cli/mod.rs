@@ -4,6 +4,7 @@
 
 mod audit;
 mod database;
+mod migrate_v1;
 mod mint;
 mod order;
 mod output;
@@ -65,6 +66,8 @@ pub enum Command {
     /// Void a numbered order, or document a number whose order was lost: the number stays
     /// taken, with the reason on record
     Void(void::Opts),
+    /// Import an export of the V1 system, numbering its strung orders per stringer and year
+    MigrateV1(migrate_v1::Opts),
     /// After a restore: set each counter to the highest number in use (never lower unless asked)
     ResyncCounters(resync::Opts),
     /// Check every stringer's numbering: 1..N, no duplicates, voids explained, gaps and
@@ -142,6 +145,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Order(cmd) => order::run(cmd, &ctx),
         Command::Mint(opts) => mint::run(opts, &ctx),
         Command::Void(opts) => void::run(opts, &ctx),
+        Command::MigrateV1(opts) => migrate_v1::run(opts, &ctx),
         Command::ResyncCounters(opts) => resync::run(opts, &ctx),
         Command::Audit(opts) => audit::run(opts, &ctx),
         Command::Db(cmd) => database::run(cmd, &ctx),

@@ -1,0 +1,92 @@
+use super::{output, Context, Format};
+use crate::domain::{parse_timezone, validate_handle};
+use crate::v1::{migrate_v1, GroupReport, Options};
+use chrono_tz::Tz;
+use clap::Args;
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use tabled::Tabled;
+
+#[derive(Debug, Args)]
+pub struct Opts {
+    /// The V1 export (CSV with a header row)
+    file: PathBuf,
+    /// The stringer of rows without one (for a single stringer's export)
+    #[arg(long, env = "RECEIPTS_STRINGER", hide_env = true, value_name = "HANDLE", value_parser = validate_handle)]
+    stringer: Option<String>,
+    /// Time zone of the stringers this import creates [default: this machine's zone, or UTC]
+    #[arg(long, value_name = "TZ", value_parser = parse_timezone)]
+    timezone: Option<Tz>,
+    /// Check the file and show the plan; write nothing
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Serialize, Tabled)]
+struct Row {
+    stringer: String,
+    year: String,
+    orders: u64,
+    numbered: u64,
+    first: String,
+    last: String,
+}
+
+pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.connect()?;
+    let options = Options {
+        stringer: opts.stringer,
+        timezone: opts.timezone,
+        dry_run: opts.dry_run,
+        progress: std::io::stderr().is_terminal(),
+    };
+    let report = migrate_v1(&mut db, &opts.file, &options)?;
+    for warning in &report.warnings {
+        eprintln!("warning: {warning}");
+    }
+    match ctx.format {
+        Format::Json => output::json(&report)?,
+        Format::Table => output::rows(
+            Format::Table,
+            &report.groups.iter().map(row).collect::<Vec<_>>(),
+        )?,
+    }
+    let file = opts.file.display();
+    let verb = if report.dry_run {
+        "would create"
+    } else {
+        "created"
+    };
+    for handle in &report.created_stringers {
+        eprintln!("{verb} stringer {handle}");
+    }
+    if report.new_orders == 0 {
+        eprintln!(
+            "nothing to do: all {} of {file} were imported before",
+            output::count(report.rows as usize, "row")
+        );
+    } else if report.dry_run {
+        eprintln!(
+            "dry run: {} of {file} would be imported; nothing was written",
+            output::count(report.new_orders as usize, "new order")
+        );
+    } else {
+        eprintln!(
+            "imported {} from {file}",
+            output::count(report.new_orders as usize, "new order")
+        );
+    }
+    Ok(())
+}
+
+fn row(group: &GroupReport) -> Row {
+    Row {
+        stringer: group.stringer.clone(),
+        year: group.year.map_or("unstrung".to_string(), |y| y.to_string()),
+        orders: group.orders,
+        numbered: group.numbered,
+        first: output::cell(group.first),
+        last: output::cell(group.last),
+    }
+}

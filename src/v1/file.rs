@@ -1,0 +1,207 @@
+//! Reading a V1 export: UTF-8 CSV with a header row (a BOM is skipped), RFC 4180 quoting,
+//! LF or CRLF. Columns are found by name, case-insensitively; unknown ones are ignored.
+
+use super::problems::{Problem, Problems};
+use crate::error::Error;
+use csv::ByteRecord;
+use indicatif::ProgressBar;
+use std::collections::hash_map::DefaultHasher;
+use std::fs::File;
+use std::hash::Hasher;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Where each known column is in a record.
+#[derive(Debug, Clone, Default)]
+pub struct Columns {
+    pub v1_id: usize,
+    pub kind: usize,
+    pub stringer: Option<usize>,
+    pub customer: Option<usize>,
+    pub racket: Option<usize>,
+    pub string: Option<usize>,
+    pub tension: Option<usize>,
+    pub price: Option<usize>,
+    pub ordered_at: Option<usize>,
+    pub strung_at: Option<usize>,
+    pub paid_at: Option<usize>,
+    pub notes: Option<usize>,
+    width: usize,
+}
+
+/// One pass over the file, record by record.
+pub struct V1File {
+    reader: csv::Reader<Tap<File>>,
+    pub columns: Columns,
+    record: ByteRecord,
+}
+
+impl V1File {
+    /// Opens the file and reads its header. `has_stringer_option`: a `--stringer` was given,
+    /// so the `stringer` column may be missing.
+    pub fn open(
+        path: &Path,
+        has_stringer_option: bool,
+        bar: ProgressBar,
+    ) -> Result<(V1File, Vec<String>), Error> {
+        let file = File::open(path).map_err(|e| {
+            Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(&e)))
+        })?;
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(true)
+            .from_reader(Tap {
+                inner: file,
+                hasher: DefaultHasher::new(),
+                bar,
+            });
+        let header = reader
+            .byte_headers()
+            .map_err(|e| csv_error(path, e))?
+            .clone();
+        let (columns, warnings) = Columns::from_header(&header, has_stringer_option)?;
+        Ok((
+            V1File {
+                reader,
+                columns,
+                record: ByteRecord::new(),
+            },
+            warnings,
+        ))
+    }
+
+    /// The next record and the line it starts on, or a problem with its shape.
+    pub fn next_record(&mut self) -> Option<Result<(u64, &ByteRecord), Problem>> {
+        match self.reader.read_byte_record(&mut self.record) {
+            Ok(false) => None,
+            Ok(true) => {
+                let line = self.record.position().map_or(0, |p| p.line());
+                if self.record.len() != self.columns.width {
+                    return Some(Err(Problem::row(
+                        line,
+                        format!(
+                            "{} fields, but the header has {}",
+                            self.record.len(),
+                            self.columns.width
+                        ),
+                    )));
+                }
+                Some(Ok((line, &self.record)))
+            }
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                Some(Err(Problem::row(line, format!("unreadable CSV: {e}"))))
+            }
+        }
+    }
+
+    /// A digest of every byte read so far: the second pass must read the same file.
+    pub fn digest(&self) -> u64 {
+        self.reader.get_ref().hasher.finish()
+    }
+}
+
+impl Columns {
+    fn from_header(
+        header: &ByteRecord,
+        has_stringer_option: bool,
+    ) -> Result<(Columns, Vec<String>), Error> {
+        let mut columns = Columns {
+            width: header.len(),
+            ..Columns::default()
+        };
+        let (mut v1_id, mut kind) = (None, None);
+        let mut warnings = Vec::new();
+        let mut problems = Problems::default();
+        for (index, raw) in header.iter().enumerate() {
+            let name = String::from_utf8_lossy(raw);
+            let name = name
+                .trim_start_matches('\u{feff}')
+                .trim()
+                .to_ascii_lowercase();
+            let slot = match name.as_str() {
+                "v1_id" => &mut v1_id,
+                "kind" => &mut kind,
+                "stringer" => &mut columns.stringer,
+                "customer" => &mut columns.customer,
+                "racket" => &mut columns.racket,
+                "string" => &mut columns.string,
+                "tension" => &mut columns.tension,
+                "price" => &mut columns.price,
+                "ordered_at" => &mut columns.ordered_at,
+                "strung_at" => &mut columns.strung_at,
+                "paid_at" => &mut columns.paid_at,
+                "notes" => &mut columns.notes,
+                _ => {
+                    warnings.push(format!(
+                        "ignoring unknown column \"{name}\" (column {})",
+                        index + 1
+                    ));
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                problems.push(Problem::row(1, format!("column \"{name}\" appears twice")));
+            }
+            *slot = Some(index);
+        }
+        if v1_id.is_none() {
+            problems.push(Problem::row(1, "missing column \"v1_id\"".into()));
+        }
+        if kind.is_none() {
+            problems.push(Problem::row(1, "missing column \"kind\"".into()));
+        }
+        if columns.stringer.is_none() && !has_stringer_option {
+            problems.push(Problem::row(
+                1,
+                "missing column \"stringer\": add it, or name the stringer with --stringer".into(),
+            ));
+        }
+        problems.into_result()?;
+        columns.v1_id = v1_id.unwrap_or_default();
+        columns.kind = kind.unwrap_or_default();
+        Ok((columns, warnings))
+    }
+}
+
+/// Passes bytes through, hashing them and moving the progress bar.
+struct Tap<R> {
+    inner: R,
+    hasher: DefaultHasher,
+    bar: ProgressBar,
+}
+
+impl<R: Read> Read for Tap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.write(&buf[..n]);
+        self.bar.inc(n as u64);
+        Ok(n)
+    }
+}
+
+impl<R> Drop for Tap<R> {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+fn io_reason(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn csv_error(path: &Path, e: csv::Error) -> Error {
+    match e.kind() {
+        csv::ErrorKind::Io(io) => {
+            Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(io)))
+        }
+        _ => Error::BadInput(format!(
+            "{}: line 1: unreadable header: {e}",
+            path.display()
+        )),
+    }
+}

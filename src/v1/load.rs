@@ -1,0 +1,576 @@
+//! Writing a planned V1 file: one transaction that creates the new stringers, compares rows
+//! imported before, refuses to renumber, loads the new rows in bulk (binary COPY on
+//! PostgreSQL, multi-row INSERT on SQLite), sets the counters and journals the import.
+
+use super::file::V1File;
+use super::plan::{Group, Plan};
+use super::problems::{Problem, Problems};
+use super::row::{Instants, V1Row};
+use super::stringers::Registry;
+use super::{GroupReport, Options, Report};
+use crate::db::events::{self, Event, EventKind};
+use crate::db::schema::{orders, receipt_counters};
+use crate::db::DbConn;
+use crate::domain::{now_utc, OrderKind, ReceiptNumber};
+use crate::error::Error;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use indicatif::ProgressBar;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+
+/// Rows per COPY or INSERT statement. SQLite allows 32,766 parameters per statement.
+const SQLITE_CHUNK: usize = 32_766 / COLUMNS;
+const POSTGRES_CHUNK: usize = 10_000;
+const COLUMNS: usize = 19;
+
+#[derive(Insertable)]
+#[diesel(table_name = orders)]
+#[diesel(treat_none_as_default_value = false)]
+struct NewOrder {
+    stringer_id: i64,
+    kind: &'static str,
+    customer: Option<String>,
+    racket: Option<String>,
+    string: Option<String>,
+    tension: Option<String>,
+    price_minor: Option<i64>,
+    currency: &'static str,
+    ordered_at: Option<NaiveDateTime>,
+    strung_at: Option<NaiveDateTime>,
+    paid_at: Option<NaiveDateTime>,
+    receipt_number: Option<String>,
+    receipt_year: Option<i32>,
+    receipt_seq: Option<i64>,
+    v1_kind: Option<&'static str>,
+    v1_id: Option<i64>,
+    notes: Option<String>,
+    created_at: NaiveDateTime,
+    updated_at: NaiveDateTime,
+}
+
+/// A row imported before, as far as a re-import needs to know it.
+struct Imported {
+    fingerprint: u64,
+    number: Option<ReceiptNumber>,
+}
+
+type Identity = (i64, OrderKind, i64);
+
+/// A second (and third) pass over the file, checked to be the same file as the first.
+pub struct Source<'a> {
+    pub path: &'a Path,
+    pub digest: u64,
+    pub bar: &'a dyn Fn(&str) -> ProgressBar,
+}
+
+pub fn load(
+    conn: &mut DbConn,
+    source: &Source<'_>,
+    plan: &Plan,
+    registry: &mut Registry,
+    options: &Options,
+) -> Result<Report, Error> {
+    if !options.dry_run {
+        registry.create_new(conn)?;
+    }
+    let stringer_ids: Vec<i64> = registry
+        .entries()
+        .iter()
+        .filter_map(|e| e.id.map(|id| id.0))
+        .collect();
+    let imported = imported_rows(conn, &stringer_ids)?;
+    refuse_renumbering(conn, plan, registry, &imported)?;
+
+    if !imported.is_empty() {
+        compare_with_imported(source, plan, registry, &imported, options)?;
+    }
+    let now = now_utc();
+    let mut new_numbers: BTreeMap<(u32, i32), (i64, i64)> = BTreeMap::new();
+    let mut new_orders = 0u64;
+    let chunk_size = match conn {
+        DbConn::Postgres(_) => POSTGRES_CHUNK,
+        DbConn::Sqlite(_) => SQLITE_CHUNK,
+    };
+    let mut chunk: Vec<NewOrder> = Vec::with_capacity(chunk_size);
+    each_row(
+        source,
+        "loading",
+        registry,
+        options,
+        |row, instants, index| {
+            let entry = registry.get(index.stringer);
+            let Some(stringer_id) = entry.id else {
+                return Ok(());
+            };
+            if imported.contains_key(&(stringer_id.0, row.kind, row.v1_id)) {
+                return Ok(());
+            }
+            new_orders += 1;
+            let number = plan.number(index.row);
+            if let Some(number) = number {
+                let range = new_numbers
+                    .entry((index.stringer, number.year))
+                    .or_insert((number.seq, number.seq));
+                range.0 = range.0.min(number.seq);
+                range.1 = range.1.max(number.seq);
+            }
+            if options.dry_run {
+                return Ok(());
+            }
+            chunk.push(NewOrder {
+                stringer_id: stringer_id.0,
+                kind: row.kind.as_str(),
+                customer: row.customer.map(str::to_string),
+                racket: row.racket.map(str::to_string),
+                string: row.string.map(str::to_string),
+                tension: row.tension.map(str::to_string),
+                price_minor: row.price_minor,
+                currency: "CHF",
+                ordered_at: instants.ordered_at,
+                strung_at: instants.strung_at,
+                paid_at: instants.paid_at,
+                receipt_number: number.map(|n| n.to_string()),
+                receipt_year: number.map(|n| n.year),
+                receipt_seq: number.map(|n| n.seq),
+                v1_kind: Some(row.kind.as_str()),
+                v1_id: Some(row.v1_id),
+                notes: row.notes.map(str::to_string),
+                created_at: now,
+                updated_at: now,
+            });
+            if chunk.len() == chunk_size {
+                insert(conn, &chunk)?;
+                chunk.clear();
+            }
+            Ok(())
+        },
+    )?;
+    if !chunk.is_empty() {
+        insert(conn, &chunk)?;
+    }
+    if !options.dry_run {
+        set_counters(conn, plan, registry, &new_numbers, source.path)?;
+    }
+    Ok(report(plan, registry, new_orders, options.dry_run))
+}
+
+/// Reads the file again, row by row, with each row's instants; fails if it changed.
+fn each_row(
+    source: &Source<'_>,
+    what: &str,
+    registry: &Registry,
+    options: &Options,
+    mut visit: impl FnMut(&V1Row<'_>, Instants, RowIndex) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let (mut file, _) = V1File::open(source.path, options.stringer.is_some(), (source.bar)(what))?;
+    let columns = file.columns.clone();
+    let mut problems = Problems::default();
+    let mut row = 0u32;
+    while let Some(next) = file.next_record() {
+        let parsed = next.ok().and_then(|(line, record)| {
+            V1Row::parse(
+                record,
+                line,
+                &columns,
+                options.stringer.as_deref(),
+                &mut problems,
+            )
+        });
+        let parsed = parsed.ok_or_else(changed)?;
+        let stringer = registry.find(parsed.stringer).ok_or_else(changed)?;
+        let instants = parsed
+            .instants(registry.get(stringer).zone)
+            .map_err(|_| changed())?;
+        visit(&parsed, instants, RowIndex { row, stringer })?;
+        row += 1;
+    }
+    if file.digest() != source.digest {
+        return Err(changed());
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, Copy)]
+struct RowIndex {
+    row: u32,
+    stringer: u32,
+}
+
+fn changed() -> Error {
+    Error::InputFile("the file changed while it was being imported; nothing was written".into())
+}
+
+/// Every V1 row these stringers already have, read in pages so memory stays small.
+fn imported_rows(
+    conn: &mut DbConn,
+    stringer_ids: &[i64],
+) -> Result<HashMap<Identity, Imported>, Error> {
+    let mut imported = HashMap::new();
+    let mut after = 0i64;
+    loop {
+        #[allow(clippy::type_complexity)]
+        let page: Vec<(
+            i64,
+            i64,
+            Option<String>,
+            Option<i64>,
+            (
+                Option<String>,
+                Option<String>,
+                Option<String>,
+                Option<String>,
+                Option<i64>,
+            ),
+            (
+                Option<NaiveDateTime>,
+                Option<NaiveDateTime>,
+                Option<NaiveDateTime>,
+                Option<String>,
+            ),
+            (Option<i32>, Option<i64>),
+        )> = orders::table
+            .filter(orders::v1_id.is_not_null())
+            .filter(orders::stringer_id.eq_any(stringer_ids))
+            .filter(orders::id.gt(after))
+            .order(orders::id)
+            .limit(20_000)
+            .select((
+                orders::id,
+                orders::stringer_id,
+                orders::v1_kind,
+                orders::v1_id,
+                (
+                    orders::customer,
+                    orders::racket,
+                    orders::string,
+                    orders::tension,
+                    orders::price_minor,
+                ),
+                (
+                    orders::ordered_at,
+                    orders::strung_at,
+                    orders::paid_at,
+                    orders::notes,
+                ),
+                (orders::receipt_year, orders::receipt_seq),
+            ))
+            .load(conn)?;
+        let Some(last) = page.last() else { break };
+        after = last.0;
+        for (
+            _,
+            stringer_id,
+            kind,
+            v1_id,
+            (customer, racket, string, tension, price),
+            (ordered, strung, paid, notes),
+            number,
+        ) in page
+        {
+            let (Some(kind), Some(v1_id)) = (kind.and_then(|k| k.parse::<OrderKind>().ok()), v1_id)
+            else {
+                continue;
+            };
+            let fingerprint = fingerprint(&Content {
+                customer: customer.as_deref(),
+                racket: racket.as_deref(),
+                string: string.as_deref(),
+                tension: tension.as_deref(),
+                price_minor: price,
+                instants: Instants {
+                    ordered_at: ordered,
+                    strung_at: strung,
+                    paid_at: paid,
+                },
+                notes: notes.as_deref(),
+            });
+            let number = match number {
+                (Some(year), Some(seq)) => Some(ReceiptNumber::new(year, seq)),
+                _ => None,
+            };
+            imported.insert(
+                (stringer_id, kind, v1_id),
+                Imported {
+                    fingerprint,
+                    number,
+                },
+            );
+        }
+    }
+    Ok(imported)
+}
+
+/// What makes two imports of a row the same row.
+#[derive(Hash)]
+struct Content<'a> {
+    customer: Option<&'a str>,
+    racket: Option<&'a str>,
+    string: Option<&'a str>,
+    tension: Option<&'a str>,
+    price_minor: Option<i64>,
+    instants: Instants,
+    notes: Option<&'a str>,
+}
+
+fn fingerprint(content: &Content<'_>) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    content.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Refuses new numbered rows for a (stringer, year) that holds numbers this file does not
+/// account for: issued numbers are never renumbered.
+fn refuse_renumbering(
+    conn: &mut DbConn,
+    plan: &Plan,
+    registry: &Registry,
+    imported: &HashMap<Identity, Imported>,
+) -> Result<(), Error> {
+    // Per (stringer, year): numbered file rows already imported with a number of that year.
+    let mut accounted: HashMap<(u32, i32), i64> = HashMap::new();
+    let mut fresh: HashMap<(u32, i32), i64> = HashMap::new();
+    for (key, _) in &plan.rows {
+        let Some((year, _)) = key.strung else {
+            continue;
+        };
+        let Some(id) = registry.get(key.stringer).id else {
+            *fresh.entry((key.stringer, year)).or_default() += 1;
+            continue;
+        };
+        match imported.get(&(id.0, key.kind, key.v1_id)) {
+            Some(Imported {
+                number: Some(n), ..
+            }) if n.year == year => *accounted.entry((key.stringer, year)).or_default() += 1,
+            Some(_) => {}
+            None => *fresh.entry((key.stringer, year)).or_default() += 1,
+        }
+    }
+    let mut problems = Problems::default();
+    for (&(stringer, year), _) in fresh.iter().filter(|(_, &n)| n > 0) {
+        let Some(id) = registry.get(stringer).id else {
+            continue;
+        };
+        let (count, first, last): (i64, Option<i64>, Option<i64>) = orders::table
+            .filter(orders::stringer_id.eq(id.0))
+            .filter(orders::receipt_year.eq(year))
+            .select((
+                diesel::dsl::count_star(),
+                diesel::dsl::min(orders::receipt_seq),
+                diesel::dsl::max(orders::receipt_seq),
+            ))
+            .first(conn)?;
+        let counter: i64 = receipt_counters::table
+            .filter(receipt_counters::stringer_id.eq(id.0))
+            .filter(receipt_counters::year.eq(year))
+            .select(receipt_counters::last_n)
+            .first(conn)
+            .optional()?
+            .unwrap_or(0);
+        let own = accounted.get(&(stringer, year)).copied().unwrap_or(0);
+        let highest = plan
+            .groups
+            .get(&(stringer, Some(year)))
+            .map_or(0, |g: &Group| g.highest);
+        if count > own || counter > highest {
+            let range = match (first, last) {
+                (Some(first), Some(last)) => {
+                    format!(
+                        "{}..{}",
+                        ReceiptNumber::new(year, first),
+                        ReceiptNumber::new(year, last)
+                    )
+                }
+                _ => format!("up to {}", ReceiptNumber::new(year, counter)),
+            };
+            problems.push(Problem::row(
+                1,
+                format!(
+                    "stringer {}, {year} already has receipt numbers {range} that this file does not hold; \
+                     its rows would be numbered into that year, and issued numbers are never renumbered",
+                    registry.handle(stringer)
+                ),
+            ));
+        }
+    }
+    problems.into_result()
+}
+
+/// A re-import: every row imported before must be the same now, with the same number.
+fn compare_with_imported(
+    source: &Source<'_>,
+    plan: &Plan,
+    registry: &Registry,
+    imported: &HashMap<Identity, Imported>,
+    options: &Options,
+) -> Result<(), Error> {
+    let mut problems = Problems::default();
+    each_row(
+        source,
+        "comparing",
+        registry,
+        options,
+        |row, instants, index| {
+            let Some(id) = registry.get(index.stringer).id else {
+                return Ok(());
+            };
+            let Some(before) = imported.get(&(id.0, row.kind, row.v1_id)) else {
+                return Ok(());
+            };
+            let now = fingerprint(&Content {
+                customer: row.customer,
+                racket: row.racket,
+                string: row.string,
+                tension: row.tension,
+                price_minor: row.price_minor,
+                instants,
+                notes: row.notes,
+            });
+            let number = plan.number(index.row);
+            if now != before.fingerprint {
+                problems.push(Problem::row(
+                    row.line,
+                    format!(
+                        "{} {} of {} was imported before with different content",
+                        row.kind, row.v1_id, row.stringer
+                    ),
+                ));
+            } else if number != before.number {
+                let show =
+                    |n: Option<ReceiptNumber>| n.map_or("no number".to_string(), |n| n.to_string());
+                problems.push(Problem::row(
+                row.line,
+                format!(
+                    "{} {} of {} was imported as {} but this file numbers it {}; issued numbers are never renumbered",
+                    row.kind,
+                    row.v1_id,
+                    row.stringer,
+                    show(before.number),
+                    show(number)
+                ),
+            ));
+            }
+            Ok(())
+        },
+    )?;
+    problems.into_result()
+}
+
+fn insert(conn: &mut DbConn, rows: &[NewOrder]) -> QueryResult<()> {
+    match conn {
+        DbConn::Postgres(pg) => diesel::copy_from(orders::table)
+            .from_insertable(rows)
+            .execute(pg)
+            .map(drop),
+        DbConn::Sqlite(lite) => diesel::insert_into(orders::table)
+            .values(rows)
+            .execute(lite)
+            .map(drop),
+    }
+}
+
+/// Counters to the highest number of each (stringer, year), never lower; one journal row
+/// per (stringer, year) that got new numbers.
+fn set_counters(
+    conn: &mut DbConn,
+    plan: &Plan,
+    registry: &Registry,
+    new_numbers: &BTreeMap<(u32, i32), (i64, i64)>,
+    path: &Path,
+) -> Result<(), Error> {
+    let now = now_utc();
+    let reason = format!(
+        "migrate-v1 {}",
+        path.file_name().map_or(path.display().to_string(), |n| n
+            .to_string_lossy()
+            .into_owned())
+    );
+    for (&(stringer, year), group) in &plan.groups {
+        let (Some(year), Some(id)) = (year, registry.get(stringer).id) else {
+            continue;
+        };
+        let counter = receipt_counters::table
+            .filter(receipt_counters::stringer_id.eq(id.0))
+            .filter(receipt_counters::year.eq(year));
+        let old: Option<i64> = counter
+            .select(receipt_counters::last_n)
+            .first(conn)
+            .optional()?;
+        let new = old.unwrap_or(0).max(group.highest);
+        match old {
+            Some(old) if old == new => {}
+            Some(_) => {
+                diesel::update(counter)
+                    .set((
+                        receipt_counters::last_n.eq(new),
+                        receipt_counters::updated_at.eq(now),
+                    ))
+                    .execute(conn)?;
+            }
+            None => {
+                diesel::insert_into(receipt_counters::table)
+                    .values((
+                        receipt_counters::stringer_id.eq(id.0),
+                        receipt_counters::year.eq(year),
+                        receipt_counters::last_n.eq(new),
+                        receipt_counters::created_at.eq(now),
+                        receipt_counters::updated_at.eq(now),
+                    ))
+                    .execute(conn)?;
+            }
+        }
+        if let Some(&(first, last)) = new_numbers.get(&(stringer, year)) {
+            events::record(
+                conn,
+                &Event {
+                    kind: EventKind::V1Import,
+                    stringer: id,
+                    year,
+                    seqs: Some((first, last)),
+                    order: None,
+                    counter: Some((old.unwrap_or(0), new)),
+                    reason: Some(&reason),
+                },
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn report(plan: &Plan, registry: &Registry, new_orders: u64, dry_run: bool) -> Report {
+    let mut groups: Vec<GroupReport> = plan
+        .groups
+        .iter()
+        .map(|(&(stringer, year), group)| GroupReport {
+            stringer: registry.handle(stringer).to_string(),
+            year,
+            orders: group.orders,
+            numbered: group.numbered,
+            first: year
+                .filter(|_| group.numbered > 0)
+                .map(|y| ReceiptNumber::new(y, 1)),
+            last: year
+                .filter(|_| group.numbered > 0)
+                .map(|y| ReceiptNumber::new(y, group.highest)),
+        })
+        .collect();
+    groups.sort_by(|a, b| {
+        (&a.stringer, a.year.is_none(), a.year).cmp(&(&b.stringer, b.year.is_none(), b.year))
+    });
+    let created = registry
+        .entries()
+        .iter()
+        .filter(|e| e.is_new)
+        .map(|e| e.handle.clone())
+        .collect();
+    Report {
+        groups,
+        new_orders,
+        rows: plan.rows.len() as u64,
+        created_stringers: created,
+        dry_run,
+        warnings: Vec::new(),
+    }
+}

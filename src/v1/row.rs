@@ -1,0 +1,165 @@
+//! One V1 record, validated field by field.
+
+use super::file::Columns;
+use super::problems::{Problem, Problems};
+use crate::domain::{validate_handle, OrderKind, Price, Timestamp};
+use chrono::{NaiveDateTime, SubsecRound};
+use chrono_tz::Tz;
+use csv::ByteRecord;
+
+/// A record whose every field is valid; timestamps are still as written (their zone is the
+/// stringer's, known once the stringer is).
+#[derive(Debug, Clone)]
+pub struct V1Row<'a> {
+    pub line: u64,
+    pub stringer: &'a str,
+    pub kind: OrderKind,
+    pub v1_id: i64,
+    pub customer: Option<&'a str>,
+    pub racket: Option<&'a str>,
+    pub string: Option<&'a str>,
+    pub tension: Option<&'a str>,
+    pub price_minor: Option<i64>,
+    pub ordered_at: Option<Timestamp>,
+    pub strung_at: Option<Timestamp>,
+    pub paid_at: Option<Timestamp>,
+    pub notes: Option<&'a str>,
+}
+
+/// The row's instants in UTC, read in its stringer's zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Instants {
+    pub ordered_at: Option<NaiveDateTime>,
+    pub strung_at: Option<NaiveDateTime>,
+    pub paid_at: Option<NaiveDateTime>,
+}
+
+impl<'a> V1Row<'a> {
+    /// Validates a record; every problem found is added to `problems`.
+    pub fn parse(
+        record: &'a ByteRecord,
+        line: u64,
+        columns: &Columns,
+        default_stringer: Option<&'a str>,
+        problems: &mut Problems,
+    ) -> Option<V1Row<'a>> {
+        let before = problems.total();
+        let mut text = |index: Option<usize>, column: &'static str| -> Option<&'a str> {
+            let raw = record.get(index?)?;
+            match std::str::from_utf8(raw) {
+                Ok(value) if value.trim().is_empty() => None,
+                Ok(value) => Some(value),
+                Err(_) => {
+                    problems.push(Problem::field(line, column, "is not valid UTF-8".into()));
+                    None
+                }
+            }
+        };
+        let v1_id = text(Some(columns.v1_id), "v1_id");
+        let kind = text(Some(columns.kind), "kind");
+        let stringer = text(columns.stringer, "stringer").map(str::trim);
+        let customer = text(columns.customer, "customer");
+        let racket = text(columns.racket, "racket");
+        let string = text(columns.string, "string");
+        let tension = text(columns.tension, "tension");
+        let price = text(columns.price, "price");
+        let ordered_at = text(columns.ordered_at, "ordered_at");
+        let strung_at = text(columns.strung_at, "strung_at");
+        let paid_at = text(columns.paid_at, "paid_at");
+        let notes = text(columns.notes, "notes");
+
+        let mut fail = |column: &'static str, message: String| {
+            problems.push(Problem::field(line, column, message))
+        };
+        let v1_id = match v1_id.map(|v| (v, v.trim().parse::<i64>())) {
+            Some((_, Ok(id))) if id > 0 => Some(id),
+            Some((v, _)) => {
+                fail(
+                    "v1_id",
+                    format!("\"{v}\" is not a V1 id (a positive integer)"),
+                );
+                None
+            }
+            None => {
+                fail("v1_id", "is empty (every row needs its V1 id)".into());
+                None
+            }
+        };
+        let kind = match kind.map(|k| (k, k.parse::<OrderKind>())) {
+            Some((_, Ok(kind))) => Some(kind),
+            Some((_, Err(e))) => {
+                fail("kind", e);
+                None
+            }
+            None => {
+                fail("kind", "is empty (expected client or self)".into());
+                None
+            }
+        };
+        let stringer = match stringer.or(default_stringer) {
+            Some(handle) => match validate_handle(handle) {
+                Ok(_) => Some(handle),
+                Err(e) => {
+                    fail("stringer", e);
+                    None
+                }
+            },
+            None => {
+                fail("stringer", "is empty and no --stringer was given".into());
+                None
+            }
+        };
+        let price_minor = price.and_then(|p| match p.parse::<Price>() {
+            Ok(price) => Some(price.0),
+            Err(e) => {
+                fail("price", e);
+                None
+            }
+        });
+        let mut timestamp = |value: Option<&str>, column: &'static str| {
+            value.and_then(|v| match Timestamp::parse(v) {
+                Ok(at) => Some(at),
+                Err(e) => {
+                    fail(column, e);
+                    None
+                }
+            })
+        };
+        let ordered_at = timestamp(ordered_at, "ordered_at");
+        let strung_at = timestamp(strung_at, "strung_at");
+        let paid_at = timestamp(paid_at, "paid_at");
+
+        if problems.total() != before {
+            return None;
+        }
+        Some(V1Row {
+            line,
+            stringer: stringer?,
+            kind: kind?,
+            v1_id: v1_id?,
+            customer,
+            racket,
+            string,
+            tension,
+            price_minor,
+            ordered_at,
+            strung_at,
+            paid_at,
+            notes,
+        })
+    }
+
+    /// The row's instants in UTC, at the precision the databases keep.
+    pub fn instants(&self, zone: Tz) -> Result<Instants, Problem> {
+        let resolve = |at: Option<Timestamp>, column: &'static str| {
+            at.map(|at| at.resolve(zone).map(|utc| utc.trunc_subsecs(6)))
+                .transpose()
+                .map_err(|e| Problem::field(self.line, column, e))
+        };
+        Ok(Instants {
+            ordered_at: resolve(self.ordered_at, "ordered_at")?,
+            strung_at: resolve(self.strung_at, "strung_at")?,
+            paid_at: resolve(self.paid_at, "paid_at")?,
+        })
+    }
+}

@@ -1,0 +1,97 @@
+//! The stringers a V1 file names: those the database has, and those the import creates.
+
+use crate::db::schema::stringers;
+use crate::db::{stringers as db_stringers, DbConn};
+use crate::domain::{parse_timezone, StringerId};
+use crate::error::Error;
+use chrono_tz::Tz;
+use diesel::prelude::*;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub handle: String,
+    /// None until a new stringer is created.
+    pub id: Option<StringerId>,
+    pub zone: Tz,
+    pub is_new: bool,
+}
+
+/// Handles to small indexes, so a million keys do not each carry a string.
+#[derive(Debug)]
+pub struct Registry {
+    entries: Vec<Entry>,
+    by_handle: HashMap<String, u32>,
+    known: HashMap<String, (StringerId, Tz)>,
+    zone_for_new: Tz,
+}
+
+impl Registry {
+    pub fn load(conn: &mut DbConn, zone_for_new: Tz) -> Result<Registry, Error> {
+        let mut known = HashMap::new();
+        let rows: Vec<(i64, String, String)> = stringers::table
+            .select((stringers::id, stringers::handle, stringers::timezone))
+            .load(conn)?;
+        for (id, handle, zone) in rows {
+            let zone = parse_timezone(&zone).map_err(Error::Refused)?;
+            known.insert(handle, (StringerId(id), zone));
+        }
+        Ok(Registry {
+            entries: Vec::new(),
+            by_handle: HashMap::new(),
+            known,
+            zone_for_new,
+        })
+    }
+
+    /// The index of a handle, registering it on first sight.
+    pub fn index(&mut self, handle: &str) -> u32 {
+        if let Some(&index) = self.by_handle.get(handle) {
+            return index;
+        }
+        let entry = match self.known.get(handle) {
+            Some(&(id, zone)) => Entry {
+                handle: handle.to_string(),
+                id: Some(id),
+                zone,
+                is_new: false,
+            },
+            None => Entry {
+                handle: handle.to_string(),
+                id: None,
+                zone: self.zone_for_new,
+                is_new: true,
+            },
+        };
+        let index = self.entries.len() as u32;
+        self.entries.push(entry);
+        self.by_handle.insert(handle.to_string(), index);
+        index
+    }
+
+    /// The index of a handle seen before.
+    pub fn find(&self, handle: &str) -> Option<u32> {
+        self.by_handle.get(handle).copied()
+    }
+
+    pub fn get(&self, index: u32) -> &Entry {
+        &self.entries[index as usize]
+    }
+
+    pub fn handle(&self, index: u32) -> &str {
+        &self.get(index).handle
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Creates the stringers the database does not have yet.
+    pub fn create_new(&mut self, conn: &mut DbConn) -> Result<(), Error> {
+        for entry in self.entries.iter_mut().filter(|e| e.id.is_none()) {
+            let added = db_stringers::add(conn, &entry.handle, &entry.handle, entry.zone)?;
+            entry.id = Some(StringerId(added.id));
+        }
+        Ok(())
+    }
+}
