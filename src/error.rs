@@ -48,11 +48,7 @@ pub enum Error {
          the counter for {year} is behind the orders (was the database restored?); \
          nothing was changed: run `receipts resync-counters`"
     )]
-    CounterBehind {
-        stringer: String,
-        year: i32,
-        number: String,
-    },
+    CounterBehind { stringer: String, year: i32, number: String },
 
     /// The audit found what it reports; the report itself went to stdout.
     #[error("{0}")]
@@ -89,21 +85,14 @@ impl From<diesel::result::Error> for Error {
         };
         let message = info.message();
         match kind {
-            Kind::SerializationFailure => {
-                Error::Busy("the transaction collided with another one".into())
+            Kind::SerializationFailure => Error::Busy("the transaction collided with another one".into()),
+            Kind::ClosedConnection | Kind::UnableToSendCommand => Error::ConnectionLost(message.to_string()),
+            _ if message.contains("lock timeout") => {
+                Error::Busy("another transaction held a lock for longer than the lock timeout".into())
             }
-            Kind::ClosedConnection | Kind::UnableToSendCommand => {
-                Error::ConnectionLost(message.to_string())
-            }
-            _ if message.contains("lock timeout") => Error::Busy(
-                "another transaction held a lock for longer than the lock timeout".into(),
-            ),
-            _ if message.contains("database is locked")
-                || message.contains("database table is locked") =>
-            {
+            _ if message.contains("database is locked") || message.contains("database table is locked") => {
                 Error::Busy(
-                    "another process kept the database locked for longer than the lock timeout"
-                        .into(),
+                    "another process kept the database locked for longer than the lock timeout".into(),
                 )
             }
             _ if message.contains("deadlock detected") => {
@@ -121,9 +110,7 @@ impl From<diesel::result::Error> for Error {
 
 /// The exit code for an error that reached `main`: the first `Error` in its chain decides.
 pub fn exit_code_of(error: &anyhow::Error) -> ExitCode {
-    let code = error
-        .chain()
-        .find_map(|cause| cause.downcast_ref::<Error>())
-        .map_or(exit::FAILURE, Error::exit_code);
+    let code =
+        error.chain().find_map(|cause| cause.downcast_ref::<Error>()).map_or(exit::FAILURE, Error::exit_code);
     ExitCode::from(code)
 }

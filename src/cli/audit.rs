@@ -75,9 +75,7 @@ fn text(report: &[YearAudit]) -> String {
             status: if y.is_sound() { "ok" } else { "PROBLEM" },
         })
         .collect();
-    let mut text = tabled::Table::new(&rows)
-        .with(tabled::settings::Style::psql())
-        .to_string();
+    let mut text = tabled::Table::new(&rows).with(tabled::settings::Style::psql()).to_string();
     for y in report {
         for void in &y.voids {
             text.push_str(&format!(

@@ -47,17 +47,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     match ctx.format {
         Format::Json => output::json(&report)?,
-        Format::Table => output::rows(
-            Format::Table,
-            &report.groups.iter().map(row).collect::<Vec<_>>(),
-        )?,
+        Format::Table => output::rows(Format::Table, &report.groups.iter().map(row).collect::<Vec<_>>())?,
     }
     let file = opts.file.display();
-    let verb = if report.dry_run {
-        "would create"
-    } else {
-        "created"
-    };
+    let verb = if report.dry_run { "would create" } else { "created" };
     for handle in &report.created_stringers {
         eprintln!("{verb} stringer {handle}");
     }
@@ -72,10 +65,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             output::count(report.new_orders as usize, "new order")
         );
     } else {
-        eprintln!(
-            "imported {} from {file}",
-            output::count(report.new_orders as usize, "new order")
-        );
+        eprintln!("imported {} from {file}", output::count(report.new_orders as usize, "new order"));
     }
     Ok(())
 }

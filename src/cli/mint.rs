@@ -26,15 +26,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     };
     let minted = mint(&mut db, &tenant, opts.order, strung_at)?;
     if minted.fresh {
-        eprintln!(
-            "order {} strung: receipt {} for {}",
-            minted.order, minted.number, tenant.handle
-        );
+        eprintln!("order {} strung: receipt {} for {}", minted.order, minted.number, tenant.handle);
     } else {
-        eprintln!(
-            "order {} already has receipt {}; nothing minted",
-            minted.order, minted.number
-        );
+        eprintln!("order {} already has receipt {}; nothing minted", minted.order, minted.number);
     }
     output::line(&minted.number.to_string())?;
     Ok(())

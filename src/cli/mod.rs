@@ -22,22 +22,11 @@ pub use output::Format;
 
 /// Receipt numbers for racket stringers: YYYY-NNNN per stringer and year, gapless, on SQLite or PostgreSQL.
 #[derive(Debug, Parser)]
-#[command(
-    name = "receipts",
-    version,
-    propagate_version = true,
-    max_term_width = 100
-)]
+#[command(name = "receipts", version, propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     /// Database: postgres://..., postgresql://..., sqlite://PATH, file:PATH or a file path
     /// [default: receipts.db in the platform's data directory]
-    #[arg(
-        long,
-        env = "DATABASE_URL",
-        hide_env_values = true,
-        global = true,
-        value_name = "URL"
-    )]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, global = true, value_name = "URL")]
     pub database_url: Option<String>,
 
     /// Seconds a change waits for a lock held by someone else before giving up (exit 75)
@@ -82,12 +71,7 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct StringerOpt {
     /// The stringer's handle [env: RECEIPTS_STRINGER]
-    #[arg(
-        long,
-        env = "RECEIPTS_STRINGER",
-        hide_env = true,
-        value_name = "HANDLE"
-    )]
+    #[arg(long, env = "RECEIPTS_STRINGER", hide_env = true, value_name = "HANDLE")]
     pub stringer: Option<String>,
 }
 
@@ -102,18 +86,13 @@ impl StringerOpt {
 
     fn required(&self, db: &mut Db) -> Result<Tenant, Error> {
         let handle = self.stringer.as_deref().ok_or_else(|| {
-            Error::Usage(
-                "say whose order this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into(),
-            )
+            Error::Usage("say whose order this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
         })?;
         Tenant::load(db.conn(), handle)
     }
 
     fn optional(&self, db: &mut Db) -> Result<Option<Tenant>, Error> {
-        self.stringer
-            .as_deref()
-            .map(|h| Tenant::load(db.conn(), h))
-            .transpose()
+        self.stringer.as_deref().map(|h| Tenant::load(db.conn(), h)).transpose()
     }
 }
 
@@ -135,11 +114,7 @@ impl Context {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    let ctx = Context {
-        database_url: cli.database_url,
-        lock_timeout: cli.lock_timeout,
-        format: cli.format,
-    };
+    let ctx = Context { database_url: cli.database_url, lock_timeout: cli.lock_timeout, format: cli.format };
     match cli.command {
         Command::Stringer(cmd) => stringer::run(cmd, &ctx),
         Command::Order(cmd) => order::run(cmd, &ctx),
@@ -162,11 +137,7 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
-        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
-            Ok(Duration::from_secs_f64(secs))
-        }
-        _ => Err(format!(
-            "\"{text}\" is not a number of seconds between 0 and 86400"
-        )),
+        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => Ok(Duration::from_secs_f64(secs)),
+        _ => Err(format!("\"{text}\" is not a number of seconds between 0 and 86400")),
     }
 }

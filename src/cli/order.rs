@@ -133,10 +133,8 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let listed = orders::list(db.conn(), tenant.as_ref(), opts.year)
                 .map_err(Error::from)
                 .context("cannot list the orders")?;
-            let views: Vec<OrderView> = listed
-                .into_iter()
-                .map(|(o, h, tz)| OrderView::new(o, h, &tz))
-                .collect();
+            let views: Vec<OrderView> =
+                listed.into_iter().map(|(o, h, tz)| OrderView::new(o, h, &tz)).collect();
             match ctx.format {
                 Format::Json => output::json(&views)?,
                 Format::Table => {
@@ -158,9 +156,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let order = opts.target.order;
             let tenant = opts.target.stringer.tenant_for(&mut db, order)?;
             let resolve = |at: Option<Timestamp>| {
-                at.map(|t| t.resolve(tenant.timezone))
-                    .transpose()
-                    .map_err(Error::Usage)
+                at.map(|t| t.resolve(tenant.timezone)).transpose().map_err(Error::Usage)
             };
             let changes = OrderChanges {
                 customer: opts.customer,
@@ -183,20 +179,16 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
             let order = db.write(|conn| orders::unstring(conn, &tenant, opts.order))?;
             match order.receipt_number {
-                Some(number) => eprintln!(
-                    "order {} is no longer strung; it keeps receipt {number}",
-                    opts.order
-                ),
+                Some(number) => {
+                    eprintln!("order {} is no longer strung; it keeps receipt {number}", opts.order)
+                }
                 None => eprintln!("order {} is not strung", opts.order),
             }
         }
         Command::Restring(opts) => {
             let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
             let id = db.write(|conn| orders::restring(conn, &tenant, opts.order))?;
-            eprintln!(
-                "order {id} restrings order {}; mint it when it is strung",
-                opts.order
-            );
+            eprintln!("order {id} restrings order {}; mint it when it is strung", opts.order);
             output::line(&id.to_string())?;
         }
     }
@@ -290,13 +282,8 @@ impl OrderView {
 
     /// `field  value` lines for `order show`.
     fn details(&self) -> String {
-        let price = self
-            .price
-            .as_ref()
-            .map(|p| format!("{p} {}", self.currency));
-        let v1 = self
-            .v1_id
-            .map(|id| format!("{} {id}", self.v1_kind.as_deref().unwrap_or("")));
+        let price = self.price.as_ref().map(|p| format!("{p} {}", self.currency));
+        let v1 = self.v1_id.map(|id| format!("{} {id}", self.v1_kind.as_deref().unwrap_or("")));
         let zoned = |at: &Option<String>| at.as_ref().map(|t| format!("{t} {}", self.local.zone));
         let fields: [(&str, Option<String>); 17] = [
             ("order", Some(self.id.to_string())),
@@ -321,10 +308,8 @@ impl OrderView {
             ("restring of", self.restring_of.map(|id| id.to_string())),
             ("v1", v1),
         ];
-        let mut text: Vec<String> = fields
-            .into_iter()
-            .filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}")))
-            .collect();
+        let mut text: Vec<String> =
+            fields.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))).collect();
         if let Some(notes) = &self.notes {
             text.push(format!("{:<12} {notes}", "notes"));
         }

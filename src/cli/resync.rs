@@ -26,13 +26,7 @@ struct Row {
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.connect()?;
-    let changes = resync_counters(
-        &mut db,
-        Options {
-            dry_run: opts.dry_run,
-            allow_lower: opts.allow_lower,
-        },
-    )?;
+    let changes = resync_counters(&mut db, Options { dry_run: opts.dry_run, allow_lower: opts.allow_lower })?;
     match ctx.format {
         Format::Json => output::json(&changes)?,
         Format::Table if !changes.is_empty() => {
@@ -41,18 +35,12 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         Format::Table => {}
     }
-    let applied = changes
-        .iter()
-        .filter(|c| c.action != Action::KeptAhead)
-        .count();
+    let applied = changes.iter().filter(|c| c.action != Action::KeptAhead).count();
     let kept = changes.len() - applied;
     if changes.is_empty() {
         eprintln!("every counter matches the highest number in use; nothing to do");
     } else if opts.dry_run {
-        eprintln!(
-            "dry run: {} would change; nothing was written",
-            output::count(applied, "counter")
-        );
+        eprintln!("dry run: {} would change; nothing was written", output::count(applied, "counter"));
     } else {
         eprintln!("{} changed", output::count(applied, "counter"));
     }

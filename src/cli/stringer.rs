@@ -44,10 +44,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let name = opts.name.unwrap_or_else(|| opts.handle.clone());
             let timezone = opts.timezone.unwrap_or_else(machine_timezone);
             let added = stringers::add(db.conn(), &opts.handle, name.trim(), timezone)?;
-            eprintln!(
-                "added stringer {} ({}, {})",
-                added.handle, added.name, added.timezone
-            );
+            eprintln!("added stringer {} ({}, {})", added.handle, added.name, added.timezone);
             output::line(&added.handle)?;
         }
         Command::List => {

@@ -57,17 +57,10 @@ impl YearAudit {
 }
 
 /// Audits every (stringer, year), or only the tenant's, or only one year.
-pub fn audit(
-    conn: &mut DbConn,
-    tenant: Option<&Tenant>,
-    year: Option<i32>,
-) -> QueryResult<Vec<YearAudit>> {
+pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> QueryResult<Vec<YearAudit>> {
     let stringer_filter = tenant.map(|t| t.id.0);
-    let handles: BTreeMap<i64, String> = stringers::table
-        .select((stringers::id, stringers::handle))
-        .load(conn)?
-        .into_iter()
-        .collect();
+    let handles: BTreeMap<i64, String> =
+        stringers::table.select((stringers::id, stringers::handle)).load(conn)?.into_iter().collect();
     let mut years: BTreeMap<(i64, i32), YearAudit> = BTreeMap::new();
     fn entry<'a>(
         years: &'a mut BTreeMap<(i64, i32), YearAudit>,
@@ -76,23 +69,15 @@ pub fn audit(
         year: i32,
     ) -> &'a mut YearAudit {
         years.entry((stringer, year)).or_insert_with(|| YearAudit {
-            stringer: handles
-                .get(&stringer)
-                .cloned()
-                .unwrap_or_else(|| stringer.to_string()),
+            stringer: handles.get(&stringer).cloned().unwrap_or_else(|| stringer.to_string()),
             year,
             ..YearAudit::default()
         })
     }
 
-    let filters = Filters {
-        stringer: stringer_filter,
-        year,
-    };
+    let filters = Filters { stringer: stringer_filter, year };
     let mut counters = receipt_counters::table.into_boxed();
-    let mut voided = orders::table
-        .filter(orders::voided_at.is_not_null())
-        .into_boxed();
+    let mut voided = orders::table.filter(orders::voided_at.is_not_null()).into_boxed();
     if let Some(id) = stringer_filter {
         counters = counters.filter(receipt_counters::stringer_id.eq(id));
         voided = voided.filter(orders::stringer_id.eq(id));
@@ -117,11 +102,7 @@ pub fn audit(
         audit.highest = summary.highest;
     }
     for (stringer, year, last_n) in counters
-        .select((
-            receipt_counters::stringer_id,
-            receipt_counters::year,
-            receipt_counters::last_n,
-        ))
+        .select((receipt_counters::stringer_id, receipt_counters::year, receipt_counters::last_n))
         .load::<(i64, i32, i64)>(conn)?
     {
         entry(&mut years, &handles, stringer, year).counter = Some(last_n);
@@ -134,30 +115,22 @@ pub fn audit(
             orders::id,
             orders::void_reason,
         ))
-        .order((
-            orders::stringer_id,
-            orders::receipt_year,
-            orders::receipt_seq,
-        ))
+        .order((orders::stringer_id, orders::receipt_year, orders::receipt_seq))
         .load::<(i64, Option<i32>, Option<i64>, i64, Option<String>)>(conn)?
     {
         if let (Some(year), Some(seq)) = (year, seq) {
-            entry(&mut years, &handles, stringer, year)
-                .voids
-                .push(Void {
-                    number: ReceiptNumber::new(year, seq),
-                    order,
-                    reason: reason.unwrap_or_default(),
-                });
+            entry(&mut years, &handles, stringer, year).voids.push(Void {
+                number: ReceiptNumber::new(year, seq),
+                order,
+                reason: reason.unwrap_or_default(),
+            });
         }
     }
     for gap in inner_gaps(conn, &filters)? {
-        entry(&mut years, &handles, gap.stringer_id, gap.year)
-            .gaps
-            .push(Gap {
-                first: ReceiptNumber::new(gap.year, gap.first_missing),
-                last: ReceiptNumber::new(gap.year, gap.last_missing),
-            });
+        entry(&mut years, &handles, gap.stringer_id, gap.year).gaps.push(Gap {
+            first: ReceiptNumber::new(gap.year, gap.first_missing),
+            last: ReceiptNumber::new(gap.year, gap.last_missing),
+        });
     }
 
     let mut report: Vec<YearAudit> = years.into_values().collect();
@@ -178,10 +151,7 @@ fn judge(audit: &mut YearAudit) {
         });
     }
     if audit.duplicates > 0 {
-        audit.problems.push(format!(
-            "{} numbers are held by more than one order",
-            audit.duplicates
-        ));
+        audit.problems.push(format!("{} numbers are held by more than one order", audit.duplicates));
     }
     for gap in &audit.gaps {
         audit.problems.push(format!(
@@ -189,9 +159,7 @@ fn judge(audit: &mut YearAudit) {
         ));
     }
     if counter < audit.highest {
-        let counter = audit
-            .counter
-            .map_or("missing".to_string(), |c| c.to_string());
+        let counter = audit.counter.map_or("missing".to_string(), |c| c.to_string());
         audit.problems.push(format!(
             "counter {counter} is behind the highest number {}: the next mint would collide; run `receipts resync-counters`",
             ReceiptNumber::new(audit.year, audit.highest)

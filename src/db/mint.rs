@@ -28,12 +28,7 @@ pub struct Minted {
 /// Marks `order` strung at `strung_at` and gives it the next number of its stringer's
 /// year (the calendar year of `strung_at` in the stringer's zone). Idempotent: an order
 /// that already has a number keeps it.
-pub fn mint(
-    db: &mut Db,
-    tenant: &Tenant,
-    order: OrderId,
-    strung_at: NaiveDateTime,
-) -> Result<Minted, Error> {
+pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTime) -> Result<Minted, Error> {
     match db.write(|conn| mint_in_transaction(conn, tenant, order, strung_at)) {
         Err(Error::Database(e)) if is_receipt_number_collision(&e) => {
             let year = local_year(strung_at, tenant.timezone);
@@ -76,11 +71,7 @@ pub fn mint_in_transaction(
         DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, now)?,
     };
     if let Some(seq) = fresh_seq {
-        return Ok(Minted {
-            order,
-            number: ReceiptNumber::new(year, seq),
-            fresh: true,
-        });
+        return Ok(Minted { order, number: ReceiptNumber::new(year, seq), fresh: true });
     }
 
     // Nothing minted: the order is not this stringer's, or it has its number already.
@@ -101,11 +92,7 @@ pub fn mint_in_transaction(
             .set((orders::strung_at.eq(strung_at), orders::updated_at.eq(now)))
             .execute(conn)?;
     }
-    Ok(Minted {
-        order,
-        number,
-        fresh: false,
-    })
+    Ok(Minted { order, number, fresh: false })
 }
 
 /// One statement, one round trip: lock the order if it still lacks a number, bump the
@@ -158,10 +145,7 @@ fn mint_step_by_step(
     strung_at: NaiveDateTime,
     now: NaiveDateTime,
 ) -> QueryResult<Option<i64>> {
-    let unnumbered = tenant
-        .orders()
-        .filter(orders::id.eq(order.0))
-        .filter(orders::receipt_number.is_null());
+    let unnumbered = tenant.orders().filter(orders::id.eq(order.0)).filter(orders::receipt_number.is_null());
     let eligible: i64 = unnumbered.count().get_result(conn)?;
     if eligible == 0 {
         return Ok(None);
@@ -192,12 +176,7 @@ fn mint_step_by_step(
 }
 
 /// The counter upsert: creates the year's row at 1 or adds one, and returns the new value.
-fn bump_counter(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    year: i32,
-    now: NaiveDateTime,
-) -> QueryResult<i64> {
+fn bump_counter(conn: &mut DbConn, tenant: &Tenant, year: i32, now: NaiveDateTime) -> QueryResult<i64> {
     let upsert = diesel::insert_into(receipt_counters::table)
         .values((
             receipt_counters::stringer_id.eq(tenant.id.0),

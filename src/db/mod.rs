@@ -71,14 +71,9 @@ impl DatabaseUrl {
 
     /// The SQLite file in the platform's data directory, used when no URL is given.
     pub fn default_sqlite() -> Result<DatabaseUrl, Error> {
-        let dir = dirs::data_dir()
-            .map(|d| d.join("receipts"))
-            .ok_or_else(|| {
-                Error::Usage(
-                    "no data directory on this machine: pass --database-url or set DATABASE_URL"
-                        .into(),
-                )
-            })?;
+        let dir = dirs::data_dir().map(|d| d.join("receipts")).ok_or_else(|| {
+            Error::Usage("no data directory on this machine: pass --database-url or set DATABASE_URL".into())
+        })?;
         std::fs::create_dir_all(&dir).map_err(|e| Error::Unreachable {
             url: dir.display().to_string(),
             reason: format!("cannot create the data directory: {e}"),
@@ -108,9 +103,7 @@ fn redact_password(url: &str) -> String {
     let Some((credentials, host)) = authority.rsplit_once('@') else {
         return url.to_string();
     };
-    let user = credentials
-        .split_once(':')
-        .map_or(credentials, |(user, _)| user);
+    let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
     let tail = redact_query_password(tail);
     if credentials.contains(':') {
         format!("{scheme}://{user}:***@{host}{tail}")
@@ -143,22 +136,19 @@ impl Db {
     /// Connects, prepares the session (SQLite pragmas; no statement cache on PostgreSQL)
     /// and, for SQLite, applies pending migrations.
     pub fn connect(url: &DatabaseUrl, lock_timeout: Duration) -> Result<Db, Error> {
-        let unreachable = |reason: String| Error::Unreachable {
-            url: url.redacted(),
-            reason,
-        };
+        let unreachable = |reason: String| Error::Unreachable { url: url.redacted(), reason };
         let conn = match url {
             DatabaseUrl::Postgres(text) => {
-                let mut conn = PgConnection::establish(text)
-                    .map_err(|e| unreachable(first_line(&e.to_string())))?;
+                let mut conn =
+                    PgConnection::establish(text).map_err(|e| unreachable(first_line(&e.to_string())))?;
                 // PgBouncer in transaction mode hands each transaction to any server
                 // connection: a named prepared statement may not be there next time.
                 conn.set_prepared_statement_cache_size(CacheSize::Disabled);
                 DbConn::Postgres(conn)
             }
             DatabaseUrl::Sqlite(path) => {
-                let mut conn = SqliteConnection::establish(path)
-                    .map_err(|e| unreachable(first_line(&e.to_string())))?;
+                let mut conn =
+                    SqliteConnection::establish(path).map_err(|e| unreachable(first_line(&e.to_string())))?;
                 conn.batch_execute(&format!(
                     "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
                      PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
@@ -204,9 +194,7 @@ impl Db {
     {
         type Manager = <DbConn as Connection>::TransactionManager;
         match &mut self.conn {
-            DbConn::Sqlite(c) => {
-                AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?
-            }
+            DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?,
             DbConn::Postgres(c) => {
                 AnsiTransactionManager::begin_transaction(c)?;
                 let timeout = format!("SET LOCAL lock_timeout = {}", self.lock_timeout.as_millis());
@@ -244,34 +232,19 @@ mod tests {
     fn chooses_the_backend_from_the_url() {
         let pg = |u: &str| DatabaseUrl::Postgres(u.into());
         let lite = |p: &str| DatabaseUrl::Sqlite(p.into());
-        assert_eq!(
-            DatabaseUrl::parse("postgres://u@h/db").unwrap(),
-            pg("postgres://u@h/db")
-        );
-        assert_eq!(
-            DatabaseUrl::parse("postgresql://h/db").unwrap(),
-            pg("postgresql://h/db")
-        );
-        assert_eq!(
-            DatabaseUrl::parse("sqlite:///var/r.db").unwrap(),
-            lite("/var/r.db")
-        );
+        assert_eq!(DatabaseUrl::parse("postgres://u@h/db").unwrap(), pg("postgres://u@h/db"));
+        assert_eq!(DatabaseUrl::parse("postgresql://h/db").unwrap(), pg("postgresql://h/db"));
+        assert_eq!(DatabaseUrl::parse("sqlite:///var/r.db").unwrap(), lite("/var/r.db"));
         assert_eq!(DatabaseUrl::parse("sqlite://r.db").unwrap(), lite("r.db"));
         assert_eq!(DatabaseUrl::parse("file:r.db").unwrap(), lite("file:r.db"));
         assert_eq!(DatabaseUrl::parse("data/r.db").unwrap(), lite("data/r.db"));
-        assert!(matches!(
-            DatabaseUrl::parse("mysql://h/db"),
-            Err(Error::Usage(_))
-        ));
+        assert!(matches!(DatabaseUrl::parse("mysql://h/db"), Err(Error::Usage(_))));
     }
 
     #[test]
     fn never_shows_a_password() {
         let url = DatabaseUrl::parse("postgres://app:s3cret@db:5432/r?password=other&x=1").unwrap();
-        assert_eq!(
-            url.redacted(),
-            "postgres://app:***@db:5432/r?password=***&x=1"
-        );
+        assert_eq!(url.redacted(), "postgres://app:***@db:5432/r?password=***&x=1");
         let url = DatabaseUrl::parse("postgres://app@db/r").unwrap();
         assert_eq!(url.redacted(), "postgres://app@db/r");
     }

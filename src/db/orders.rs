@@ -131,12 +131,7 @@ pub struct OrderChanges {
 }
 
 /// Edits one of the tenant's orders; its receipt number, if any, stays what it is.
-pub fn edit(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    id: OrderId,
-    changes: &OrderChanges,
-) -> Result<Order, Error> {
+pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, changes: &OrderChanges) -> Result<Order, Error> {
     let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
         .set((changes, orders::updated_at.eq(now_utc())))
         .execute(conn)?;
@@ -149,10 +144,7 @@ pub fn edit(
 /// Clears `strung_at`; a receipt number, once issued, stays with the order.
 pub fn unstring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
     let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
-        .set((
-            orders::strung_at.eq(None::<NaiveDateTime>),
-            orders::updated_at.eq(now_utc()),
-        ))
+        .set((orders::strung_at.eq(None::<NaiveDateTime>), orders::updated_at.eq(now_utc())))
         .execute(conn)?;
     if updated == 0 {
         return Err(tenant.no_such_order(id));

@@ -64,26 +64,15 @@ pub fn resync_counters(db: &mut Db, options: Options) -> Result<Vec<CounterChang
 }
 
 fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>> {
-    let handles: BTreeMap<i64, String> = stringers::table
-        .select((stringers::id, stringers::handle))
-        .load(conn)?
-        .into_iter()
-        .collect();
+    let handles: BTreeMap<i64, String> =
+        stringers::table.select((stringers::id, stringers::handle)).load(conn)?.into_iter().collect();
     let highest: Vec<(i64, Option<i32>, Option<i64>)> = orders::table
         .filter(orders::receipt_number.is_not_null())
         .group_by((orders::stringer_id, orders::receipt_year))
-        .select((
-            orders::stringer_id,
-            orders::receipt_year,
-            max(orders::receipt_seq),
-        ))
+        .select((orders::stringer_id, orders::receipt_year, max(orders::receipt_seq)))
         .load(conn)?;
     let counters: Vec<(i64, i32, i64)> = receipt_counters::table
-        .select((
-            receipt_counters::stringer_id,
-            receipt_counters::year,
-            receipt_counters::last_n,
-        ))
+        .select((receipt_counters::stringer_id, receipt_counters::year, receipt_counters::last_n))
         .load(conn)?;
 
     let mut state: BTreeMap<(i64, i32), (Option<i64>, i64)> = BTreeMap::new();
@@ -107,15 +96,7 @@ fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>>
                 Some(_) => return None,
             };
             let stringer = handles.get(&id).cloned().unwrap_or_else(|| id.to_string());
-            Some(CounterChange {
-                stringer_id: StringerId(id),
-                stringer,
-                year,
-                old,
-                highest,
-                new,
-                action,
-            })
+            Some(CounterChange { stringer_id: StringerId(id), stringer, year, old, highest, new, action })
         })
         .collect();
     changes.sort_by(|a, b| (&a.stringer, a.year).cmp(&(&b.stringer, b.year)));
@@ -124,11 +105,7 @@ fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>>
 
 fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> QueryResult<()> {
     let now = now_utc();
-    let reason = if allow_lower {
-        "resync-counters --allow-lower"
-    } else {
-        "resync-counters"
-    };
+    let reason = if allow_lower { "resync-counters --allow-lower" } else { "resync-counters" };
     for change in changes.iter().filter(|c| c.action != Action::KeptAhead) {
         let (stringer, Some(new)) = (change.stringer_id.0, change.new) else {
             continue;
@@ -139,10 +116,7 @@ fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> Que
                     .filter(receipt_counters::stringer_id.eq(stringer))
                     .filter(receipt_counters::year.eq(change.year)),
             )
-            .set((
-                receipt_counters::last_n.eq(new),
-                receipt_counters::updated_at.eq(now),
-            ))
+            .set((receipt_counters::last_n.eq(new), receipt_counters::updated_at.eq(now)))
             .execute(conn)?;
         } else {
             diesel::insert_into(receipt_counters::table)

@@ -41,19 +41,13 @@ pub fn add(conn: &mut DbConn, handle: &str, name: &str, timezone: Tz) -> Result<
             created_at: now,
             updated_at: now,
         }),
-        Err(diesel::result::Error::DatabaseError(
-            diesel::result::DatabaseErrorKind::UniqueViolation,
-            _,
-        )) => Err(Error::Refused(format!(
-            "there is already a stringer \"{handle}\""
-        ))),
+        Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)) => {
+            Err(Error::Refused(format!("there is already a stringer \"{handle}\"")))
+        }
         Err(e) => Err(e.into()),
     }
 }
 
 pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Stringer>> {
-    stringers::table
-        .order(stringers::handle)
-        .select(Stringer::as_select())
-        .load(conn)
+    stringers::table.order(stringers::handle).select(Stringer::as_select()).load(conn)
 }

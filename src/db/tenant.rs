@@ -24,9 +24,7 @@ impl Tenant {
     }
 
     /// This stringer's counters and nobody else's.
-    pub fn counters(
-        &self,
-    ) -> Filter<receipt_counters::table, Eq<receipt_counters::stringer_id, i64>> {
+    pub fn counters(&self) -> Filter<receipt_counters::table, Eq<receipt_counters::stringer_id, i64>> {
         receipt_counters::table.filter(receipt_counters::stringer_id.eq(self.id.0))
     }
 
@@ -38,9 +36,7 @@ impl Tenant {
             .first::<(i64, String, String)>(conn)
             .optional()?
             .ok_or_else(|| {
-                Error::NotFound(format!(
-                    "there is no stringer \"{handle}\" (see `receipts stringer list`)"
-                ))
+                Error::NotFound(format!("there is no stringer \"{handle}\" (see `receipts stringer list`)"))
             })?;
         Tenant::from_row(row)
     }
@@ -59,15 +55,9 @@ impl Tenant {
 
     fn from_row((id, handle, timezone): (i64, String, String)) -> Result<Tenant, Error> {
         let timezone = parse_timezone(&timezone).map_err(|e| {
-            Error::Refused(format!(
-                "stringer {handle} has a time zone this program does not know: {e}"
-            ))
+            Error::Refused(format!("stringer {handle} has a time zone this program does not know: {e}"))
         })?;
-        Ok(Tenant {
-            id: StringerId(id),
-            handle,
-            timezone,
-        })
+        Ok(Tenant { id: StringerId(id), handle, timezone })
     }
 
     /// The error for an order id this stringer does not have.

@@ -17,19 +17,13 @@ pub fn void_order(
 ) -> Result<ReceiptNumber, Error> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(Error::Usage(
-            "a void needs a reason: pass --reason TEXT".into(),
-        ));
+        return Err(Error::Usage("a void needs a reason: pass --reason TEXT".into()));
     }
     db.write(|conn| {
         let (year, seq, void_reason) = tenant
             .orders()
             .filter(orders::id.eq(order.0))
-            .select((
-                orders::receipt_year,
-                orders::receipt_seq,
-                orders::void_reason,
-            ))
+            .select((orders::receipt_year, orders::receipt_seq, orders::void_reason))
             .first::<(Option<i32>, Option<i64>, Option<String>)>(conn)
             .optional()?
             .ok_or_else(|| tenant.no_such_order(order))?;
@@ -42,19 +36,13 @@ pub fn void_order(
         match void_reason {
             Some(existing) if existing == reason => return Ok(number),
             Some(existing) => {
-                return Err(Error::Refused(format!(
-                    "order {order} ({number}) is already void: {existing}"
-                )))
+                return Err(Error::Refused(format!("order {order} ({number}) is already void: {existing}")))
             }
             None => {}
         }
         let now = now_utc();
         diesel::update(tenant.orders().filter(orders::id.eq(order.0)))
-            .set((
-                orders::voided_at.eq(now),
-                orders::void_reason.eq(reason),
-                orders::updated_at.eq(now),
-            ))
+            .set((orders::voided_at.eq(now), orders::void_reason.eq(reason), orders::updated_at.eq(now)))
             .execute(conn)?;
         events::record(
             conn,
@@ -83,9 +71,7 @@ pub fn void_lost_number(
 ) -> Result<OrderId, Error> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(Error::Usage(
-            "a void needs a reason: pass --reason TEXT".into(),
-        ));
+        return Err(Error::Usage("a void needs a reason: pass --reason TEXT".into()));
     }
     db.write(|conn| {
         let holder = tenant

@@ -7,9 +7,7 @@ mod time;
 
 pub use money::{Currency, Price};
 pub use receipt_number::ReceiptNumber;
-pub use time::{
-    format_local, format_utc, local_year, machine_timezone, now_utc, parse_timezone, Timestamp,
-};
+pub use time::{format_local, format_utc, local_year, machine_timezone, now_utc, parse_timezone, Timestamp};
 
 use serde::Serialize;
 use std::fmt;
@@ -74,9 +72,7 @@ impl FromStr for OrderKind {
         match s.trim().to_ascii_lowercase().as_str() {
             "client" => Ok(OrderKind::Client),
             "self" => Ok(OrderKind::Own),
-            _ => Err(format!(
-                "\"{s}\" is not an order kind (expected client or self)"
-            )),
+            _ => Err(format!("\"{s}\" is not an order kind (expected client or self)")),
         }
     }
 }
@@ -85,13 +81,8 @@ impl FromStr for OrderKind {
 pub fn validate_handle(handle: &str) -> Result<String, String> {
     let valid = !handle.is_empty()
         && handle.len() <= 64
-        && handle
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric())
-        && handle
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+        && handle.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && handle.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
     if valid {
         Ok(handle.to_string())
     } else {

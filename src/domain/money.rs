@@ -9,11 +9,8 @@ impl FromStr for Price {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let invalid = || {
-            format!(
-                "\"{s}\" is not a price (a non-negative amount like 35 or 35.50, '.' for decimals)"
-            )
-        };
+        let invalid =
+            || format!("\"{s}\" is not a price (a non-negative amount like 35 or 35.50, '.' for decimals)");
         let (units, fraction) = s.trim().split_once('.').unwrap_or((s.trim(), ""));
         let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
         if units.is_empty() || !digits(units) || !digits(fraction) || fraction.len() > 2 {
@@ -24,11 +21,7 @@ impl FromStr for Price {
         }
         let units: i64 = units.parse().map_err(|_| invalid())?;
         let cents: i64 = format!("{fraction:0<2}").parse().map_err(|_| invalid())?;
-        units
-            .checked_mul(100)
-            .and_then(|minor| minor.checked_add(cents))
-            .map(Price)
-            .ok_or_else(invalid)
+        units.checked_mul(100).and_then(|minor| minor.checked_add(cents)).map(Price).ok_or_else(invalid)
     }
 }
 
@@ -56,9 +49,7 @@ impl FromStr for Currency {
         if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
             Ok(Currency(code))
         } else {
-            Err(format!(
-                "\"{s}\" is not a currency code (three letters, like CHF)"
-            ))
+            Err(format!("\"{s}\" is not a currency code (three letters, like CHF)"))
         }
     }
 }
@@ -78,17 +69,7 @@ mod tests {
 
     #[test]
     fn rejects_what_is_not_a_plain_price() {
-        for bad in [
-            "",
-            "-1",
-            "35,50",
-            "35.505",
-            "35.",
-            ".5",
-            "1e3",
-            "35 CHF",
-            "99999999999999999999",
-        ] {
+        for bad in ["", "-1", "35,50", "35.505", "35.", ".5", "1e3", "35 CHF", "99999999999999999999"] {
             assert!(bad.parse::<Price>().is_err(), "{bad:?} was accepted");
         }
     }

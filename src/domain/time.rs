@@ -69,9 +69,7 @@ impl Timestamp {
             }
             _ => return Err(not_a_time()),
         };
-        Ok(Timestamp::Instant(
-            local - chrono::Duration::seconds(offset),
-        ))
+        Ok(Timestamp::Instant(local - chrono::Duration::seconds(offset)))
     }
 
     /// The UTC instant, reading wall-clock time in `zone`. A wall-clock time that happens
@@ -79,16 +77,14 @@ impl Timestamp {
     pub fn resolve(self, zone: Tz) -> Result<NaiveDateTime, String> {
         match self {
             Timestamp::Instant(utc) => Ok(utc),
-            Timestamp::Local(local) => zone
-                .from_local_datetime(&local)
-                .earliest()
-                .map(|at| at.naive_utc())
-                .ok_or_else(|| {
+            Timestamp::Local(local) => {
+                zone.from_local_datetime(&local).earliest().map(|at| at.naive_utc()).ok_or_else(|| {
                     format!(
                         "{} does not exist in {zone} (the clocks skip it)",
                         local.format("%Y-%m-%d %H:%M")
                     )
-                }),
+                })
+            }
         }
     }
 }
@@ -102,17 +98,12 @@ impl std::str::FromStr for Timestamp {
 }
 
 fn two_digits(a: u8, b: u8) -> Option<u32> {
-    (a.is_ascii_digit() && b.is_ascii_digit())
-        .then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
+    (a.is_ascii_digit() && b.is_ascii_digit()).then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
 }
 
 fn ymd(year: &[u8; 4], month: &[u8; 2], day: &[u8; 2]) -> Option<NaiveDate> {
     let year = two_digits(year[0], year[1])? * 100 + two_digits(year[2], year[3])?;
-    NaiveDate::from_ymd_opt(
-        year as i32,
-        two_digits(month[0], month[1])?,
-        two_digits(day[0], day[1])?,
-    )
+    NaiveDate::from_ymd_opt(year as i32, two_digits(month[0], month[1])?, two_digits(day[0], day[1])?)
 }
 
 /// `HH:MM[:SS[.fraction]]`, and what follows it.
@@ -130,10 +121,9 @@ fn clock(s: &[u8]) -> Option<(NaiveTime, &[u8])> {
                     if digits == 0 {
                         return None;
                     }
-                    let nanos = fraction[..digits.min(9)]
-                        .iter()
-                        .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'))
-                        * 10u32.pow(9 - digits.min(9) as u32);
+                    let nanos =
+                        fraction[..digits.min(9)].iter().fold(0u32, |n, b| n * 10 + u32::from(b - b'0'))
+                            * 10u32.pow(9 - digits.min(9) as u32);
                     (second, nanos, &fraction[digits..])
                 }
                 _ => (second, 0, rest),
@@ -141,10 +131,7 @@ fn clock(s: &[u8]) -> Option<(NaiveTime, &[u8])> {
         }
         _ => (0, 0, rest),
     };
-    Some((
-        NaiveTime::from_hms_nano_opt(hour, minute, second, nanos)?,
-        rest,
-    ))
+    Some((NaiveTime::from_hms_nano_opt(hour, minute, second, nanos)?, rest))
 }
 
 /// The current UTC instant at the precision both databases keep (microseconds).
@@ -160,9 +147,7 @@ pub fn local_year(utc: NaiveDateTime, zone: Tz) -> i32 {
 
 /// A UTC instant as wall-clock time in `zone`, for tables people read.
 pub fn format_local(utc: NaiveDateTime, zone: Tz) -> String {
-    zone.from_utc_datetime(&utc)
-        .format("%Y-%m-%d %H:%M")
-        .to_string()
+    zone.from_utc_datetime(&utc).format("%Y-%m-%d %H:%M").to_string()
 }
 
 /// A UTC instant as RFC 3339, for JSON.
@@ -180,10 +165,7 @@ pub fn parse_timezone(name: &str) -> Result<Tz, String> {
 
 /// The machine's zone, or UTC when it cannot be told.
 pub fn machine_timezone() -> Tz {
-    iana_time_zone::get_timezone()
-        .ok()
-        .and_then(|name| name.parse().ok())
-        .unwrap_or(Tz::UTC)
+    iana_time_zone::get_timezone().ok().and_then(|name| name.parse().ok()).unwrap_or(Tz::UTC)
 }
 
 #[cfg(test)]
@@ -211,11 +193,7 @@ mod tests {
         ];
         for (text, expected) in cases {
             let at = Timestamp::parse(text).unwrap().resolve(Zurich).unwrap();
-            assert_eq!(
-                at.format("%Y-%m-%d %H:%M:%S").to_string(),
-                expected,
-                "{text}"
-            );
+            assert_eq!(at.format("%Y-%m-%d %H:%M:%S").to_string(), expected, "{text}");
         }
     }
 
@@ -225,21 +203,14 @@ mod tests {
             Timestamp::parse("31/12/2025").unwrap_err(),
             "\"31/12/2025\" is not a date (expected YYYY-MM-DD or DD.MM.YYYY)"
         );
-        assert!(Timestamp::parse("2026-02-30")
-            .unwrap_err()
-            .contains("is not a date"));
-        assert!(Timestamp::parse("2026-02-03 25:00")
-            .unwrap_err()
-            .contains("is not a time"));
+        assert!(Timestamp::parse("2026-02-30").unwrap_err().contains("is not a date"));
+        assert!(Timestamp::parse("2026-02-03 25:00").unwrap_err().contains("is not a time"));
         assert!(Timestamp::parse("2026-02-03T10:00+2:00").is_err());
     }
 
     #[test]
     fn new_year_in_zurich_is_still_the_old_year_in_utc() {
-        let at = Timestamp::parse("2027-01-01 00:30")
-            .unwrap()
-            .resolve(Zurich)
-            .unwrap();
+        let at = Timestamp::parse("2027-01-01 00:30").unwrap().resolve(Zurich).unwrap();
         assert_eq!(at, utc("2026-12-31 23:30:00"));
         assert_eq!(local_year(at, Zurich), 2027);
         assert_eq!(local_year(at, Tz::UTC), 2026);
@@ -248,14 +219,8 @@ mod tests {
     #[test]
     fn wall_clock_times_skipped_by_daylight_saving_are_refused() {
         let skipped = Timestamp::parse("2026-03-29 02:30").unwrap();
-        assert!(skipped
-            .resolve(Zurich)
-            .unwrap_err()
-            .contains("does not exist in Europe/Zurich"));
+        assert!(skipped.resolve(Zurich).unwrap_err().contains("does not exist in Europe/Zurich"));
         let repeated = Timestamp::parse("2026-10-25 02:30").unwrap();
-        assert_eq!(
-            repeated.resolve(Zurich).unwrap(),
-            utc("2026-10-25 00:30:00")
-        );
+        assert_eq!(repeated.resolve(Zurich).unwrap(), utc("2026-10-25 00:30:00"));
     }
 }

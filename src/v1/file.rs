@@ -34,6 +34,7 @@ pub struct V1File {
     reader: csv::Reader<Tap<File>>,
     pub columns: Columns,
     record: ByteRecord,
+    last_field: Vec<u8>,
 }
 
 impl V1File {
@@ -44,30 +45,18 @@ impl V1File {
         has_stringer_option: bool,
         bar: ProgressBar,
     ) -> Result<(V1File, Vec<String>), Error> {
-        let file = File::open(path).map_err(|e| {
-            Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(&e)))
-        })?;
+        let file = File::open(path)
+            .map_err(|e| Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(&e))))?;
+        // Records end at LF; a CR before it is cut off below. (With CR, LF or CRLF as the
+        // terminator, the csv crate numbers the lines of a CRLF file one too low.)
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(true)
-            .from_reader(Tap {
-                inner: file,
-                hasher: DefaultHasher::new(),
-                bar,
-            });
-        let header = reader
-            .byte_headers()
-            .map_err(|e| csv_error(path, e))?
-            .clone();
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_reader(Tap { inner: file, hasher: DefaultHasher::new(), bar });
+        let header = reader.byte_headers().map_err(|e| csv_error(path, e))?.clone();
         let (columns, warnings) = Columns::from_header(&header, has_stringer_option)?;
-        Ok((
-            V1File {
-                reader,
-                columns,
-                record: ByteRecord::new(),
-            },
-            warnings,
-        ))
+        Ok((V1File { reader, columns, record: ByteRecord::new(), last_field: Vec::new() }, warnings))
     }
 
     /// The next record and the line it starts on, or a problem with its shape.
@@ -76,14 +65,14 @@ impl V1File {
             Ok(false) => None,
             Ok(true) => {
                 let line = self.record.position().map_or(0, |p| p.line());
+                self.cut_carriage_return();
+                if self.record.len() == 1 && self.record[0].is_empty() {
+                    return self.next_record(); // a blank line
+                }
                 if self.record.len() != self.columns.width {
                     return Some(Err(Problem::row(
                         line,
-                        format!(
-                            "{} fields, but the header has {}",
-                            self.record.len(),
-                            self.columns.width
-                        ),
+                        format!("{} fields, but the header has {}", self.record.len(), self.columns.width),
                     )));
                 }
                 Some(Ok((line, &self.record)))
@@ -95,6 +84,17 @@ impl V1File {
         }
     }
 
+    /// Drops the CR of a CRLF line end from the record's last field.
+    fn cut_carriage_return(&mut self) {
+        let Some(last) = self.record.get(self.record.len().wrapping_sub(1)) else { return };
+        if let Some(kept) = last.strip_suffix(b"\r") {
+            self.last_field.clear();
+            self.last_field.extend_from_slice(kept);
+            self.record.truncate(self.record.len() - 1);
+            self.record.push_field(&self.last_field);
+        }
+    }
+
     /// A digest of every byte read so far: the second pass must read the same file.
     pub fn digest(&self) -> u64 {
         self.reader.get_ref().hasher.finish()
@@ -102,23 +102,14 @@ impl V1File {
 }
 
 impl Columns {
-    fn from_header(
-        header: &ByteRecord,
-        has_stringer_option: bool,
-    ) -> Result<(Columns, Vec<String>), Error> {
-        let mut columns = Columns {
-            width: header.len(),
-            ..Columns::default()
-        };
+    fn from_header(header: &ByteRecord, has_stringer_option: bool) -> Result<(Columns, Vec<String>), Error> {
+        let mut columns = Columns { width: header.len(), ..Columns::default() };
         let (mut v1_id, mut kind) = (None, None);
         let mut warnings = Vec::new();
         let mut problems = Problems::default();
         for (index, raw) in header.iter().enumerate() {
             let name = String::from_utf8_lossy(raw);
-            let name = name
-                .trim_start_matches('\u{feff}')
-                .trim()
-                .to_ascii_lowercase();
+            let name = name.trim_start_matches('\u{feff}').trim().to_ascii_lowercase();
             let slot = match name.as_str() {
                 "v1_id" => &mut v1_id,
                 "kind" => &mut kind,
@@ -133,10 +124,7 @@ impl Columns {
                 "paid_at" => &mut columns.paid_at,
                 "notes" => &mut columns.notes,
                 _ => {
-                    warnings.push(format!(
-                        "ignoring unknown column \"{name}\" (column {})",
-                        index + 1
-                    ));
+                    warnings.push(format!("ignoring unknown column \"{name}\" (column {})", index + 1));
                     continue;
                 }
             };
@@ -199,9 +187,6 @@ fn csv_error(path: &Path, e: csv::Error) -> Error {
         csv::ErrorKind::Io(io) => {
             Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(io)))
         }
-        _ => Error::BadInput(format!(
-            "{}: line 1: unreadable header: {e}",
-            path.display()
-        )),
+        _ => Error::BadInput(format!("{}: line 1: unreadable header: {e}", path.display())),
     }
 }

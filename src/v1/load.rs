@@ -76,11 +76,7 @@ pub fn load(
     if !options.dry_run {
         registry.create_new(conn)?;
     }
-    let stringer_ids: Vec<i64> = registry
-        .entries()
-        .iter()
-        .filter_map(|e| e.id.map(|id| id.0))
-        .collect();
+    let stringer_ids: Vec<i64> = registry.entries().iter().filter_map(|e| e.id.map(|id| id.0)).collect();
     let imported = imported_rows(conn, &stringer_ids)?;
     refuse_renumbering(conn, plan, registry, &imported)?;
 
@@ -95,59 +91,51 @@ pub fn load(
         DbConn::Sqlite(_) => SQLITE_CHUNK,
     };
     let mut chunk: Vec<NewOrder> = Vec::with_capacity(chunk_size);
-    each_row(
-        source,
-        "loading",
-        registry,
-        options,
-        |row, instants, index| {
-            let entry = registry.get(index.stringer);
-            let Some(stringer_id) = entry.id else {
-                return Ok(());
-            };
-            if imported.contains_key(&(stringer_id.0, row.kind, row.v1_id)) {
+    each_row(source, "loading", registry, options, |row, instants, index| {
+        // Stringers are only created for real; in a dry run every row of a new one is new.
+        let stringer_id = registry.get(index.stringer).id;
+        if let Some(id) = stringer_id {
+            if imported.contains_key(&(id.0, row.kind, row.v1_id)) {
                 return Ok(());
             }
-            new_orders += 1;
-            let number = plan.number(index.row);
-            if let Some(number) = number {
-                let range = new_numbers
-                    .entry((index.stringer, number.year))
-                    .or_insert((number.seq, number.seq));
-                range.0 = range.0.min(number.seq);
-                range.1 = range.1.max(number.seq);
-            }
-            if options.dry_run {
-                return Ok(());
-            }
-            chunk.push(NewOrder {
-                stringer_id: stringer_id.0,
-                kind: row.kind.as_str(),
-                customer: row.customer.map(str::to_string),
-                racket: row.racket.map(str::to_string),
-                string: row.string.map(str::to_string),
-                tension: row.tension.map(str::to_string),
-                price_minor: row.price_minor,
-                currency: "CHF",
-                ordered_at: instants.ordered_at,
-                strung_at: instants.strung_at,
-                paid_at: instants.paid_at,
-                receipt_number: number.map(|n| n.to_string()),
-                receipt_year: number.map(|n| n.year),
-                receipt_seq: number.map(|n| n.seq),
-                v1_kind: Some(row.kind.as_str()),
-                v1_id: Some(row.v1_id),
-                notes: row.notes.map(str::to_string),
-                created_at: now,
-                updated_at: now,
-            });
-            if chunk.len() == chunk_size {
-                insert(conn, &chunk)?;
-                chunk.clear();
-            }
-            Ok(())
-        },
-    )?;
+        }
+        new_orders += 1;
+        let number = plan.number(index.row);
+        if let Some(number) = number {
+            let range = new_numbers.entry((index.stringer, number.year)).or_insert((number.seq, number.seq));
+            range.0 = range.0.min(number.seq);
+            range.1 = range.1.max(number.seq);
+        }
+        let Some(stringer_id) = stringer_id.filter(|_| !options.dry_run) else {
+            return Ok(());
+        };
+        chunk.push(NewOrder {
+            stringer_id: stringer_id.0,
+            kind: row.kind.as_str(),
+            customer: row.customer.map(str::to_string),
+            racket: row.racket.map(str::to_string),
+            string: row.string.map(str::to_string),
+            tension: row.tension.map(str::to_string),
+            price_minor: row.price_minor,
+            currency: "CHF",
+            ordered_at: instants.ordered_at,
+            strung_at: instants.strung_at,
+            paid_at: instants.paid_at,
+            receipt_number: number.map(|n| n.to_string()),
+            receipt_year: number.map(|n| n.year),
+            receipt_seq: number.map(|n| n.seq),
+            v1_kind: Some(row.kind.as_str()),
+            v1_id: Some(row.v1_id),
+            notes: row.notes.map(str::to_string),
+            created_at: now,
+            updated_at: now,
+        });
+        if chunk.len() == chunk_size {
+            insert(conn, &chunk)?;
+            chunk.clear();
+        }
+        Ok(())
+    })?;
     if !chunk.is_empty() {
         insert(conn, &chunk)?;
     }
@@ -171,19 +159,11 @@ fn each_row(
     let mut row = 0u32;
     while let Some(next) = file.next_record() {
         let parsed = next.ok().and_then(|(line, record)| {
-            V1Row::parse(
-                record,
-                line,
-                &columns,
-                options.stringer.as_deref(),
-                &mut problems,
-            )
+            V1Row::parse(record, line, &columns, options.stringer.as_deref(), &mut problems)
         });
         let parsed = parsed.ok_or_else(changed)?;
         let stringer = registry.find(parsed.stringer).ok_or_else(changed)?;
-        let instants = parsed
-            .instants(registry.get(stringer).zone)
-            .map_err(|_| changed())?;
+        let instants = parsed.instants(registry.get(stringer).zone).map_err(|_| changed())?;
         visit(&parsed, instants, RowIndex { row, stringer })?;
         row += 1;
     }
@@ -204,10 +184,7 @@ fn changed() -> Error {
 }
 
 /// Every V1 row these stringers already have, read in pages so memory stays small.
-fn imported_rows(
-    conn: &mut DbConn,
-    stringer_ids: &[i64],
-) -> Result<HashMap<Identity, Imported>, Error> {
+fn imported_rows(conn: &mut DbConn, stringer_ids: &[i64]) -> Result<HashMap<Identity, Imported>, Error> {
     let mut imported = HashMap::new();
     let mut after = 0i64;
     loop {
@@ -217,19 +194,8 @@ fn imported_rows(
             i64,
             Option<String>,
             Option<i64>,
-            (
-                Option<String>,
-                Option<String>,
-                Option<String>,
-                Option<String>,
-                Option<i64>,
-            ),
-            (
-                Option<NaiveDateTime>,
-                Option<NaiveDateTime>,
-                Option<NaiveDateTime>,
-                Option<String>,
-            ),
+            (Option<String>, Option<String>, Option<String>, Option<String>, Option<i64>),
+            (Option<NaiveDateTime>, Option<NaiveDateTime>, Option<NaiveDateTime>, Option<String>),
             (Option<i32>, Option<i64>),
         )> = orders::table
             .filter(orders::v1_id.is_not_null())
@@ -242,19 +208,8 @@ fn imported_rows(
                 orders::stringer_id,
                 orders::v1_kind,
                 orders::v1_id,
-                (
-                    orders::customer,
-                    orders::racket,
-                    orders::string,
-                    orders::tension,
-                    orders::price_minor,
-                ),
-                (
-                    orders::ordered_at,
-                    orders::strung_at,
-                    orders::paid_at,
-                    orders::notes,
-                ),
+                (orders::customer, orders::racket, orders::string, orders::tension, orders::price_minor),
+                (orders::ordered_at, orders::strung_at, orders::paid_at, orders::notes),
                 (orders::receipt_year, orders::receipt_seq),
             ))
             .load(conn)?;
@@ -270,8 +225,7 @@ fn imported_rows(
             number,
         ) in page
         {
-            let (Some(kind), Some(v1_id)) = (kind.and_then(|k| k.parse::<OrderKind>().ok()), v1_id)
-            else {
+            let (Some(kind), Some(v1_id)) = (kind.and_then(|k| k.parse::<OrderKind>().ok()), v1_id) else {
                 continue;
             };
             let fingerprint = fingerprint(&Content {
@@ -280,24 +234,14 @@ fn imported_rows(
                 string: string.as_deref(),
                 tension: tension.as_deref(),
                 price_minor: price,
-                instants: Instants {
-                    ordered_at: ordered,
-                    strung_at: strung,
-                    paid_at: paid,
-                },
+                instants: Instants { ordered_at: ordered, strung_at: strung, paid_at: paid },
                 notes: notes.as_deref(),
             });
             let number = match number {
                 (Some(year), Some(seq)) => Some(ReceiptNumber::new(year, seq)),
                 _ => None,
             };
-            imported.insert(
-                (stringer_id, kind, v1_id),
-                Imported {
-                    fingerprint,
-                    number,
-                },
-            );
+            imported.insert((stringer_id, kind, v1_id), Imported { fingerprint, number });
         }
     }
     Ok(imported)
@@ -341,9 +285,9 @@ fn refuse_renumbering(
             continue;
         };
         match imported.get(&(id.0, key.kind, key.v1_id)) {
-            Some(Imported {
-                number: Some(n), ..
-            }) if n.year == year => *accounted.entry((key.stringer, year)).or_default() += 1,
+            Some(Imported { number: Some(n), .. }) if n.year == year => {
+                *accounted.entry((key.stringer, year)).or_default() += 1
+            }
             Some(_) => {}
             None => *fresh.entry((key.stringer, year)).or_default() += 1,
         }
@@ -370,18 +314,11 @@ fn refuse_renumbering(
             .optional()?
             .unwrap_or(0);
         let own = accounted.get(&(stringer, year)).copied().unwrap_or(0);
-        let highest = plan
-            .groups
-            .get(&(stringer, Some(year)))
-            .map_or(0, |g: &Group| g.highest);
+        let highest = plan.groups.get(&(stringer, Some(year))).map_or(0, |g: &Group| g.highest);
         if count > own || counter > highest {
             let range = match (first, last) {
                 (Some(first), Some(last)) => {
-                    format!(
-                        "{}..{}",
-                        ReceiptNumber::new(year, first),
-                        ReceiptNumber::new(year, last)
-                    )
+                    format!("{}..{}", ReceiptNumber::new(year, first), ReceiptNumber::new(year, last))
                 }
                 _ => format!("up to {}", ReceiptNumber::new(year, counter)),
             };
@@ -407,40 +344,34 @@ fn compare_with_imported(
     options: &Options,
 ) -> Result<(), Error> {
     let mut problems = Problems::default();
-    each_row(
-        source,
-        "comparing",
-        registry,
-        options,
-        |row, instants, index| {
-            let Some(id) = registry.get(index.stringer).id else {
-                return Ok(());
-            };
-            let Some(before) = imported.get(&(id.0, row.kind, row.v1_id)) else {
-                return Ok(());
-            };
-            let now = fingerprint(&Content {
-                customer: row.customer,
-                racket: row.racket,
-                string: row.string,
-                tension: row.tension,
-                price_minor: row.price_minor,
-                instants,
-                notes: row.notes,
-            });
-            let number = plan.number(index.row);
-            if now != before.fingerprint {
-                problems.push(Problem::row(
-                    row.line,
-                    format!(
-                        "{} {} of {} was imported before with different content",
-                        row.kind, row.v1_id, row.stringer
-                    ),
-                ));
-            } else if number != before.number {
-                let show =
-                    |n: Option<ReceiptNumber>| n.map_or("no number".to_string(), |n| n.to_string());
-                problems.push(Problem::row(
+    each_row(source, "comparing", registry, options, |row, instants, index| {
+        let Some(id) = registry.get(index.stringer).id else {
+            return Ok(());
+        };
+        let Some(before) = imported.get(&(id.0, row.kind, row.v1_id)) else {
+            return Ok(());
+        };
+        let now = fingerprint(&Content {
+            customer: row.customer,
+            racket: row.racket,
+            string: row.string,
+            tension: row.tension,
+            price_minor: row.price_minor,
+            instants,
+            notes: row.notes,
+        });
+        let number = plan.number(index.row);
+        if now != before.fingerprint {
+            problems.push(Problem::row(
+                row.line,
+                format!(
+                    "{} {} of {} was imported before with different content",
+                    row.kind, row.v1_id, row.stringer
+                ),
+            ));
+        } else if number != before.number {
+            let show = |n: Option<ReceiptNumber>| n.map_or("no number".to_string(), |n| n.to_string());
+            problems.push(Problem::row(
                 row.line,
                 format!(
                     "{} {} of {} was imported as {} but this file numbers it {}; issued numbers are never renumbered",
@@ -451,23 +382,16 @@ fn compare_with_imported(
                     show(number)
                 ),
             ));
-            }
-            Ok(())
-        },
-    )?;
+        }
+        Ok(())
+    })?;
     problems.into_result()
 }
 
 fn insert(conn: &mut DbConn, rows: &[NewOrder]) -> QueryResult<()> {
     match conn {
-        DbConn::Postgres(pg) => diesel::copy_from(orders::table)
-            .from_insertable(rows)
-            .execute(pg)
-            .map(drop),
-        DbConn::Sqlite(lite) => diesel::insert_into(orders::table)
-            .values(rows)
-            .execute(lite)
-            .map(drop),
+        DbConn::Postgres(pg) => diesel::copy_from(orders::table).from_insertable(rows).execute(pg).map(drop),
+        DbConn::Sqlite(lite) => diesel::insert_into(orders::table).values(rows).execute(lite).map(drop),
     }
 }
 
@@ -483,9 +407,7 @@ fn set_counters(
     let now = now_utc();
     let reason = format!(
         "migrate-v1 {}",
-        path.file_name().map_or(path.display().to_string(), |n| n
-            .to_string_lossy()
-            .into_owned())
+        path.file_name().map_or(path.display().to_string(), |n| n.to_string_lossy().into_owned())
     );
     for (&(stringer, year), group) in &plan.groups {
         let (Some(year), Some(id)) = (year, registry.get(stringer).id) else {
@@ -494,19 +416,13 @@ fn set_counters(
         let counter = receipt_counters::table
             .filter(receipt_counters::stringer_id.eq(id.0))
             .filter(receipt_counters::year.eq(year));
-        let old: Option<i64> = counter
-            .select(receipt_counters::last_n)
-            .first(conn)
-            .optional()?;
+        let old: Option<i64> = counter.select(receipt_counters::last_n).first(conn).optional()?;
         let new = old.unwrap_or(0).max(group.highest);
         match old {
             Some(old) if old == new => {}
             Some(_) => {
                 diesel::update(counter)
-                    .set((
-                        receipt_counters::last_n.eq(new),
-                        receipt_counters::updated_at.eq(now),
-                    ))
+                    .set((receipt_counters::last_n.eq(new), receipt_counters::updated_at.eq(now)))
                     .execute(conn)?;
             }
             None => {
@@ -548,23 +464,14 @@ fn report(plan: &Plan, registry: &Registry, new_orders: u64, dry_run: bool) -> R
             year,
             orders: group.orders,
             numbered: group.numbered,
-            first: year
-                .filter(|_| group.numbered > 0)
-                .map(|y| ReceiptNumber::new(y, 1)),
-            last: year
-                .filter(|_| group.numbered > 0)
-                .map(|y| ReceiptNumber::new(y, group.highest)),
+            first: year.filter(|_| group.numbered > 0).map(|y| ReceiptNumber::new(y, 1)),
+            last: year.filter(|_| group.numbered > 0).map(|y| ReceiptNumber::new(y, group.highest)),
         })
         .collect();
     groups.sort_by(|a, b| {
         (&a.stringer, a.year.is_none(), a.year).cmp(&(&b.stringer, b.year.is_none(), b.year))
     });
-    let created = registry
-        .entries()
-        .iter()
-        .filter(|e| e.is_new)
-        .map(|e| e.handle.clone())
-        .collect();
+    let created = registry.entries().iter().filter(|e| e.is_new).map(|e| e.handle.clone()).collect();
     Report {
         groups,
         new_orders,

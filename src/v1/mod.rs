@@ -64,8 +64,7 @@ pub struct GroupReport {
 pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report, Error> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let bar = |what: &str| progress_bar(options.progress, size, what);
-    let mut registry =
-        Registry::load(db.conn(), options.timezone.unwrap_or_else(machine_timezone))?;
+    let mut registry = Registry::load(db.conn(), options.timezone.unwrap_or_else(machine_timezone))?;
 
     let (mut file, warnings) = V1File::open(path, options.stringer.is_some(), bar("checking"))?;
     let columns = file.columns.clone();
@@ -74,13 +73,9 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
     let mut row = 0u32;
     while let Some(next) = file.next_record() {
         let parsed = match next {
-            Ok((line, record)) => V1Row::parse(
-                record,
-                line,
-                &columns,
-                options.stringer.as_deref(),
-                &mut problems,
-            ),
+            Ok((line, record)) => {
+                V1Row::parse(record, line, &columns, options.stringer.as_deref(), &mut problems)
+            }
             Err(problem) => {
                 problems.push(problem);
                 None
@@ -96,9 +91,7 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
                     stringer,
                     kind: parsed.kind,
                     v1_id: parsed.v1_id,
-                    strung: instants
-                        .strung_at
-                        .map(|at| (crate::domain::local_year(at, zone), at)),
+                    strung: instants.strung_at.map(|at| (crate::domain::local_year(at, zone), at)),
                 }),
                 Err(problem) => problems.push(problem),
             }
@@ -110,11 +103,7 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
     let plan = Plan::new(keys, &registry, &mut problems);
     problems.into_result()?;
 
-    let source = load::Source {
-        path,
-        digest,
-        bar: &bar,
-    };
+    let source = load::Source { path, digest, bar: &bar };
     let mut report = db.write(|conn| load::load(conn, &source, &plan, &mut registry, options))?;
     report.warnings = warnings;
     Ok(report)

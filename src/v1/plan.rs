@@ -41,9 +41,7 @@ impl Plan {
         keys.sort_unstable_by_key(|k| (k.stringer, k.kind, k.v1_id, k.line));
         for pair in keys.windows(2) {
             let (first, again) = (&pair[0], &pair[1]);
-            if (first.stringer, first.kind, first.v1_id)
-                == (again.stringer, again.kind, again.v1_id)
-            {
+            if (first.stringer, first.kind, first.v1_id) == (again.stringer, again.kind, again.v1_id) {
                 problems.push(Problem::field(
                     again.line,
                     "v1_id",
@@ -59,13 +57,7 @@ impl Plan {
         }
 
         keys.sort_unstable_by_key(|k| {
-            (
-                k.stringer,
-                k.strung.map(|s| s.0),
-                k.strung.map(|s| s.1),
-                k.kind,
-                k.v1_id,
-            )
+            (k.stringer, k.strung.map(|s| s.0), k.strung.map(|s| s.1), k.kind, k.v1_id)
         });
         let mut groups: BTreeMap<(u32, Option<i32>), Group> = BTreeMap::new();
         let mut rows = Vec::with_capacity(keys.len());

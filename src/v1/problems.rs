@@ -15,19 +15,11 @@ pub struct Problem {
 
 impl Problem {
     pub fn row(line: u64, message: String) -> Problem {
-        Problem {
-            line,
-            column: None,
-            message,
-        }
+        Problem { line, column: None, message }
     }
 
     pub fn field(line: u64, column: &'static str, message: String) -> Problem {
-        Problem {
-            line,
-            column: Some(column),
-            message,
-        }
+        Problem { line, column: Some(column), message }
     }
 }
 
@@ -81,10 +73,7 @@ impl Problems {
             text.push_str(&format!("\n  {problem}"));
         }
         if self.total > self.shown.len() {
-            text.push_str(&format!(
-                "\n  ... and {} more",
-                self.total - self.shown.len()
-            ));
+            text.push_str(&format!("\n  ... and {} more", self.total - self.shown.len()));
         }
         Err(Error::BadInput(text))
     }

@@ -68,16 +68,12 @@ impl<'a> V1Row<'a> {
         let paid_at = text(columns.paid_at, "paid_at");
         let notes = text(columns.notes, "notes");
 
-        let mut fail = |column: &'static str, message: String| {
-            problems.push(Problem::field(line, column, message))
-        };
+        let mut fail =
+            |column: &'static str, message: String| problems.push(Problem::field(line, column, message));
         let v1_id = match v1_id.map(|v| (v, v.trim().parse::<i64>())) {
             Some((_, Ok(id))) if id > 0 => Some(id),
             Some((v, _)) => {
-                fail(
-                    "v1_id",
-                    format!("\"{v}\" is not a V1 id (a positive integer)"),
-                );
+                fail("v1_id", format!("\"{v}\" is not a V1 id (a positive integer)"));
                 None
             }
             None => {

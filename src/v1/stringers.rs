@@ -29,19 +29,13 @@ pub struct Registry {
 impl Registry {
     pub fn load(conn: &mut DbConn, zone_for_new: Tz) -> Result<Registry, Error> {
         let mut known = HashMap::new();
-        let rows: Vec<(i64, String, String)> = stringers::table
-            .select((stringers::id, stringers::handle, stringers::timezone))
-            .load(conn)?;
+        let rows: Vec<(i64, String, String)> =
+            stringers::table.select((stringers::id, stringers::handle, stringers::timezone)).load(conn)?;
         for (id, handle, zone) in rows {
             let zone = parse_timezone(&zone).map_err(Error::Refused)?;
             known.insert(handle, (StringerId(id), zone));
         }
-        Ok(Registry {
-            entries: Vec::new(),
-            by_handle: HashMap::new(),
-            known,
-            zone_for_new,
-        })
+        Ok(Registry { entries: Vec::new(), by_handle: HashMap::new(), known, zone_for_new })
     }
 
     /// The index of a handle, registering it on first sight.
@@ -50,18 +44,8 @@ impl Registry {
             return index;
         }
         let entry = match self.known.get(handle) {
-            Some(&(id, zone)) => Entry {
-                handle: handle.to_string(),
-                id: Some(id),
-                zone,
-                is_new: false,
-            },
-            None => Entry {
-                handle: handle.to_string(),
-                id: None,
-                zone: self.zone_for_new,
-                is_new: true,
-            },
+            Some(&(id, zone)) => Entry { handle: handle.to_string(), id: Some(id), zone, is_new: false },
+            None => Entry { handle: handle.to_string(), id: None, zone: self.zone_for_new, is_new: true },
         };
         let index = self.entries.len() as u32;
         self.entries.push(entry);

@@ -8,38 +8,20 @@ fn user_mistakes_get_one_line_and_the_documented_exit_code() {
     let db = TestDb::sqlite();
     let order = shop(&db);
     let mut messages = Vec::new();
-    let mut check = |code: i32, args: &[&str]| {
-        messages.push(format!("{args:?} -> {code}\n{}", fails(&db, code, args)))
-    };
+    let mut check =
+        |code: i32, args: &[&str]| messages.push(format!("{args:?} -> {code}\n{}", fails(&db, code, args)));
     check(1, &["mint", "--order", "99"]);
     check(1, &["mint", "--order", &order, "--stringer", "nobody"]);
     check(2, &["mint", "--order", "abc"]);
     check(2, &["mint", "--order", &order, "--at", "31/12/2025"]);
     check(2, &["mint", "--order", &order, "--at", "2026-03-29 02:30"]);
     check(2, &["order", "add", "--customer", "Roger"]);
-    check(
-        2,
-        &["order", "add", "--stringer", "stefan", "--price", "35,50"],
-    );
+    check(2, &["order", "add", "--stringer", "stefan", "--price", "35,50"]);
     check(2, &["stringer", "add", "stefan two"]);
-    check(
-        2,
-        &["stringer", "add", "anna", "--timezone", "Mars/Olympus"],
-    );
+    check(2, &["stringer", "add", "anna", "--timezone", "Mars/Olympus"]);
     check(1, &["stringer", "add", "stefan"]);
-    check(
-        1,
-        &["void", "--order", &order, "--reason", "not strung yet"],
-    );
-    check(
-        2,
-        &[
-            "--database-url",
-            "mysql://localhost/receipts",
-            "stringer",
-            "list",
-        ],
-    );
+    check(1, &["void", "--order", &order, "--reason", "not strung yet"]);
+    check(2, &["--database-url", "mysql://localhost/receipts", "stringer", "list"]);
     insta::assert_snapshot!("user_mistakes", messages.join("\n\n"));
 }
 
@@ -49,17 +31,10 @@ fn an_unreachable_database_is_exit_69_and_never_shows_the_password() {
     let message = fails(
         &db,
         69,
-        &[
-            "--database-url",
-            "postgres://app:hunter2@127.0.0.1:1/receipts",
-            "stringer",
-            "list",
-        ],
+        &["--database-url", "postgres://app:hunter2@127.0.0.1:1/receipts", "stringer", "list"],
     );
     assert!(
-        message.starts_with(
-            "error: cannot reach the database at postgres://app:***@127.0.0.1:1/receipts"
-        ),
+        message.starts_with("error: cannot reach the database at postgres://app:***@127.0.0.1:1/receipts"),
         "{message}"
     );
     assert!(!message.contains("hunter2"));
@@ -80,39 +55,17 @@ fn held_lock_makes_mint_exit_75(db: &TestDb) {
     let stefan = Tenant::load(holder.conn(), "stefan").unwrap();
     let message = holder
         .write(|conn| {
-            mint_in_transaction(
-                conn,
-                &stefan,
-                OrderId(order.parse().unwrap()),
-                utc("2026-05-01 10:00"),
-            )?;
+            mint_in_transaction(conn, &stefan, OrderId(order.parse().unwrap()), utc("2026-05-01 10:00"))?;
             // While this transaction holds the counter, the program must give up in time.
             Ok::<_, receipts::Error>(fails(
                 db,
                 75,
-                &[
-                    "--lock-timeout",
-                    "0.2",
-                    "mint",
-                    "--order",
-                    &second,
-                    "--at",
-                    "2026-05-01 12:00",
-                ],
+                &["--lock-timeout", "0.2", "mint", "--order", &second, "--at", "2026-05-01 12:00"],
             ))
         })
         .unwrap();
-    assert!(
-        message.ends_with("nothing was changed, try again"),
-        "{message}"
-    );
-    assert_eq!(
-        ok(
-            db,
-            &["mint", "--order", &second, "--at", "2026-05-01 12:00"]
-        ),
-        "2026-0002"
-    );
+    assert!(message.ends_with("nothing was changed, try again"), "{message}");
+    assert_eq!(ok(db, &["mint", "--order", &second, "--at", "2026-05-01 12:00"]), "2026-0002");
 }
 
 #[test]
@@ -129,21 +82,10 @@ fn a_lock_held_elsewhere_is_exit_75_on_postgres() {
 fn a_counter_behind_the_orders_fails_cleanly_and_names_resync() {
     let db = TestDb::sqlite();
     let order = shop(&db);
-    ok(
-        &db,
-        &["mint", "--order", &order, "--at", "2026-05-01 10:00"],
-    );
-    db.execute("UPDATE receipt_counters SET last_n = 0")
-        .unwrap();
+    ok(&db, &["mint", "--order", &order, "--at", "2026-05-01 10:00"]);
+    db.execute("UPDATE receipt_counters SET last_n = 0").unwrap();
     let second = ok(&db, &["order", "add", "--stringer", "stefan"]);
-    let message = fails(
-        &db,
-        1,
-        &["mint", "--order", &second, "--at", "2026-05-02 10:00"],
-    );
+    let message = fails(&db, 1, &["mint", "--order", &second, "--at", "2026-05-02 10:00"]);
     insta::assert_snapshot!("counter_behind", message);
-    assert_eq!(
-        db.query_i64("SELECT count(*) FROM orders WHERE receipt_number IS NOT NULL"),
-        Some(1)
-    );
+    assert_eq!(db.query_i64("SELECT count(*) FROM orders WHERE receipt_number IS NOT NULL"), Some(1));
 }

@@ -53,18 +53,7 @@ fn fails(db: &TestDb, code: i32, args: &[&str]) -> String {
 /// A stringer in Zurich with one order; returns the order id.
 fn shop(db: &TestDb) -> String {
     assert_eq!(
-        ok(
-            db,
-            &[
-                "stringer",
-                "add",
-                "stefan",
-                "--name",
-                "Stefan Muster",
-                "--timezone",
-                "Europe/Zurich"
-            ]
-        ),
+        ok(db, &["stringer", "add", "stefan", "--name", "Stefan Muster", "--timezone", "Europe/Zurich"]),
         "stefan"
     );
     ok(
@@ -92,5 +81,6 @@ fn shop(db: &TestDb) -> String {
 
 mod errors;
 mod help;
+mod migrate_v1;
 mod restore;
 mod session;

@@ -17,21 +17,13 @@ struct Shop {
 impl Shop {
     /// Runs one command line of the runbook in the shop's directory, as an operator would.
     fn runbook(&self, line: &str) -> Output {
-        assert!(
-            RUNBOOK.contains(line),
-            "docs/RESTORE.md does not show: {line}"
-        );
-        let receipts_dir = PathBuf::from(env!("CARGO_BIN_EXE_receipts"))
-            .parent()
-            .unwrap()
-            .to_path_buf();
+        assert!(RUNBOOK.contains(line), "docs/RESTORE.md does not show: {line}");
+        let receipts_dir = PathBuf::from(env!("CARGO_BIN_EXE_receipts")).parent().unwrap().to_path_buf();
         let mut path = vec![receipts_dir];
         if let Ok(bindir) = std::env::var("RECEIPTS_TEST_PG_BINDIR") {
             path.push(bindir.into());
         }
-        path.extend(std::env::split_paths(
-            &std::env::var_os("PATH").unwrap_or_default(),
-        ));
+        path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
         let out = std::process::Command::new("sh")
             .arg("-c")
             .arg(line)
@@ -64,28 +56,16 @@ impl Shop {
     fn mint_new_order(&self) -> Output {
         let order = self.receipts(&["order", "add", "--stringer", "stefan"]);
         assert_eq!(order.code, 0, "{}", order.stderr);
-        self.receipts(&[
-            "mint",
-            "--order",
-            order.stdout.trim(),
-            "--at",
-            "2026-06-01 10:00",
-        ])
+        self.receipts(&["mint", "--order", order.stdout.trim(), "--at", "2026-06-01 10:00"])
     }
 
     fn mints(&self, expected: &str) {
         let out = self.mint_new_order();
-        assert_eq!(
-            (out.code, out.stdout.trim()),
-            (0, expected),
-            "{}",
-            out.stderr
-        );
+        assert_eq!((out.code, out.stdout.trim()), (0, expected), "{}", out.stderr);
     }
 
     fn counter(&self) -> Option<i64> {
-        self.db
-            .query_i64("SELECT last_n FROM receipt_counters WHERE year = 2026")
+        self.db.query_i64("SELECT last_n FROM receipt_counters WHERE year = 2026")
     }
 }
 
@@ -94,26 +74,14 @@ fn open_shop(db: TestDb) -> Shop {
         Backend::Sqlite => {
             let file = Path::new(&db.url);
             assert_eq!(file.file_name().unwrap(), "receipts.db");
-            Shop {
-                dir: file.parent().unwrap().to_path_buf(),
-                db,
-                _scratch: None,
-            }
+            Shop { dir: file.parent().unwrap().to_path_buf(), db, _scratch: None }
         }
         Backend::Postgres => {
             let scratch = tempfile::tempdir().unwrap();
-            Shop {
-                dir: scratch.path().to_path_buf(),
-                db,
-                _scratch: Some(scratch),
-            }
+            Shop { dir: scratch.path().to_path_buf(), db, _scratch: Some(scratch) }
         }
     };
-    assert_eq!(
-        shop.receipts(&["stringer", "add", "stefan", "--timezone", "UTC"])
-            .code,
-        0
-    );
+    assert_eq!(shop.receipts(&["stringer", "add", "stefan", "--timezone", "UTC"]).code, 0);
     shop.mints("2026-0001");
     shop.mints("2026-0002");
     shop
@@ -124,37 +92,19 @@ fn counters_behind_are_found_refused_and_repaired(shop: &Shop, restore_counters:
     shop.mints("2026-0003");
     shop.mints("2026-0004");
     shop.runbook_ok(restore_counters);
-    assert_eq!(
-        shop.counter(),
-        Some(2),
-        "the restore brought back the stale counter"
-    );
+    assert_eq!(shop.counter(), Some(2), "the restore brought back the stale counter");
 
     let audit = shop.runbook("receipts audit");
     assert_eq!(audit.code, 1);
-    assert!(
-        audit
-            .stdout
-            .contains("counter 2 is behind the highest number 2026-0004"),
-        "{}",
-        audit.stdout
-    );
+    assert!(audit.stdout.contains("counter 2 is behind the highest number 2026-0004"), "{}", audit.stdout);
 
     let refused = shop.mint_new_order();
     assert_eq!(refused.code, 1);
-    assert!(
-        refused.stderr.contains("run `receipts resync-counters`"),
-        "{}",
-        refused.stderr
-    );
+    assert!(refused.stderr.contains("run `receipts resync-counters`"), "{}", refused.stderr);
     assert_eq!(shop.counter(), Some(2), "the refused mint wrote nothing");
 
     let dry = shop.runbook_ok("receipts resync-counters --dry-run");
-    assert!(
-        dry.stdout.contains("| 2   | 4   | raised"),
-        "{}",
-        dry.stdout
-    );
+    assert!(dry.stdout.contains("| 2   | 4   | raised"), "{}", dry.stdout);
     assert_eq!(shop.counter(), Some(2), "a dry run writes nothing");
     shop.runbook_ok("receipts resync-counters");
     assert_eq!(shop.counter(), Some(4));
@@ -189,17 +139,11 @@ fn numbers_issued_after_the_backup_are_recorded_and_never_reissued(shop: &Shop, 
     shop.mints("2026-0006");
 
     // A counter ahead of the orders is kept unless lowering is asked for.
-    shop.db
-        .execute("UPDATE receipt_counters SET last_n = 9")
-        .unwrap();
+    shop.db.execute("UPDATE receipt_counters SET last_n = 9").unwrap();
     let kept = shop.runbook_ok("receipts resync-counters");
     assert!(kept.stdout.contains("kept (ahead)"), "{}", kept.stdout);
     assert_eq!(shop.counter(), Some(9));
-    assert_eq!(
-        shop.runbook("receipts audit").code,
-        1,
-        "2026-0007..2026-0009 are unexplained"
-    );
+    assert_eq!(shop.runbook("receipts audit").code, 1, "2026-0007..2026-0009 are unexplained");
     shop.runbook_ok("receipts resync-counters --allow-lower");
     assert_eq!(shop.counter(), Some(6));
     shop.runbook_ok("receipts audit");

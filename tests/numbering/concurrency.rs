@@ -9,10 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 /// Runs each job on its own thread with its own connection, all released at once.
-fn at_once<T: Send + 'static>(
-    db: &TestDb,
-    jobs: Vec<Box<dyn FnOnce(&mut Db) -> T + Send>>,
-) -> Vec<T> {
+fn at_once<T: Send + 'static>(db: &TestDb, jobs: Vec<Box<dyn FnOnce(&mut Db) -> T + Send>>) -> Vec<T> {
     let barrier = Arc::new(Barrier::new(jobs.len()));
     let handles: Vec<_> = jobs
         .into_iter()
@@ -25,10 +22,7 @@ fn at_once<T: Send + 'static>(
             })
         })
         .collect();
-    handles
-        .into_iter()
-        .map(|h| h.join().expect("a worker panicked"))
-        .collect()
+    handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
 }
 
 fn mint_job(
@@ -144,15 +138,8 @@ fn storm(db: &TestDb, worker_url: &str) {
     let mut work: Vec<Vec<(Tenant, OrderId, chrono::NaiveDateTime)>> = vec![Vec::new(); WORKERS];
     for i in 0..WORKERS * MINTS_PER_WORKER {
         let tenant = &stringers[i % stringers.len()];
-        let local = if i % 2 == 0 {
-            "2026-12-31 23:59"
-        } else {
-            "2027-01-01 00:01"
-        };
-        let at = Timestamp::parse(local)
-            .unwrap()
-            .resolve(tenant.timezone)
-            .unwrap();
+        let local = if i % 2 == 0 { "2026-12-31 23:59" } else { "2027-01-01 00:01" };
+        let at = Timestamp::parse(local).unwrap().resolve(tenant.timezone).unwrap();
         work[i % WORKERS].push((tenant.clone(), order(&mut conn, tenant), at));
     }
 
@@ -167,18 +154,13 @@ fn storm(db: &TestDb, worker_url: &str) {
                 barrier.wait();
                 jobs.into_iter()
                     .map(|(tenant, order, at)| {
-                        mint(&mut worker, &tenant, order, at)
-                            .expect("a storm mint")
-                            .number
+                        mint(&mut worker, &tenant, order, at).expect("a storm mint").number
                     })
                     .collect::<Vec<_>>()
             })
         })
         .collect();
-    let minted: usize = workers
-        .into_iter()
-        .map(|w| w.join().expect("a worker panicked").len())
-        .sum();
+    let minted: usize = workers.into_iter().map(|w| w.join().expect("a worker panicked").len()).sum();
     assert_eq!(minted, WORKERS * MINTS_PER_WORKER);
 
     for tenant in &stringers {
@@ -186,18 +168,8 @@ fn storm(db: &TestDb, worker_url: &str) {
             let seqs = issued(db, tenant.id.0, year);
             let n = seqs.len() as i64;
             assert!(n > 0, "{} has no {year} receipts", tenant.handle);
-            assert_eq!(
-                seqs,
-                (1..=n).collect::<Vec<_>>(),
-                "{} {year}",
-                tenant.handle
-            );
-            assert_eq!(
-                counter(db, tenant, year),
-                Some(n),
-                "{} {year}",
-                tenant.handle
-            );
+            assert_eq!(seqs, (1..=n).collect::<Vec<_>>(), "{} {year}", tenant.handle);
+            assert_eq!(counter(db, tenant, year), Some(n), "{} {year}", tenant.handle);
         }
     }
     assert_eq!(
@@ -244,11 +216,7 @@ fn a_second_mint_of_the_same_order_waits_and_then_sees_the_first_number() {
     let first = holder.join().unwrap();
     let second = second.join().unwrap().unwrap();
     assert_eq!((first.number, first.fresh), (second.number, !second.fresh));
-    assert_eq!(
-        counter(&db, &stefan, 2026),
-        Some(1),
-        "the waiting mint did not bump the counter"
-    );
+    assert_eq!(counter(&db, &stefan, 2026), Some(1), "the waiting mint did not bump the counter");
 }
 
 #[test]
@@ -265,8 +233,5 @@ fn a_first_mint_of_the_year_waits_for_the_row_another_one_is_creating() {
     until_a_session_waits_for_a_lock(&db);
     release.send(()).unwrap();
     assert_eq!(holder.join().unwrap().number.to_string(), "2027-0001");
-    assert_eq!(
-        second.join().unwrap().unwrap().number.to_string(),
-        "2027-0002"
-    );
+    assert_eq!(second.join().unwrap().unwrap().number.to_string(), "2027-0002");
 }

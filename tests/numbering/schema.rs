@@ -90,19 +90,14 @@ fn up_down_up(db: &TestDb) {
     let mut conn = db.connect();
     match conn.conn() {
         DbConn::Postgres(c) => {
-            c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS)
-                .unwrap();
-            c.revert_all_migrations(receipts::db::POSTGRES_MIGRATIONS)
-                .unwrap();
-            c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS)
-                .unwrap();
+            c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS).unwrap();
+            c.revert_all_migrations(receipts::db::POSTGRES_MIGRATIONS).unwrap();
+            c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS).unwrap();
         }
         DbConn::Sqlite(c) => {
             // Connecting already applied them.
-            c.revert_all_migrations(receipts::db::SQLITE_MIGRATIONS)
-                .unwrap();
-            c.run_pending_migrations(receipts::db::SQLITE_MIGRATIONS)
-                .unwrap();
+            c.revert_all_migrations(receipts::db::SQLITE_MIGRATIONS).unwrap();
+            c.run_pending_migrations(receipts::db::SQLITE_MIGRATIONS).unwrap();
         }
     }
     let stefan = stringer(&mut conn, "stefan", "UTC");

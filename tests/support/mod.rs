@@ -43,15 +43,15 @@ pub fn pg_admin_url() -> String {
 
 pub fn pgbouncer_url() -> String {
     std::env::var("RECEIPTS_TEST_PGBOUNCER_URL").unwrap_or_else(|_| {
-        panic!("RECEIPTS_TEST_PGBOUNCER_URL is not set: run the suite with scripts/test, which starts PgBouncer")
+        panic!(
+            "RECEIPTS_TEST_PGBOUNCER_URL is not set: run the suite with scripts/test, which starts PgBouncer"
+        )
     })
 }
 
 /// `url` with its database name replaced.
 pub fn with_database(url: &str, name: &str) -> String {
-    let (base, _) = url
-        .rsplit_once('/')
-        .expect("a postgres URL ends in /database");
+    let (base, _) = url.rsplit_once('/').expect("a postgres URL ends in /database");
     format!("{base}/{name}")
 }
 
@@ -64,13 +64,10 @@ fn template() -> &'static str {
     static TEMPLATE: OnceLock<String> = OnceLock::new();
     TEMPLATE.get_or_init(|| {
         let name = format!("receipts_tmpl_{}", std::process::id());
-        admin()
-            .batch_execute(&format!("CREATE DATABASE {name}"))
-            .expect("create the template database");
-        let mut conn = PgConnection::establish(&with_database(&pg_admin_url(), &name))
-            .expect("connect to the template");
-        conn.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS)
-            .expect("migrate the template");
+        admin().batch_execute(&format!("CREATE DATABASE {name}")).expect("create the template database");
+        let mut conn =
+            PgConnection::establish(&with_database(&pg_admin_url(), &name)).expect("connect to the template");
+        conn.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS).expect("migrate the template");
         name
     })
 }
@@ -78,11 +75,7 @@ fn template() -> &'static str {
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
 fn unique_name(prefix: &str) -> String {
-    format!(
-        "{prefix}_{}_{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    )
+    format!("{prefix}_{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 impl TestDb {
@@ -95,17 +88,8 @@ impl TestDb {
 
     pub fn sqlite() -> TestDb {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let url = dir
-            .path()
-            .join("receipts.db")
-            .to_string_lossy()
-            .into_owned();
-        TestDb {
-            backend: Backend::Sqlite,
-            url,
-            pg_name: None,
-            _dir: Some(dir),
-        }
+        let url = dir.path().join("receipts.db").to_string_lossy().into_owned();
+        TestDb { backend: Backend::Sqlite, url, pg_name: None, _dir: Some(dir) }
     }
 
     /// A migrated PostgreSQL database of this test's own.
@@ -120,28 +104,18 @@ impl TestDb {
     /// An empty PostgreSQL database (no schema), for migration tests.
     pub fn empty_postgres() -> TestDb {
         let name = unique_name("receipts_empty");
-        admin()
-            .batch_execute(&format!("CREATE DATABASE {name}"))
-            .expect("create a database");
+        admin().batch_execute(&format!("CREATE DATABASE {name}")).expect("create a database");
         TestDb::adopt_postgres(name)
     }
 
     fn adopt_postgres(name: String) -> TestDb {
         let url = with_database(&pg_admin_url(), &name);
-        TestDb {
-            backend: Backend::Postgres,
-            url,
-            pg_name: Some(name),
-            _dir: None,
-        }
+        TestDb { backend: Backend::Postgres, url, pg_name: Some(name), _dir: None }
     }
 
     /// The same database reached through PgBouncer in transaction-pooling mode.
     pub fn pgbouncer_url(&self) -> String {
-        let name = self
-            .pg_name
-            .as_deref()
-            .expect("PgBouncer fronts PostgreSQL databases only");
+        let name = self.pg_name.as_deref().expect("PgBouncer fronts PostgreSQL databases only");
         with_database(&pgbouncer_url(), name)
     }
 
@@ -191,8 +165,7 @@ impl Drop for TestDb {
 
 /// Adds a stringer and returns it as a tenant.
 pub fn stringer(db: &mut Db, handle: &str, zone: &str) -> Tenant {
-    stringers::add(db.conn(), handle, handle, parse_timezone(zone).unwrap())
-        .expect("add a stringer");
+    stringers::add(db.conn(), handle, handle, parse_timezone(zone).unwrap()).expect("add a stringer");
     Tenant::load(db.conn(), handle).expect("load the stringer")
 }
 
@@ -253,12 +226,7 @@ macro_rules! on_both_backends {
 
 /// Orders holding the given numbers of (stringer, year), inserted as a restore or a person
 /// re-entering known numbers would: straight into the table, bypassing the mint.
-pub fn insert_numbered(
-    db: &TestDb,
-    tenant: &Tenant,
-    year: i32,
-    seqs: impl IntoIterator<Item = i64>,
-) {
+pub fn insert_numbered(db: &TestDb, tenant: &Tenant, year: i32, seqs: impl IntoIterator<Item = i64>) {
     let rows: Vec<String> = seqs
         .into_iter()
         .map(|seq| {
