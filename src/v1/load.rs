@@ -76,6 +76,9 @@ pub fn load(
     if !options.dry_run {
         registry.create_new(conn)?;
     }
+    if let DbConn::Sqlite(_) = conn {
+        diesel::connection::SimpleConnection::batch_execute(conn, "PRAGMA cache_size = -65536")?;
+    }
     let stringer_ids: Vec<i64> = registry.entries().iter().filter_map(|e| e.id.map(|id| id.0)).collect();
     let imported = imported_rows(conn, &stringer_ids)?;
     refuse_renumbering(conn, plan, registry, &imported)?;
@@ -391,7 +394,11 @@ fn compare_with_imported(
 fn insert(conn: &mut DbConn, rows: &[NewOrder]) -> QueryResult<()> {
     match conn {
         DbConn::Postgres(pg) => diesel::copy_from(orders::table).from_insertable(rows).execute(pg).map(drop),
-        DbConn::Sqlite(lite) => diesel::insert_into(orders::table).values(rows).execute(lite).map(drop),
+        // One cached prepared statement run per row beats multi-row INSERTs on SQLite: those
+        // are prepared anew for every chunk.
+        DbConn::Sqlite(lite) => {
+            rows.iter().try_for_each(|row| diesel::insert_into(orders::table).values(row).execute(lite).map(drop))
+        }
     }
 }
 
