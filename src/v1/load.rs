@@ -396,9 +396,9 @@ fn insert(conn: &mut DbConn, rows: &[NewOrder]) -> QueryResult<()> {
         DbConn::Postgres(pg) => diesel::copy_from(orders::table).from_insertable(rows).execute(pg).map(drop),
         // One cached prepared statement run per row beats multi-row INSERTs on SQLite: those
         // are prepared anew for every chunk.
-        DbConn::Sqlite(lite) => {
-            rows.iter().try_for_each(|row| diesel::insert_into(orders::table).values(row).execute(lite).map(drop))
-        }
+        DbConn::Sqlite(lite) => rows
+            .iter()
+            .try_for_each(|row| diesel::insert_into(orders::table).values(row).execute(lite).map(drop)),
     }
 }
 

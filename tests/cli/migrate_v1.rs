@@ -207,3 +207,57 @@ fn a_reimport_with_changed_content_is_refused() {
         "{message}"
     );
 }
+
+/// 50,000 rows over 4 stringers and 5 years, shuffled; each row's number is known by
+/// construction (the j-th row of a (stringer, year) in time is number j).
+fn imports_a_generated_50k_file(db: &TestDb) {
+    const STRINGERS: [&str; 4] = ["stefan", "anna", "mia", "luca"];
+    const YEARS: [i32; 5] = [2021, 2022, 2023, 2024, 2025];
+    const PER_GROUP: usize = 2_500;
+    let mut rows = Vec::new();
+    let mut expected = BTreeMap::new();
+    let mut next_id = [0i64; 2];
+    for stringer in STRINGERS {
+        for year in YEARS {
+            for j in 0..PER_GROUP {
+                let kind = if j % 3 == 0 { "self" } else { "client" };
+                let id = &mut next_id[usize::from(kind == "self")];
+                *id += 1;
+                let strung =
+                    chrono::NaiveDate::from_ymd_opt(year, 1, 1).unwrap().and_hms_opt(0, 0, 0).unwrap()
+                        + chrono::Duration::hours(3 * j as i64);
+                rows.push(format!(
+                    "{id},{kind},{stringer},,,,,12.50,,{},,",
+                    strung.format("%Y-%m-%d %H:%M:%S")
+                ));
+                expected
+                    .insert((stringer.to_string(), kind.to_string(), *id), format!("{year}-{:04}", j + 1));
+            }
+        }
+    }
+    let n = rows.len();
+    let mut text = String::from(
+        "v1_id,kind,stringer,customer,racket,string,tension,price,ordered_at,strung_at,paid_at,notes\n",
+    );
+    for i in 0..n {
+        text.push_str(&rows[(i * 7919) % n]); // 7919 is prime to 50,000: a permutation
+        text.push('\n');
+    }
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), text).unwrap();
+
+    let out = run(db, &["migrate-v1", file.path().to_str().unwrap(), "--timezone", "UTC"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(numbers(db), expected);
+    assert_eq!(db.query_i64("SELECT count(*) FROM receipt_counters WHERE last_n = 2500"), Some(20));
+}
+
+#[test]
+fn generated_50k_rows_on_sqlite() {
+    imports_a_generated_50k_file(&TestDb::sqlite());
+}
+
+#[test]
+fn generated_50k_rows_on_postgres() {
+    imports_a_generated_50k_file(&TestDb::postgres());
+}
