@@ -1,5 +1,5 @@
 use super::{output, Context, Format, StringerOpt};
-use crate::db::orders::{self, Order, OrderChanges, OrderDetails};
+use crate::db::orders::{self, Order, OrderChanges};
 use crate::domain::{
     format_local, format_utc, parse_timezone, Currency, OrderId, OrderKind, Price, Timestamp,
 };
@@ -34,6 +34,16 @@ pub struct AddOpts {
     /// A client's racket or the stringer's own
     #[arg(long, value_enum, default_value_t = OrderKind::Client)]
     kind: OrderKind,
+    #[command(flatten)]
+    details: DetailOpts,
+    /// When the order was taken [default: now]; local time unless an offset is given
+    #[arg(long, value_name = "TIMESTAMP")]
+    ordered_at: Option<Timestamp>,
+}
+
+/// What an order is about, for `order add` and `order edit`.
+#[derive(Debug, Args)]
+pub struct DetailOpts {
     #[arg(long)]
     customer: Option<String>,
     #[arg(long)]
@@ -47,13 +57,31 @@ pub struct AddOpts {
     /// e.g. 35.00
     #[arg(long, value_parser = clap::value_parser!(Price))]
     price: Option<Price>,
-    #[arg(long, default_value = "CHF", value_parser = clap::value_parser!(Currency))]
-    currency: Currency,
-    /// When the order was taken [default: now]; local time unless an offset is given
-    #[arg(long, value_name = "TIMESTAMP")]
-    ordered_at: Option<Timestamp>,
+    /// Currency of the price [default for a new order: CHF]
+    #[arg(long, value_parser = clap::value_parser!(Currency))]
+    currency: Option<Currency>,
     #[arg(long)]
     notes: Option<String>,
+}
+
+impl DetailOpts {
+    fn into_changes(
+        self,
+        returned_at: Option<NaiveDateTime>,
+        paid_at: Option<NaiveDateTime>,
+    ) -> OrderChanges {
+        OrderChanges {
+            customer: self.customer,
+            racket: self.racket,
+            string: self.string,
+            tension: self.tension,
+            price_minor: self.price.map(|p| p.0),
+            currency: self.currency.map(|c| c.0),
+            returned_at,
+            paid_at,
+            notes: self.notes,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -70,26 +98,14 @@ pub struct ListOpts {
 pub struct EditOpts {
     #[command(flatten)]
     target: OrderOpts,
-    #[arg(long)]
-    customer: Option<String>,
-    #[arg(long)]
-    racket: Option<String>,
-    #[arg(long)]
-    string: Option<String>,
-    #[arg(long)]
-    tension: Option<String>,
-    #[arg(long, value_parser = clap::value_parser!(Price))]
-    price: Option<Price>,
-    #[arg(long, value_parser = clap::value_parser!(Currency))]
-    currency: Option<Currency>,
+    #[command(flatten)]
+    details: DetailOpts,
     /// When the racket went back to its owner
     #[arg(long, value_name = "TIMESTAMP")]
     returned_at: Option<Timestamp>,
     /// When the order was paid
     #[arg(long, value_name = "TIMESTAMP")]
     paid_at: Option<Timestamp>,
-    #[arg(long)]
-    notes: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -111,18 +127,8 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
                 .map(|t| t.resolve(tenant.timezone))
                 .transpose()
                 .map_err(crate::Error::Usage)?;
-            let details = OrderDetails {
-                kind: Some(opts.kind),
-                customer: opts.customer,
-                racket: opts.racket,
-                string: opts.string,
-                tension: opts.tension,
-                price_minor: opts.price.map(|p| p.0),
-                currency: Some(opts.currency.0),
-                ordered_at,
-                notes: opts.notes,
-            };
-            let id = orders::add(db.conn(), &tenant, &details)
+            let about = opts.details.into_changes(None, None);
+            let id = orders::add(db.conn(), &tenant, opts.kind, ordered_at, &about)
                 .map_err(Error::from)
                 .context("cannot add the order")?;
             eprintln!("added order {id} for {}", tenant.handle);
@@ -158,17 +164,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let resolve = |at: Option<Timestamp>| {
                 at.map(|t| t.resolve(tenant.timezone)).transpose().map_err(Error::Usage)
             };
-            let changes = OrderChanges {
-                customer: opts.customer,
-                racket: opts.racket,
-                string: opts.string,
-                tension: opts.tension,
-                price_minor: opts.price.map(|p| p.0),
-                currency: opts.currency.map(|c| c.0),
-                returned_at: resolve(opts.returned_at)?,
-                paid_at: resolve(opts.paid_at)?,
-                notes: opts.notes,
-            };
+            let changes = opts.details.into_changes(resolve(opts.returned_at)?, resolve(opts.paid_at)?);
             let edited = db.write(|conn| orders::edit(conn, &tenant, order, &changes))?;
             match edited.receipt_number {
                 Some(number) => eprintln!("order {order} updated; it keeps receipt {number}"),

@@ -36,44 +36,50 @@ pub struct Order {
     pub updated_at: NaiveDateTime,
 }
 
-/// What a person says about a new order.
-#[derive(Debug, Clone, Default)]
-pub struct OrderDetails {
-    pub kind: Option<OrderKind>,
+/// What an order is about: all of it for a new order; for an edit, the fields that change
+/// (`None` leaves a field as it is, or for a new order takes the column's default). The
+/// receipt number is not among them: once issued it never changes.
+#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
+#[diesel(table_name = orders)]
+pub struct OrderChanges {
     pub customer: Option<String>,
     pub racket: Option<String>,
     pub string: Option<String>,
     pub tension: Option<String>,
     pub price_minor: Option<i64>,
     pub currency: Option<String>,
-    pub ordered_at: Option<NaiveDateTime>,
+    pub returned_at: Option<NaiveDateTime>,
+    pub paid_at: Option<NaiveDateTime>,
     pub notes: Option<String>,
 }
 
-pub fn add(conn: &mut DbConn, tenant: &Tenant, details: &OrderDetails) -> QueryResult<OrderId> {
-    insert(conn, tenant, details, None)
+/// Takes an order: `ordered_at` defaults to now.
+pub fn add(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    kind: OrderKind,
+    ordered_at: Option<NaiveDateTime>,
+    about: &OrderChanges,
+) -> QueryResult<OrderId> {
+    insert(conn, tenant, kind, ordered_at, about, None)
 }
 
 fn insert(
     conn: &mut DbConn,
     tenant: &Tenant,
-    details: &OrderDetails,
+    kind: OrderKind,
+    ordered_at: Option<NaiveDateTime>,
+    about: &OrderChanges,
     restring_of: Option<OrderId>,
 ) -> QueryResult<OrderId> {
     let now = now_utc();
     diesel::insert_into(orders::table)
         .values((
+            about,
             orders::stringer_id.eq(tenant.id.0),
-            orders::kind.eq(details.kind.unwrap_or(OrderKind::Client).as_str()),
-            orders::customer.eq(&details.customer),
-            orders::racket.eq(&details.racket),
-            orders::string.eq(&details.string),
-            orders::tension.eq(&details.tension),
-            orders::price_minor.eq(details.price_minor),
-            orders::currency.eq(details.currency.as_deref().unwrap_or("CHF")),
-            orders::ordered_at.eq(details.ordered_at.unwrap_or(now)),
+            orders::kind.eq(kind.as_str()),
+            orders::ordered_at.eq(ordered_at.unwrap_or(now)),
             orders::restring_of.eq(restring_of.map(|id| id.0)),
-            orders::notes.eq(&details.notes),
             orders::created_at.eq(now),
             orders::updated_at.eq(now),
         ))
@@ -114,22 +120,6 @@ pub fn list(
     query.load(conn)
 }
 
-/// Changes to an order's details; `None` leaves a field as it is. The receipt number is
-/// not among them: once issued it never changes.
-#[derive(Debug, Clone, Default, AsChangeset)]
-#[diesel(table_name = orders)]
-pub struct OrderChanges {
-    pub customer: Option<String>,
-    pub racket: Option<String>,
-    pub string: Option<String>,
-    pub tension: Option<String>,
-    pub price_minor: Option<i64>,
-    pub currency: Option<String>,
-    pub returned_at: Option<NaiveDateTime>,
-    pub paid_at: Option<NaiveDateTime>,
-    pub notes: Option<String>,
-}
-
 /// Edits one of the tenant's orders; its receipt number, if any, stays what it is.
 pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, changes: &OrderChanges) -> Result<Order, Error> {
     let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
@@ -156,16 +146,17 @@ pub fn unstring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
 /// number of its own when it is minted.
 pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<OrderId, Error> {
     let old = find(conn, tenant, id)?;
-    let details = OrderDetails {
-        kind: old.kind.parse().ok(),
+    let about = OrderChanges {
         customer: old.customer,
         racket: old.racket,
         string: old.string,
         tension: old.tension,
         price_minor: old.price_minor,
         currency: Some(old.currency),
-        ordered_at: None,
+        returned_at: None,
+        paid_at: None,
         notes: old.notes,
     };
-    Ok(insert(conn, tenant, &details, Some(id))?)
+    let kind = old.kind.parse().unwrap_or(OrderKind::Client);
+    Ok(insert(conn, tenant, kind, None, &about, Some(id))?)
 }

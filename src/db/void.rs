@@ -15,10 +15,7 @@ pub fn void_order(
     order: OrderId,
     reason: &str,
 ) -> Result<ReceiptNumber, Error> {
-    let reason = reason.trim();
-    if reason.is_empty() {
-        return Err(Error::Usage("a void needs a reason: pass --reason TEXT".into()));
-    }
+    let reason = required_reason(reason)?;
     db.write(|conn| {
         let (year, seq, void_reason) = tenant
             .orders()
@@ -69,10 +66,7 @@ pub fn void_lost_number(
     number: ReceiptNumber,
     reason: &str,
 ) -> Result<OrderId, Error> {
-    let reason = reason.trim();
-    if reason.is_empty() {
-        return Err(Error::Usage("a void needs a reason: pass --reason TEXT".into()));
-    }
+    let reason = required_reason(reason)?;
     db.write(|conn| {
         let holder = tenant
             .orders()
@@ -116,4 +110,12 @@ pub fn void_lost_number(
         )?;
         Ok(OrderId(id))
     })
+}
+
+fn required_reason(reason: &str) -> Result<&str, Error> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Error::Usage("a void needs a reason: pass --reason TEXT".into()));
+    }
+    Ok(reason)
 }

@@ -170,7 +170,14 @@ pub fn stringer(db: &mut Db, handle: &str, zone: &str) -> Tenant {
 }
 
 pub fn order(db: &mut Db, tenant: &Tenant) -> OrderId {
-    orders::add(db.conn(), tenant, &orders::OrderDetails::default()).expect("add an order")
+    orders::add(
+        db.conn(),
+        tenant,
+        receipts::domain::OrderKind::Client,
+        None,
+        &orders::OrderChanges::default(),
+    )
+    .expect("add an order")
 }
 
 /// `YYYY-MM-DD HH:MM` as a UTC instant.
