@@ -14,7 +14,8 @@ use crate::domain::{local_year, now_utc, OrderId, ReceiptNumber};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Integer, Timestamp};
+use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
+use diesel::PgConnection;
 
 /// The outcome of `mint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,9 +30,20 @@ pub struct Minted {
 /// year (the calendar year of `strung_at` in the stringer's zone). Idempotent: an order
 /// that already has a number keeps it.
 pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTime) -> Result<Minted, Error> {
-    match db.write(|conn| mint_in_transaction(conn, tenant, order, strung_at)) {
+    let year = local_year(strung_at, tenant.timezone);
+    let lock_timeout = db.lock_timeout().as_millis().to_string();
+    let minted = match db.postgres() {
+        // On PostgreSQL the whole mint is one statement, and a statement on its own is a
+        // transaction: one round trip, all or nothing.
+        Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout)) {
+            Ok(Some(seq)) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), fresh: true }),
+            Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
+            Err(e) => Err(e.into()),
+        },
+        None => db.write(|conn| mint_in_transaction(conn, tenant, order, strung_at)),
+    };
+    match minted {
         Err(Error::Database(e)) if is_receipt_number_collision(&e) => {
-            let year = local_year(strung_at, tenant.timezone);
             let last_n = tenant
                 .counters()
                 .filter(receipt_counters::year.eq(year))
@@ -57,24 +69,24 @@ pub fn mint_in_transaction(
     strung_at: NaiveDateTime,
 ) -> Result<Minted, Error> {
     let year = local_year(strung_at, tenant.timezone);
-    let now = now_utc();
     let fresh_seq = match conn {
-        DbConn::Postgres(pg) => diesel::sql_query(MINT_POSTGRES)
-            .bind::<BigInt, _>(order.0)
-            .bind::<BigInt, _>(tenant.id.0)
-            .bind::<Integer, _>(year)
-            .bind::<Timestamp, _>(strung_at)
-            .bind::<Timestamp, _>(now)
-            .get_result::<MintedSeq>(pg)
-            .optional()?
-            .map(|row| row.receipt_seq),
-        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, now)?,
+        // The caller's transaction has set the lock timeout already.
+        DbConn::Postgres(pg) => mint_statement(pg, tenant, order, year, strung_at, None)?,
+        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, now_utc())?,
     };
-    if let Some(seq) = fresh_seq {
-        return Ok(Minted { order, number: ReceiptNumber::new(year, seq), fresh: true });
+    match fresh_seq {
+        Some(seq) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), fresh: true }),
+        None => already_numbered(conn, tenant, order, strung_at),
     }
+}
 
-    // Nothing minted: the order is not this stringer's, or it has its number already.
+/// Nothing was minted: the order is not this stringer's, or it has its number already.
+fn already_numbered(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+    strung_at: NaiveDateTime,
+) -> Result<Minted, Error> {
     let (number, was_strung) = tenant
         .orders()
         .filter(orders::id.eq(order.0))
@@ -89,20 +101,44 @@ pub fn mint_in_transaction(
     if !was_strung {
         // Strung again after `order unstring`: the order keeps the number it had.
         diesel::update(tenant.orders().filter(orders::id.eq(order.0)))
-            .set((orders::strung_at.eq(strung_at), orders::updated_at.eq(now)))
+            .set((orders::strung_at.eq(strung_at), orders::updated_at.eq(now_utc())))
             .execute(conn)?;
     }
     Ok(Minted { order, number, fresh: false })
 }
 
+/// Runs `MINT_POSTGRES`: the new sequence number, or None when the order is not eligible.
+/// `lock_timeout` (milliseconds) bounds its lock waits; None keeps the transaction's.
+fn mint_statement(
+    conn: &mut PgConnection,
+    tenant: &Tenant,
+    order: OrderId,
+    year: i32,
+    strung_at: NaiveDateTime,
+    lock_timeout: Option<&str>,
+) -> QueryResult<Option<i64>> {
+    diesel::sql_query(MINT_POSTGRES)
+        .bind::<BigInt, _>(order.0)
+        .bind::<BigInt, _>(tenant.id.0)
+        .bind::<Integer, _>(year)
+        .bind::<Timestamp, _>(strung_at)
+        .bind::<Timestamp, _>(now_utc())
+        .bind::<Nullable<Text>, _>(lock_timeout)
+        .get_result::<MintedSeq>(conn)
+        .optional()
+        .map(|row| row.map(|r| r.receipt_seq))
+}
+
 /// One statement, one round trip: lock the order if it still lacks a number, bump the
 /// counter only then, number the order and journal the mint. Returns no row when the order
 /// is not eligible. `FOR UPDATE` makes a concurrent second mint of the same order wait and
-/// then see the number the first one set.
+/// then see the number the first one set. The lock timeout is set (for this transaction
+/// only) in the filter that runs before the row lock is taken, so every wait is bounded.
 const MINT_POSTGRES: &str = "
 WITH target AS (
     SELECT id FROM orders
     WHERE id = $1 AND stringer_id = $2 AND receipt_number IS NULL
+      AND set_config('lock_timeout', COALESCE($6, current_setting('lock_timeout')), true) IS NOT NULL
     FOR UPDATE
 ), bumped AS (
     INSERT INTO receipt_counters AS c (stringer_id, year, last_n, created_at, updated_at)

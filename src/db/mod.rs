@@ -169,8 +169,16 @@ impl Db {
         &mut self.conn
     }
 
-    pub fn is_postgres(&self) -> bool {
-        matches!(self.conn, DbConn::Postgres(_))
+    /// The PostgreSQL connection, for the statements that are PostgreSQL's own.
+    pub fn postgres(&mut self) -> Option<&mut PgConnection> {
+        match &mut self.conn {
+            DbConn::Postgres(pg) => Some(pg),
+            DbConn::Sqlite(_) => None,
+        }
+    }
+
+    pub fn lock_timeout(&self) -> Duration {
+        self.lock_timeout
     }
 
     /// Applies the embedded migrations this database lacks; returns their names.
