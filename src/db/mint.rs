@@ -33,8 +33,8 @@ pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTi
     let year = local_year(strung_at, tenant.timezone);
     let lock_timeout = db.lock_timeout().as_millis().to_string();
     let minted = match db.postgres() {
-        // On PostgreSQL the whole mint is one statement, and a statement on its own is a
-        // transaction: one round trip, all or nothing.
+        // On PostgreSQL the whole mint is one statement (a call of `receipts_mint`), and a
+        // statement on its own is a transaction: one round trip, all or nothing.
         Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout)) {
             Ok(Some(seq)) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), fresh: true }),
             Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
@@ -107,8 +107,9 @@ fn already_numbered(
     Ok(Minted { order, number, fresh: false })
 }
 
-/// Runs `MINT_POSTGRES`: the new sequence number, or None when the order is not eligible.
-/// `lock_timeout` (milliseconds) bounds its lock waits; None keeps the transaction's.
+/// Calls `receipts_mint` (migrations/postgres/*_mint_function): the new sequence number, or
+/// None when the order is not eligible. `lock_timeout` (milliseconds) bounds its lock
+/// waits; None keeps the transaction's.
 fn mint_statement(
     conn: &mut PgConnection,
     tenant: &Tenant,
@@ -117,7 +118,7 @@ fn mint_statement(
     strung_at: NaiveDateTime,
     lock_timeout: Option<&str>,
 ) -> QueryResult<Option<i64>> {
-    diesel::sql_query(MINT_POSTGRES)
+    diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6) AS receipt_seq")
         .bind::<BigInt, _>(order.0)
         .bind::<BigInt, _>(tenant.id.0)
         .bind::<Integer, _>(year)
@@ -125,53 +126,16 @@ fn mint_statement(
         .bind::<Timestamp, _>(now_utc())
         .bind::<Nullable<Text>, _>(lock_timeout)
         .get_result::<MintedSeq>(conn)
-        .optional()
-        .map(|row| row.map(|r| r.receipt_seq))
+        .map(|row| row.receipt_seq)
 }
-
-/// One statement, one round trip: lock the order if it still lacks a number, bump the
-/// counter only then, number the order and journal the mint. Returns no row when the order
-/// is not eligible. `FOR UPDATE` makes a concurrent second mint of the same order wait and
-/// then see the number the first one set. The lock timeout is set (for this transaction
-/// only) in the filter that runs before the row lock is taken, so every wait is bounded.
-const MINT_POSTGRES: &str = "
-WITH target AS (
-    SELECT id FROM orders
-    WHERE id = $1 AND stringer_id = $2 AND receipt_number IS NULL
-      AND set_config('lock_timeout', COALESCE($6, current_setting('lock_timeout')), true) IS NOT NULL
-    FOR UPDATE
-), bumped AS (
-    INSERT INTO receipt_counters AS c (stringer_id, year, last_n, created_at, updated_at)
-    SELECT $2, $3, 1, $5, $5 FROM target
-    ON CONFLICT (stringer_id, year)
-    DO UPDATE SET last_n = c.last_n + 1, updated_at = EXCLUDED.updated_at
-    RETURNING last_n
-), numbered AS (
-    UPDATE orders AS o
-    SET strung_at = $4,
-        receipt_year = $3,
-        receipt_seq = bumped.last_n,
-        receipt_number = lpad($3::text, 4, '0') || '-' || CASE WHEN bumped.last_n < 10000
-            THEN lpad(bumped.last_n::text, 4, '0') ELSE bumped.last_n::text END,
-        updated_at = $5
-    FROM bumped
-    WHERE o.id = $1
-    RETURNING o.receipt_seq
-), journal AS (
-    INSERT INTO receipt_events
-        (kind, stringer_id, year, first_seq, last_seq, order_id, counter_old, counter_new, created_at)
-    SELECT 'mint', $2, $3, receipt_seq, receipt_seq, $1, receipt_seq - 1, receipt_seq, $5
-    FROM numbered
-)
-SELECT receipt_seq FROM numbered";
 
 #[derive(QueryableByName)]
 struct MintedSeq {
-    #[diesel(sql_type = BigInt)]
-    receipt_seq: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    receipt_seq: Option<i64>,
 }
 
-/// The same steps as `MINT_POSTGRES`, one statement each, for SQLite: its `BEGIN
+/// The same steps as `receipts_mint`, one statement each, for SQLite: its `BEGIN
 /// IMMEDIATE` write lock already keeps every other writer out.
 fn mint_step_by_step(
     conn: &mut DbConn,
