@@ -38,24 +38,39 @@ fn main() -> Result<()> {
     let scratch = tempfile::tempdir()?;
 
     println!("## Mint throughput on PostgreSQL ({seconds} s per cell)\n");
-    println!("| workload | workers | library mint (mints/s) | (i) upsert + update, one statement (tx/s) | (ii) floor: one-row UPDATE (tx/s) | mint / (i) | mint / (ii) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| workload | workers | library mint (mints/s) | (i) upsert + update, prepared (tx/s) | (i) unnamed statements (tx/s) \
+         | (ii) floor: one-row UPDATE, prepared (tx/s) | mint / (i) prepared | mint / (i) unnamed | mint / (ii) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut series = Vec::new();
     for (workload, stringers) in [("one stringer", 1), ("64 stringers", 64)] {
         let mut points = Vec::new();
         for workers in PG_WORKERS {
             let library = pg.library_mints(stringers, workers, cell)?;
-            let upsert = pg.pgbench(stringers, workers, seconds, UPSERT_SCRIPT)?;
-            let floor = pg.pgbench(stringers, workers, seconds, FLOOR_SCRIPT)?;
+            let upsert = pg.pgbench(stringers, workers, seconds, UPSERT_SCRIPT, "prepared")?;
+            let unnamed = pg.pgbench(stringers, workers, seconds, UPSERT_SCRIPT, "extended")?;
+            let floor = pg.pgbench(stringers, workers, seconds, FLOOR_SCRIPT, "prepared")?;
             println!(
-                "| {workload} | {workers} | {library:.0} | {upsert:.0} | {floor:.0} | {:.2} | {:.2} |",
+                "| {workload} | {workers} | {library:.0} | {upsert:.0} | {unnamed:.0} | {floor:.0} | {:.2} | {:.2} | {:.2} |",
                 library / upsert,
+                library / unnamed,
                 library / floor
             );
-            points.push((workers, library, upsert, floor));
+            points.push(Point { workers, library, upsert, unnamed, floor });
         }
         series.push((workload, points));
     }
+    println!("\n### Why the mint is a server-side function\n");
+    println!("The same mint, one client, unnamed statements (as behind PgBouncer), {seconds} s each:\n");
+    println!("| shape | tx/s |");
+    println!("|---|---:|");
+    let cte = pg.pgbench(1, 1, seconds, MINT_AS_ONE_CTE, "extended")?;
+    let function = pg.pgbench(1, 1, seconds, MINT_AS_FUNCTION_CALL, "extended")?;
+    println!("| one data-modifying CTE statement, planned on every call | {cte:.0} |");
+    println!(
+        "| `SELECT receipts_mint(...)`, its statements' plans cached by the server process | {function:.0} |"
+    );
     let plot = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mint-throughput.png");
     draw(&plot, &series)?;
     println!("\nPlot: `docs/mint-throughput.png`.\n");
@@ -79,7 +94,9 @@ fn main() -> Result<()> {
     println!("\n## Statements per mint on PostgreSQL (pg_stat_statements)\n");
     let (library, cli) = pg.statements_per_mint()?;
     println!("- library `mint`: {library:.2} statements per mint (100 mints on one connection)");
-    println!("- one `receipts mint` process: {cli} statements, the session setup diesel sends on connect included");
+    println!(
+        "- one `receipts mint` process: {cli} statements, the session setup diesel sends on connect included"
+    );
     Ok(())
 }
 
@@ -96,6 +113,38 @@ UPDATE orders SET strung_at = now(), receipt_year = 2026, receipt_seq = bumped.l
     receipt_number = '2026-' || CASE WHEN bumped.last_n < 10000 THEN lpad(bumped.last_n::text, 4, '0') ELSE bumped.last_n::text END,
     updated_at = now()
 FROM bumped, o WHERE orders.id = o.id;
+";
+
+/// The mint as one statement: lock the order, bump, number, journal (the shape the program
+/// used before `receipts_mint`).
+const MINT_AS_ONE_CTE: &str = "
+WITH o AS (SELECT nextval('bench_orders') AS id),
+target AS (
+    SELECT orders.id FROM orders, o
+    WHERE orders.id = o.id AND stringer_id = 1 AND receipt_number IS NULL
+      AND set_config('lock_timeout', '5000', true) IS NOT NULL
+    FOR UPDATE OF orders
+), bumped AS (
+    INSERT INTO receipt_counters AS c (stringer_id, year, last_n, created_at, updated_at)
+    SELECT 1, 2026, 1, now(), now() FROM target
+    ON CONFLICT (stringer_id, year) DO UPDATE SET last_n = c.last_n + 1, updated_at = EXCLUDED.updated_at
+    RETURNING last_n
+), numbered AS (
+    UPDATE orders SET strung_at = now(), receipt_year = 2026, receipt_seq = bumped.last_n,
+        receipt_number = '2026-' || CASE WHEN bumped.last_n < 10000 THEN lpad(bumped.last_n::text, 4, '0') ELSE bumped.last_n::text END,
+        updated_at = now()
+    FROM bumped, o WHERE orders.id = o.id
+    RETURNING orders.id, orders.receipt_seq
+), journal AS (
+    INSERT INTO receipt_events (kind, stringer_id, year, first_seq, last_seq, order_id, counter_old, counter_new, created_at)
+    SELECT 'mint', 1, 2026, receipt_seq, receipt_seq, id, receipt_seq - 1, receipt_seq, now() FROM numbered
+)
+SELECT receipt_seq FROM numbered;
+";
+
+/// The mint as the program sends it on PostgreSQL.
+const MINT_AS_FUNCTION_CALL: &str = "
+SELECT receipts_mint(nextval('bench_orders'), 1, 2026, now()::timestamp, now()::timestamp, '5000');
 ";
 
 /// (ii): the floor, a one-row counter bump.
@@ -145,12 +194,21 @@ impl Postgres {
     }
 
     /// pgbench running `script` with `clients` connections for `seconds`: transactions/s.
-    fn pgbench(&self, stringers: i64, clients: usize, seconds: u64, script: &str) -> Result<f64> {
+    /// `protocol` "prepared" plans once per connection; "extended" sends unnamed statements,
+    /// as the program must (PgBouncer in transaction mode keeps no prepared statements).
+    fn pgbench(
+        &self,
+        stringers: i64,
+        clients: usize,
+        seconds: u64,
+        script: &str,
+        protocol: &str,
+    ) -> Result<f64> {
         let url = self.database(stringers, 600_000)?;
         let file = tempfile::NamedTempFile::new()?;
         std::fs::write(file.path(), script)?;
         let out = Command::new(self.bindir.join("pgbench"))
-            .args(["-n", "-M", "prepared", "-c", &clients.to_string(), "-j", &clients.to_string()])
+            .args(["-n", "-M", protocol, "-c", &clients.to_string(), "-j", &clients.to_string()])
             .args(["-T", &seconds.to_string(), "-D", &format!("stringers={stringers}"), "-f"])
             .arg(file.path())
             .arg(&url)
@@ -158,13 +216,16 @@ impl Postgres {
         let text = String::from_utf8_lossy(&out.stdout);
         ensure!(out.status.success(), "pgbench failed: {}{}", text, String::from_utf8_lossy(&out.stderr));
         let field = |prefix: &str| -> Result<f64> {
-            let line = text.lines().find(|l| l.starts_with(prefix)).with_context(|| format!("no '{prefix}' in {text}"))?;
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(prefix))
+                .with_context(|| format!("no '{prefix}' in {text}"))?;
             let value = line[prefix.len()..].split_whitespace().next().context("a number")?;
             Ok(value.parse()?)
         };
         let transactions = field("number of transactions actually processed: ")? as u64;
         let mut db = Db::connect(&DatabaseUrl::Postgres(url), Duration::from_secs(30))?;
-        if script == UPSERT_SCRIPT {
+        if script != FLOOR_SCRIPT {
             ensure!(verify(&mut db)? == transactions, "pgbench's upserts are not numbered 1..N");
         } else {
             let bumps = query_i64(&mut db, "SELECT CAST(sum(n) AS BIGINT) AS value FROM bench_floor")?;
@@ -190,8 +251,17 @@ impl Postgres {
         }
         let library = query_i64(&mut stats, count)? as f64 / 100.0;
         stats.conn().batch_execute("SELECT pg_stat_statements_reset()")?;
-        run_ok(Command::new(env!("CARGO_BIN_EXE_receipts"))
-            .args(["--database-url", &url, "mint", "--order", "101", "--stringer", "s1", "--at", STRUNG_AT]))?;
+        run_ok(Command::new(env!("CARGO_BIN_EXE_receipts")).args([
+            "--database-url",
+            &url,
+            "mint",
+            "--order",
+            "101",
+            "--stringer",
+            "s1",
+            "--at",
+            STRUNG_AT,
+        ]))?;
         let cli = query_i64(&mut stats, count)?;
         Ok((library, cli))
     }
@@ -207,8 +277,9 @@ fn run_mints(
     limit: Option<Duration>,
 ) -> Result<(u64, Duration)> {
     let mut setup = Db::connect(url, Duration::from_secs(30))?;
-    let tenants: Arc<Vec<Tenant>> =
-        Arc::new((1..=stringers).map(|i| Tenant::load(setup.conn(), &format!("s{i}"))).collect::<Result<_, _>>()?);
+    let tenants: Arc<Vec<Tenant>> = Arc::new(
+        (1..=stringers).map(|i| Tenant::load(setup.conn(), &format!("s{i}"))).collect::<Result<_, _>>()?,
+    );
     let at = chrono::NaiveDateTime::parse_from_str(STRUNG_AT, "%Y-%m-%d %H:%M:%S")?;
     let next = Arc::new(AtomicI64::new(1));
     let barrier = Arc::new(Barrier::new(workers + 1));
@@ -255,7 +326,12 @@ fn verify(db: &mut Db) -> Result<u64> {
          WHERE NOT (s.n = s.m AND s.d = s.n AND c.last_n = s.n)",
     )?;
     ensure!(broken == 0, "{broken} (stringer, year) sequences are not 1..N");
-    Ok(query_i64(db, "SELECT CAST(count(*) AS BIGINT) AS value FROM orders WHERE receipt_number IS NOT NULL")? as u64)
+    Ok(
+        query_i64(
+            db,
+            "SELECT CAST(count(*) AS BIGINT) AS value FROM orders WHERE receipt_number IS NOT NULL",
+        )? as u64,
+    )
 }
 
 fn query_i64(db: &mut Db, sql: &str) -> Result<i64> {
@@ -368,21 +444,43 @@ fn cli_latencies(pg: &Postgres, dir: &Path) -> Result<Vec<(&'static str, &'stati
     let mint = |url: String| {
         move |i: usize| {
             let mut cmd = Command::new(receipts);
-            cmd.args(["--database-url", &url, "mint", "--order", &i.to_string(), "--stringer", "s1", "--at", STRUNG_AT]);
+            cmd.args([
+                "--database-url",
+                &url,
+                "mint",
+                "--order",
+                &i.to_string(),
+                "--stringer",
+                "s1",
+                "--at",
+                STRUNG_AT,
+            ]);
             cmd
         }
     };
     let mut rows = Vec::new();
+    rows.push((
+        "none",
+        "`receipts --version` (process start alone)",
+        latency(|_| {
+            let mut cmd = Command::new(receipts);
+            cmd.arg("--version");
+            cmd
+        })?,
+    ));
 
     let DatabaseUrl::Sqlite(ours) = sqlite_database(dir, "cli.db", CLI_RUNS as i64)? else { bail!("SQLite") };
     rows.push(("SQLite", "`receipts mint --order N`", latency(mint(ours))?));
-    let DatabaseUrl::Sqlite(floor) = sqlite_database(dir, "cli-floor.db", CLI_RUNS as i64)? else { bail!("SQLite") };
+    let DatabaseUrl::Sqlite(floor) = sqlite_database(dir, "cli-floor.db", CLI_RUNS as i64)? else {
+        bail!("SQLite")
+    };
     rows.push((
         "SQLite",
         "floor: `sqlite3 FILE \"<the same upsert and update>\"`",
         latency(|i| {
             let mut cmd = Command::new("sqlite3");
-            cmd.arg(&floor).arg(format!(".timeout 5000\nPRAGMA synchronous = NORMAL;\n{}", sqlite_mint_sql(i as i64)));
+            cmd.arg(&floor)
+                .arg(format!(".timeout 5000\nPRAGMA synchronous = NORMAL;\n{}", sqlite_mint_sql(i as i64)));
             cmd
         })?,
     ));
@@ -396,7 +494,8 @@ fn cli_latencies(pg: &Postgres, dir: &Path) -> Result<Vec<(&'static str, &'stati
         "floor: `psql URL -c \"<the same upsert and update>\"`",
         latency(|i| {
             let mut cmd = Command::new(if psql.exists() { psql.as_path() } else { Path::new("psql") });
-            let sql = UPSERT_SCRIPT.replace("nextval('bench_orders')", &i.to_string()).replace(":stringers", "1");
+            let sql =
+                UPSERT_SCRIPT.replace("nextval('bench_orders')", &i.to_string()).replace(":stringers", "1");
             cmd.args(["-q", "-X", &floor, "-c", &sql]);
             cmd
         })?,
@@ -404,9 +503,18 @@ fn cli_latencies(pg: &Postgres, dir: &Path) -> Result<Vec<(&'static str, &'stati
     Ok(rows)
 }
 
-/// Mints per second against workers, for the library and the two floors, one panel per
+/// One cell of the PostgreSQL table.
+struct Point {
+    workers: usize,
+    library: f64,
+    upsert: f64,
+    unnamed: f64,
+    floor: f64,
+}
+
+/// Mints per second against workers, for the library and the floors, one panel per
 /// workload.
-fn draw(path: &Path, series: &[(&str, Vec<(usize, f64, f64, f64)>)]) -> Result<()> {
+fn draw(path: &Path, series: &[(&str, Vec<Point>)]) -> Result<()> {
     let font = std::fs::read("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
         .context("the plot needs DejaVu Sans (Debian package fonts-dejavu-core)")?;
     plotters::style::register_font("sans-serif", FontStyle::Normal, Box::leak(font.into_boxed_slice()))
@@ -415,28 +523,41 @@ fn draw(path: &Path, series: &[(&str, Vec<(usize, f64, f64, f64)>)]) -> Result<(
     root.fill(&WHITE)?;
     let panels = root.split_evenly((1, series.len()));
     for (panel, (workload, points)) in panels.iter().zip(series) {
-        let top = points.iter().map(|p| p.1.max(p.2).max(p.3)).fold(0.0, f64::max) * 1.1;
+        let top = points.iter().map(|p| p.library.max(p.upsert).max(p.floor)).fold(0.0, f64::max) * 1.1;
         let mut chart = ChartBuilder::on(panel)
             .caption(format!("PostgreSQL, {workload}"), ("sans-serif", 22))
             .margin(15)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d((1usize..16usize).log_scale(), 0.0..top)?;
-        chart.configure_mesh().x_desc("workers").y_desc("mints (transactions) per second").draw()?;
-        let lines: [(&str, RGBColor, fn(&(usize, f64, f64, f64)) -> f64); 3] = [
-            ("library mint", BLUE, |p| p.1),
-            ("(i) upsert + update, one statement", GREEN, |p| p.2),
-            ("(ii) floor: one-row UPDATE", RED, |p| p.3),
+            .build_cartesian_2d((1usize..20usize).log_scale(), 0.0..top)?;
+        chart
+            .configure_mesh()
+            .x_desc("workers (connections)")
+            .y_desc("mints (transactions) per second")
+            .x_label_formatter(&|w| if [1, 4, 16].contains(w) { w.to_string() } else { String::new() })
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .disable_x_mesh()
+            .draw()?;
+        let lines: [(&str, RGBColor, fn(&Point) -> f64); 4] = [
+            ("library mint", BLUE, |p| p.library),
+            ("(i) upsert + update, one statement, prepared", GREEN, |p| p.upsert),
+            ("(i) the same, unnamed statements", RGBColor(120, 120, 120), |p| p.unnamed),
+            ("(ii) floor: one-row UPDATE, prepared", RED, |p| p.floor),
         ];
         for (label, color, value) in lines {
-            let data: Vec<(usize, f64)> = points.iter().map(|p| (p.0, value(p))).collect();
+            let data: Vec<(usize, f64)> = points.iter().map(|p| (p.workers, value(p))).collect();
             chart
                 .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))?
                 .label(label)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
             chart.draw_series(data.into_iter().map(|p| Circle::new(p, 4, color.filled())))?;
         }
-        chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
     }
     root.present()?;
     Ok(())
