@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Every benchmark of docs/BENCHMARKS.md in one run, on one throwaway PostgreSQL: the mint
+# (tables and docs/mint-throughput.png), then migrate-v1. Prints Markdown.
+#
+#   benches/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -n "${RECEIPTS_TEST_PG_URL:-}" ] || exec scripts/with-postgres "$0" "$@"
+benches/mint.sh
+echo
+echo "## migrate-v1 against the databases' own loaders"
+echo
+benches/migrate-v1.sh
