@@ -89,3 +89,24 @@ fn a_counter_behind_the_orders_fails_cleanly_and_names_resync() {
     insta::assert_snapshot!("counter_behind", message);
     assert_eq!(db.query_i64("SELECT count(*) FROM orders WHERE receipt_number IS NOT NULL"), Some(1));
 }
+
+#[test]
+fn a_dot_env_file_and_receipts_stringer_are_honoured() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = dir.path().join("from-dotenv.db");
+    std::fs::write(dir.path().join(".env"), format!("DATABASE_URL=sqlite://{}\n", database.display())).unwrap();
+    let receipts = |args: &[&str], stringer: Option<&str>| {
+        let mut cmd = Command::cargo_bin("receipts").unwrap();
+        cmd.env_clear().env("TZ", "UTC").current_dir(dir.path()).args(args);
+        if let Some(handle) = stringer {
+            cmd.env("RECEIPTS_STRINGER", handle);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    assert_eq!(receipts(&["stringer", "add", "stefan"], None), "stefan");
+    let order = receipts(&["order", "add"], Some("stefan"));
+    assert_eq!(receipts(&["mint", "--order", &order, "--at", "2026-02-01"], Some("stefan")), "2026-0001");
+    assert!(database.exists(), "the .env file chose the database");
+}
