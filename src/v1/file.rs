@@ -35,6 +35,8 @@ pub struct V1File {
     pub columns: Columns,
     record: ByteRecord,
     last_field: Vec<u8>,
+    size: u64,
+    ends_with_newline: bool,
 }
 
 impl V1File {
@@ -45,8 +47,10 @@ impl V1File {
         has_stringer_option: bool,
         bar: ProgressBar,
     ) -> Result<(V1File, Vec<String>), Error> {
-        let file = File::open(path)
-            .map_err(|e| Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(&e))))?;
+        let unreadable =
+            |e: io::Error| Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(&e)));
+        let mut file = File::open(path).map_err(unreadable)?;
+        let (size, ends_with_newline) = last_byte_is_newline(&mut file).map_err(unreadable)?;
         // Records end at LF; a CR before it is cut off below. (With CR, LF or CRLF as the
         // terminator, the csv crate numbers the lines of a CRLF file one too low.)
         let mut reader = csv::ReaderBuilder::new()
@@ -56,7 +60,8 @@ impl V1File {
             .from_reader(Tap { inner: file, hasher: DefaultHasher::new(), bar });
         let header = reader.byte_headers().map_err(|e| csv_error(path, e))?.clone();
         let (columns, warnings) = Columns::from_header(&header, has_stringer_option)?;
-        Ok((V1File { reader, columns, record: ByteRecord::new(), last_field: Vec::new() }, warnings))
+        let record = ByteRecord::new();
+        Ok((V1File { reader, columns, record, last_field: Vec::new(), size, ends_with_newline }, warnings))
     }
 
     /// The next record and the line it starts on, or a problem with its shape.
@@ -64,7 +69,7 @@ impl V1File {
         match self.reader.read_byte_record(&mut self.record) {
             Ok(false) => None,
             Ok(true) => {
-                let line = self.record.position().map_or(0, |p| p.line());
+                let line = self.first_line();
                 self.cut_carriage_return();
                 if self.record.len() == 1 && self.record[0].is_empty() {
                     return self.next_record(); // a blank line
@@ -82,6 +87,17 @@ impl V1File {
                 Some(Err(Problem::row(line, format!("unreadable CSV: {e}"))))
             }
         }
+    }
+
+    /// The line the record just read starts on. The csv crate's own start position is one
+    /// line early after a skipped blank line, so count back from where the record ended:
+    /// past its terminating LF, and past the LFs inside its quoted fields.
+    fn first_line(&self) -> u64 {
+        let end = self.reader.position();
+        let inside: usize =
+            self.record.iter().map(|field| field.iter().filter(|&&b| b == b'\n').count()).sum();
+        let unterminated_last = end.byte() == self.size && !self.ends_with_newline;
+        end.line() - inside as u64 - u64::from(!unterminated_last)
     }
 
     /// Drops the CR of a CRLF line end from the record's last field.
@@ -172,6 +188,19 @@ impl<R> Drop for Tap<R> {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// The file's size, and whether it ends with LF; the file is left at its start.
+fn last_byte_is_newline(file: &mut File) -> io::Result<(u64, bool)> {
+    use std::io::{Seek, SeekFrom};
+    let size = file.metadata()?.len();
+    let mut last = [0u8];
+    if size > 0 {
+        file.seek(SeekFrom::End(-1))?;
+        file.read_exact(&mut last)?;
+        file.rewind()?;
+    }
+    Ok((size, last[0] == b'\n'))
 }
 
 fn io_reason(e: &io::Error) -> String {

@@ -94,7 +94,8 @@ fn a_counter_behind_the_orders_fails_cleanly_and_names_resync() {
 fn a_dot_env_file_and_receipts_stringer_are_honoured() {
     let dir = tempfile::tempdir().unwrap();
     let database = dir.path().join("from-dotenv.db");
-    std::fs::write(dir.path().join(".env"), format!("DATABASE_URL=sqlite://{}\n", database.display())).unwrap();
+    std::fs::write(dir.path().join(".env"), format!("DATABASE_URL=sqlite://{}\n", database.display()))
+        .unwrap();
     let receipts = |args: &[&str], stringer: Option<&str>| {
         let mut cmd = Command::cargo_bin("receipts").unwrap();
         cmd.env_clear().env("TZ", "UTC").current_dir(dir.path()).args(args);

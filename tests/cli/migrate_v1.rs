@@ -141,6 +141,7 @@ fn refuses_every_bad_file_whole(db: &TestDb) {
         ("missing-stringer.csv", "line 2, stringer: is empty and no --stringer was given"),
         ("nonexistent-local-time.csv", "line 2, strung_at: 2025-03-30 02:30 does not exist in Europe/Zurich"),
         ("multiline-then-bad.csv", "line 5, strung_at: \"2025-13-01\" is not a date"),
+        ("blank-lines-then-bad.csv", "line 5, strung_at: \"2025-02-30\" is not a date"),
         ("many-problems.csv", "line 21, strung_at"),
     ];
     for (file, expected) in cases {
