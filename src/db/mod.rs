@@ -139,8 +139,8 @@ impl Db {
         let unreachable = |reason: String| Error::Unreachable { url: url.redacted(), reason };
         let conn = match url {
             DatabaseUrl::Postgres(text) => {
-                let mut conn =
-                    PgConnection::establish(text).map_err(|e| unreachable(first_line(&e.to_string())))?;
+                let mut conn = PgConnection::establish(&with_connect_timeout(text))
+                    .map_err(|e| unreachable(first_line(&e.to_string())))?;
                 // PgBouncer in transaction mode hands each transaction to any server
                 // connection: a named prepared statement may not be there next time.
                 conn.set_prepared_statement_cache_size(CacheSize::Disabled);
@@ -228,6 +228,18 @@ impl Db {
     }
 }
 
+/// Connecting waits at most this long for a server that does not answer, unless the URL
+/// says otherwise (`?connect_timeout=N`): libpq alone would wait for TCP to give up.
+const CONNECT_TIMEOUT_SECONDS: u32 = 10;
+
+fn with_connect_timeout(url: &str) -> String {
+    if url.contains("connect_timeout=") {
+        return url.to_string();
+    }
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}connect_timeout={CONNECT_TIMEOUT_SECONDS}")
+}
+
 fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or_default().trim().to_string()
 }
@@ -247,6 +259,19 @@ mod tests {
         assert_eq!(DatabaseUrl::parse("file:r.db").unwrap(), lite("file:r.db"));
         assert_eq!(DatabaseUrl::parse("data/r.db").unwrap(), lite("data/r.db"));
         assert!(matches!(DatabaseUrl::parse("mysql://h/db"), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn bounds_the_wait_for_a_server_unless_the_url_does() {
+        assert_eq!(with_connect_timeout("postgres://h/db"), "postgres://h/db?connect_timeout=10");
+        assert_eq!(
+            with_connect_timeout("postgres://h/db?sslmode=require"),
+            "postgres://h/db?sslmode=require&connect_timeout=10"
+        );
+        assert_eq!(
+            with_connect_timeout("postgres://h/db?connect_timeout=3"),
+            "postgres://h/db?connect_timeout=3"
+        );
     }
 
     #[test]
