@@ -21,10 +21,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 
-/// Rows per COPY or INSERT statement. SQLite allows 32,766 parameters per statement.
-const SQLITE_CHUNK: usize = 32_766 / COLUMNS;
-const POSTGRES_CHUNK: usize = 10_000;
-const COLUMNS: usize = 19;
+/// Rows held in memory between writes: one binary COPY on PostgreSQL; on SQLite the same
+/// rows go through one cached single-row INSERT each.
+const CHUNK: usize = 10_000;
 
 #[derive(Insertable)]
 #[diesel(table_name = orders)]
@@ -89,11 +88,7 @@ pub fn load(
     let now = now_utc();
     let mut new_numbers: BTreeMap<(u32, i32), (i64, i64)> = BTreeMap::new();
     let mut new_orders = 0u64;
-    let chunk_size = match conn {
-        DbConn::Postgres(_) => POSTGRES_CHUNK,
-        DbConn::Sqlite(_) => SQLITE_CHUNK,
-    };
-    let mut chunk: Vec<NewOrder> = Vec::with_capacity(chunk_size);
+    let mut chunk: Vec<NewOrder> = Vec::with_capacity(CHUNK);
     each_row(source, "loading", registry, options, |row, instants, index| {
         // Stringers are only created for real; in a dry run every row of a new one is new.
         let stringer_id = registry.get(index.stringer).id;
@@ -133,7 +128,7 @@ pub fn load(
             created_at: now,
             updated_at: now,
         });
-        if chunk.len() == chunk_size {
+        if chunk.len() == CHUNK {
             insert(conn, &chunk)?;
             chunk.clear();
         }
