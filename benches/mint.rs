@@ -298,7 +298,7 @@ fn run_mints(
                     }
                     let tenant = &tenants[((id - 1) % stringers) as usize];
                     let minted = mint(&mut db, tenant, OrderId(id), at)?;
-                    ensure!(minted.fresh, "order {id} was minted twice");
+                    ensure!(minted.is_fresh(), "order {id} was minted twice");
                     mints += 1;
                 }
                 Ok(mints)

@@ -15,7 +15,8 @@ pub struct Opts {
     /// The stringer of rows without one (for a single stringer's export)
     #[arg(long, env = "RECEIPTS_STRINGER", hide_env = true, value_name = "HANDLE", value_parser = validate_handle)]
     stringer: Option<String>,
-    /// Time zone of the stringers this import creates [default: this machine's zone, or UTC]
+    /// Time zone of the stringers this import creates [default: the TZ environment variable,
+    /// else this machine's zone, else UTC]
     #[arg(long, value_name = "TZ", value_parser = parse_timezone)]
     timezone: Option<Tz>,
     /// Check the file and show the plan; write nothing
@@ -52,7 +53,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let file = opts.file.display();
     let verb = if report.dry_run { "would create" } else { "created" };
     for handle in &report.created_stringers {
-        eprintln!("{verb} stringer {handle}");
+        eprintln!("{verb} stringer {handle} (time zone {})", report.timezone_for_new);
     }
     if report.new_orders == 0 {
         eprintln!(

@@ -1,6 +1,6 @@
 use super::{output, Context, StringerOpt};
-use crate::db::mint::mint;
-use crate::domain::{now_utc, OrderId, Timestamp};
+use crate::db::mint::{mint, Outcome};
+use crate::domain::{check_strung_at, now_utc, OrderId, Timestamp};
 use crate::Error;
 use clap::Args;
 
@@ -10,9 +10,13 @@ pub struct Opts {
     #[arg(long, value_name = "ID")]
     order: OrderId,
     /// When it was strung [default: now]; local time in the stringer's zone unless an
-    /// offset is given: 2026-11-21 14:30, 2026-11-21T14:30:00+01:00, 21.11.2026 14:30
+    /// offset is given: 2026-11-21 14:30, 2026-11-21T14:30:00+01:00, 21.11.2026 14:30.
+    /// Never in the future; this year or last year unless --backdate
     #[arg(long, value_name = "TIMESTAMP")]
     at: Option<Timestamp>,
+    /// Accept an --at before last year (a late entry of old work)
+    #[arg(long, requires = "at")]
+    backdate: bool,
     #[command(flatten)]
     stringer: StringerOpt,
 }
@@ -20,16 +24,26 @@ pub struct Opts {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.connect()?;
     let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+    let now = now_utc();
     let strung_at = match opts.at {
-        Some(at) => at.resolve(tenant.timezone).map_err(Error::Usage)?,
-        None => now_utc(),
+        Some(at) => {
+            let at = at.resolve(tenant.timezone).map_err(Error::Usage)?;
+            check_strung_at(at, now, tenant.timezone, opts.backdate).map_err(Error::BadInput)?;
+            at
+        }
+        None => now,
     };
     let minted = mint(&mut db, &tenant, opts.order, strung_at)?;
-    if minted.fresh {
-        eprintln!("order {} strung: receipt {} for {}", minted.order, minted.number, tenant.handle);
-    } else {
-        eprintln!("order {} already has receipt {}; nothing minted", minted.order, minted.number);
+    let (order, number) = (minted.order, minted.number);
+    match minted.outcome {
+        Outcome::Fresh => eprintln!("order {order} strung: receipt {number} for {}", tenant.handle),
+        Outcome::Restrung => eprintln!("order {order} strung again; it keeps receipt {number}"),
+        Outcome::AlreadyStrung if opts.at.is_some() => eprintln!(
+            "order {order} is strung already and has receipt {number}; nothing minted and --at was \
+             ignored (to change the strung time: `receipts order unstring {order}`, then mint again)"
+        ),
+        Outcome::AlreadyStrung => eprintln!("order {order} already has receipt {number}; nothing minted"),
     }
-    output::line(&minted.number.to_string())?;
+    output::line(&number.to_string())?;
     Ok(())
 }

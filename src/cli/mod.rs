@@ -44,10 +44,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Add and list stringers
+    /// Add, list, show and edit stringers
     #[command(subcommand)]
     Stringer(stringer::Command),
-    /// Add, list and show orders; unstring or restring one
+    /// Add, list, show and edit orders; unstring, restring or delete one
     #[command(subcommand)]
     Order(order::Command),
     /// Mark an order strung and give it the next receipt number (prints the number)

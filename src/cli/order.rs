@@ -23,8 +23,10 @@ pub enum Command {
     Edit(EditOpts),
     /// Clear the strung time; the order keeps its receipt number
     Unstring(OrderOpts),
-    /// Copy an order into a new one, to be strung and numbered anew (prints the new id)
+    /// Copy a numbered order into a new one, to be strung and numbered anew (prints the new id)
     Restring(OrderOpts),
+    /// Delete an order taken by mistake; one with a receipt number can only be voided
+    Delete(OrderOpts),
 }
 
 #[derive(Debug, Args)]
@@ -186,6 +188,11 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let id = db.write(|conn| orders::restring(conn, &tenant, opts.order))?;
             eprintln!("order {id} restrings order {}; mint it when it is strung", opts.order);
             output::line(&id.to_string())?;
+        }
+        Command::Delete(opts) => {
+            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+            db.write(|conn| orders::delete(conn, &tenant, opts.order))?;
+            eprintln!("order {} deleted", opts.order);
         }
     }
     Ok(())

@@ -1,6 +1,8 @@
 use super::{output, Context, Format};
-use crate::db::stringers;
-use crate::domain::{format_utc, machine_timezone, parse_timezone, validate_handle};
+use crate::db::counters;
+use crate::db::stringers::{self, Profile};
+use crate::domain::{default_timezone, format_utc, parse_timezone, validate_handle, ReceiptNumber, StringerId};
+use crate::Error;
 use anyhow::Context as _;
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
@@ -13,17 +15,43 @@ pub enum Command {
     Add(AddOpts),
     /// List the stringers
     List,
+    /// Show a stringer's profile and, per year, the counter and the next number
+    Show(ShowOpts),
+    /// Change a stringer's profile; a new time zone applies to future mints, and is refused if
+    /// it would move an issued receipt into another year
+    Edit(EditOpts),
 }
 
 #[derive(Debug, Args)]
 pub struct AddOpts {
-    /// Short unique name used with --stringer, e.g. stefan
+    /// Short unique name used with --stringer, e.g. stefan (case is ignored)
     #[arg(value_parser = validate_handle)]
     handle: String,
     /// Full name [default: the handle]
     #[arg(long)]
     name: Option<String>,
-    /// IANA time zone that decides which year a receipt belongs to [default: this machine's zone, or UTC]
+    /// IANA time zone that decides which year a receipt belongs to [default: the TZ
+    /// environment variable, else this machine's zone, else UTC]
+    #[arg(long, value_name = "TZ", value_parser = parse_timezone)]
+    timezone: Option<Tz>,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowOpts {
+    /// The stringer's handle
+    #[arg(value_parser = validate_handle)]
+    handle: String,
+}
+
+#[derive(Debug, Args)]
+pub struct EditOpts {
+    /// The stringer's handle
+    #[arg(value_parser = validate_handle)]
+    handle: String,
+    /// Full (business) name
+    #[arg(long)]
+    name: Option<String>,
+    /// IANA time zone for future mints
     #[arg(long, value_name = "TZ", value_parser = parse_timezone)]
     timezone: Option<Tz>,
 }
@@ -37,19 +65,40 @@ struct StringerRow {
     created_at: String,
 }
 
+/// `stringer show`, as scripts read it.
+#[derive(Serialize)]
+struct StringerView {
+    handle: String,
+    name: String,
+    timezone: String,
+    created_at: String,
+    years: Vec<YearRow>,
+}
+
+#[derive(Serialize, Tabled)]
+struct YearRow {
+    year: i32,
+    /// The last number issued.
+    counter: i64,
+    next: ReceiptNumber,
+}
+
 pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.connect()?;
     match cmd {
         Command::Add(opts) => {
             let name = opts.name.unwrap_or_else(|| opts.handle.clone());
-            let timezone = opts.timezone.unwrap_or_else(machine_timezone);
+            let timezone = match opts.timezone {
+                Some(zone) => zone,
+                None => default_timezone().map_err(Error::Usage)?,
+            };
             let added = stringers::add(db.conn(), &opts.handle, name.trim(), timezone)?;
-            eprintln!("added stringer {} ({}, {})", added.handle, added.name, added.timezone);
+            eprintln!("added stringer {} ({}, time zone {})", added.handle, added.name, added.timezone);
             output::line(&added.handle)?;
         }
         Command::List => {
             let rows: Vec<StringerRow> = stringers::list(db.conn())
-                .map_err(crate::Error::from)
+                .map_err(Error::from)
                 .context("cannot list the stringers")?
                 .into_iter()
                 .map(|s| StringerRow {
@@ -63,6 +112,40 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             if rows.is_empty() && ctx.format == Format::Table {
                 eprintln!("no stringers yet: add one with `receipts stringer add HANDLE`");
             }
+        }
+        Command::Show(opts) => {
+            let stringer = stringers::find(db.conn(), &opts.handle)?;
+            let years: Vec<YearRow> = counters::of_stringer(db.conn(), StringerId(stringer.id))
+                .map_err(Error::from)?
+                .into_iter()
+                .map(|(year, counter)| YearRow { year, counter, next: ReceiptNumber::new(year, counter + 1) })
+                .collect();
+            let view = StringerView {
+                handle: stringer.handle,
+                name: stringer.name,
+                timezone: stringer.timezone,
+                created_at: format_utc(stringer.created_at),
+                years,
+            };
+            match ctx.format {
+                Format::Json => output::json(&view)?,
+                Format::Table => {
+                    let profile = [("handle", &view.handle), ("name", &view.name), ("time zone", &view.timezone)];
+                    let text: Vec<String> =
+                        profile.iter().map(|(field, value)| format!("{field:<12} {value}")).collect();
+                    output::line(&text.join("\n"))?;
+                    if view.years.is_empty() {
+                        output::line("no receipts yet")?;
+                    } else {
+                        output::rows(Format::Table, &view.years)?;
+                    }
+                }
+            }
+        }
+        Command::Edit(opts) => {
+            let profile = Profile { name: opts.name.map(|n| n.trim().to_string()), timezone: opts.timezone };
+            let edited = db.write(|conn| stringers::edit(conn, &opts.handle, &profile))?;
+            eprintln!("stringer {} updated ({}, time zone {})", edited.handle, edited.name, edited.timezone);
         }
     }
     Ok(())

@@ -1,6 +1,6 @@
-use super::{Context, StringerOpt};
-use crate::db::void::{void_lost_number, void_order};
-use crate::domain::{OrderId, ReceiptNumber};
+use super::{output, Context, Format, StringerOpt};
+use crate::db::void::{void_lost_numbers, void_order};
+use crate::domain::{NumberRange, OrderId};
 use clap::Args;
 
 #[derive(Debug, Args)]
@@ -9,12 +9,17 @@ pub struct Opts {
     /// The numbered order to void
     #[arg(long, value_name = "ID")]
     order: Option<OrderId>,
-    /// A number that was issued but whose order is lost (e.g. in a restore); needs --stringer
-    #[arg(long, value_name = "YYYY-NNNN", requires = "stringer")]
-    number: Option<ReceiptNumber>,
+    /// Numbers that were issued but whose orders are lost (e.g. in a restore): one number or
+    /// a range YYYY-NNNN..YYYY-MMMM of one year. Numbers above the counter only as a range
+    /// that starts right after it. Needs --stringer
+    #[arg(long, value_name = "YYYY-NNNN[..YYYY-MMMM]", requires = "stringer")]
+    number: Option<NumberRange>,
     /// Why, for the audit: the number stays taken and this reason explains it
     #[arg(long)]
     reason: String,
+    /// With --number: show what would be recorded; write nothing
+    #[arg(long, requires = "number")]
+    dry_run: bool,
     #[command(flatten)]
     stringer: StringerOpt,
 }
@@ -22,21 +27,33 @@ pub struct Opts {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.connect()?;
     let reason = opts.reason.trim();
-    match (opts.order, opts.number) {
-        (Some(order), _) => {
-            let tenant = opts.stringer.tenant_for(&mut db, order)?;
-            let number = void_order(&mut db, &tenant, order, reason)?;
-            eprintln!("receipt {number} (order {order}) is void: {reason}");
-        }
-        (None, Some(number)) => {
-            let tenant = opts.stringer.required(&mut db)?;
-            let placeholder = void_lost_number(&mut db, &tenant, number, reason)?;
-            eprintln!(
-                "receipt {number} of {} is recorded as void (order {placeholder} stands for it): {reason}",
-                tenant.handle
-            );
-        }
-        (None, None) => unreachable!("clap requires --order or --number"),
+    if let Some(order) = opts.order {
+        let tenant = opts.stringer.tenant_for(&mut db, order)?;
+        let number = void_order(&mut db, &tenant, order, reason)?;
+        eprintln!("receipt {number} (order {order}) is void: {reason}");
+        return Ok(());
+    }
+    let Some(numbers) = opts.number else {
+        unreachable!("clap requires --order or --number");
+    };
+    let tenant = opts.stringer.required(&mut db)?;
+    let lost = void_lost_numbers(&mut db, &tenant, numbers, reason, opts.dry_run)?;
+    if ctx.format == Format::Json {
+        output::json(&lost)?;
+    }
+    let count = output::count(numbers.count() as usize, "number");
+    let counter = if lost.counter_after != lost.counter_before {
+        format!("; the {} counter moves from {} to {}", numbers.year(), lost.counter_before, lost.counter_after)
+    } else {
+        String::new()
+    };
+    if opts.dry_run {
+        eprintln!(
+            "dry run: {numbers} of {} ({count}) would be recorded as void{counter}: {reason}; nothing was written",
+            tenant.handle
+        );
+    } else {
+        eprintln!("{numbers} of {} ({count}) recorded as void{counter}: {reason}", tenant.handle);
     }
     Ok(())
 }

@@ -3,7 +3,9 @@
 
 use super::schema::{orders, receipt_counters, stringers};
 use super::{DbConn, Tenant};
-use crate::domain::ReceiptNumber;
+use crate::domain::{format_local, local_year, parse_timezone, year_start, ReceiptNumber, StringerId};
+use chrono::NaiveDateTime;
+use chrono_tz::Tz;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer};
 use serde::Serialize;
@@ -23,7 +25,62 @@ pub struct YearAudit {
     pub voids: Vec<Void>,
     pub gaps: Vec<Gap>,
     pub duplicates: i64,
+    /// Numbered orders strung outside the year of their number (the first few).
+    pub misplaced: Vec<Misplaced>,
+    /// How many there are in all.
+    pub misplaced_count: i64,
     pub problems: Vec<String>,
+}
+
+/// A numbered order whose strung time lies in another local year than its number's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Misplaced {
+    pub number: ReceiptNumber,
+    pub order: i64,
+    /// The strung time, local to the stringer.
+    pub strung_at: String,
+    pub strung_year: i32,
+}
+
+/// The numbered orders of (stringer, year) whose `strung_at` lies outside that year in
+/// `zone`: the first `limit` of them by number, and how many there are in all. The year's
+/// bounds are computed once, so the database compares instants on an index.
+pub fn strung_outside_year(
+    conn: &mut DbConn,
+    stringer: StringerId,
+    year: i32,
+    zone: Tz,
+    limit: i64,
+) -> QueryResult<(Vec<Misplaced>, i64)> {
+    let (from, until) = (year_start(year, zone), year_start(year + 1, zone));
+    let outside = || {
+        orders::table
+            .filter(orders::stringer_id.eq(stringer.0))
+            .filter(orders::receipt_year.eq(year))
+            .filter(orders::strung_at.lt(from).or(orders::strung_at.ge(until)))
+    };
+    let count: i64 = outside().count().get_result(conn)?;
+    if count == 0 {
+        return Ok((Vec::new(), 0));
+    }
+    let rows: Vec<(i64, Option<i64>, Option<NaiveDateTime>)> = outside()
+        .select((orders::id, orders::receipt_seq, orders::strung_at))
+        .order(orders::receipt_seq)
+        .limit(limit)
+        .load(conn)?;
+    let misplaced = rows
+        .into_iter()
+        .filter_map(|(order, seq, strung_at)| {
+            let (seq, strung_at) = (seq?, strung_at?);
+            Some(Misplaced {
+                number: ReceiptNumber::new(year, seq),
+                order,
+                strung_at: format!("{} {zone}", format_local(strung_at, zone)),
+                strung_year: local_year(strung_at, zone),
+            })
+        })
+        .collect();
+    Ok((misplaced, count))
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -59,8 +116,11 @@ impl YearAudit {
 /// Audits every (stringer, year), or only the tenant's, or only one year.
 pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> QueryResult<Vec<YearAudit>> {
     let stringer_filter = tenant.map(|t| t.id.0);
-    let handles: BTreeMap<i64, String> =
-        stringers::table.select((stringers::id, stringers::handle)).load(conn)?.into_iter().collect();
+    let stringer_rows: Vec<(i64, String, String)> =
+        stringers::table.select((stringers::id, stringers::handle, stringers::timezone)).load(conn)?;
+    let zones: BTreeMap<i64, Result<Tz, String>> =
+        stringer_rows.iter().map(|(id, _, zone)| (*id, parse_timezone(zone))).collect();
+    let handles: BTreeMap<i64, String> = stringer_rows.into_iter().map(|(id, handle, _)| (id, handle)).collect();
     let mut years: BTreeMap<(i64, i32), YearAudit> = BTreeMap::new();
     fn entry<'a>(
         years: &'a mut BTreeMap<(i64, i32), YearAudit>,
@@ -133,6 +193,17 @@ pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Q
         });
     }
 
+    for (&(stringer, year), audit) in years.iter_mut() {
+        match zones.get(&stringer) {
+            Some(Ok(zone)) => {
+                (audit.misplaced, audit.misplaced_count) =
+                    strung_outside_year(conn, StringerId(stringer), year, *zone, 5)?;
+            }
+            Some(Err(e)) => audit.problems.push(format!("the stringer's time zone is unusable: {e}")),
+            None => {}
+        }
+    }
+
     let mut report: Vec<YearAudit> = years.into_values().collect();
     for audit in &mut report {
         judge(audit);
@@ -157,6 +228,16 @@ fn judge(audit: &mut YearAudit) {
         audit.problems.push(format!(
             "{gap} issued but held by no order (document lost numbers with `receipts void --number`)"
         ));
+    }
+    for misplaced in &audit.misplaced {
+        audit.problems.push(format!(
+            "{} (order {}) was strung on {}, in {}: a receipt's year is the year it was strung",
+            misplaced.number, misplaced.order, misplaced.strung_at, misplaced.strung_year
+        ));
+    }
+    let unlisted = audit.misplaced_count - audit.misplaced.len() as i64;
+    if unlisted > 0 {
+        audit.problems.push(format!("{unlisted} more orders were strung outside the year of their number"));
     }
     if counter < audit.highest {
         let counter = audit.counter.map_or("missing".to_string(), |c| c.to_string());

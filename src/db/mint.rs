@@ -7,36 +7,52 @@
 //! "no number yet" *before* the counter moves, so two processes minting one order produce
 //! one number and no gap.
 
-use super::events::{self, Event, EventKind};
-use super::schema::{orders, receipt_counters};
+use super::counters;
+use super::events::{self, Event};
+use super::schema::orders;
 use super::{Db, DbConn, Tenant};
-use crate::domain::{local_year, now_utc, OrderId, ReceiptNumber};
+use crate::domain::{format_local, local_year, now_utc, OrderId, ReceiptNumber, YEARS};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
-use diesel::PgConnection;
+use diesel::{PgConnection, SqliteConnection};
 
 /// The outcome of `mint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Minted {
     pub order: OrderId,
     pub number: ReceiptNumber,
-    /// False when the order already had its number and nothing was minted.
-    pub fresh: bool,
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The order was strung and got a new number.
+    Fresh,
+    /// The order had been unstrung: it is strung again and keeps its number.
+    Restrung,
+    /// The order was strung and numbered already: nothing changed.
+    AlreadyStrung,
+}
+
+impl Minted {
+    pub fn is_fresh(&self) -> bool {
+        self.outcome == Outcome::Fresh
+    }
 }
 
 /// Marks `order` strung at `strung_at` and gives it the next number of its stringer's
 /// year (the calendar year of `strung_at` in the stringer's zone). Idempotent: an order
 /// that already has a number keeps it.
 pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTime) -> Result<Minted, Error> {
-    let year = local_year(strung_at, tenant.timezone);
+    let year = receipt_year(tenant, strung_at)?;
     let lock_timeout = db.lock_timeout().as_millis().to_string();
     let minted = match db.postgres() {
         // On PostgreSQL the whole mint is one statement (a call of `receipts_mint`), and a
         // statement on its own is a transaction: one round trip, all or nothing.
         Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout)) {
-            Ok(Some(seq)) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), fresh: true }),
+            Ok(Some(seq)) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh }),
             Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
             Err(e) => Err(e.into()),
         },
@@ -44,13 +60,7 @@ pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTi
     };
     match minted {
         Err(Error::Database(e)) if is_receipt_number_collision(&e) => {
-            let last_n = tenant
-                .counters()
-                .filter(receipt_counters::year.eq(year))
-                .select(receipt_counters::last_n)
-                .first::<i64>(db.conn())
-                .optional()?
-                .unwrap_or(0);
+            let last_n = counters::last_n(db.conn(), tenant.id, year)?.unwrap_or(0);
             Err(Error::CounterBehind {
                 stringer: tenant.handle.clone(),
                 year,
@@ -68,43 +78,75 @@ pub fn mint_in_transaction(
     order: OrderId,
     strung_at: NaiveDateTime,
 ) -> Result<Minted, Error> {
-    let year = local_year(strung_at, tenant.timezone);
+    let year = receipt_year(tenant, strung_at)?;
     let fresh_seq = match conn {
         // The caller's transaction has set the lock timeout already.
         DbConn::Postgres(pg) => mint_statement(pg, tenant, order, year, strung_at, None)?,
-        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, now_utc())?,
+        DbConn::Sqlite(lite) => mint_step_by_step(lite, tenant, order, year, strung_at, now_utc())?,
     };
     match fresh_seq {
-        Some(seq) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), fresh: true }),
+        Some(seq) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh }),
         None => already_numbered(conn, tenant, order, strung_at),
     }
 }
 
+/// The year `strung_at` gives a receipt; one the schema cannot hold is refused here, as
+/// bad input, before it reaches a CHECK constraint.
+fn receipt_year(tenant: &Tenant, strung_at: NaiveDateTime) -> Result<i32, Error> {
+    let year = local_year(strung_at, tenant.timezone);
+    if !YEARS.contains(&year) {
+        return Err(Error::BadInput(format!(
+            "{} is in the year {year}: receipts are numbered in the years {} to {}",
+            format_local(strung_at, tenant.timezone),
+            YEARS.start(),
+            YEARS.end()
+        )));
+    }
+    Ok(year)
+}
+
 /// Nothing was minted: the order is not this stringer's, or it has its number already.
+/// An order that was unstrung is strung again, within the year of its number.
 fn already_numbered(
     conn: &mut DbConn,
     tenant: &Tenant,
     order: OrderId,
     strung_at: NaiveDateTime,
 ) -> Result<Minted, Error> {
-    let (number, was_strung) = tenant
+    let (year, seq, was_strung, void_reason) = tenant
         .orders()
         .filter(orders::id.eq(order.0))
-        .select((orders::receipt_number, orders::strung_at.is_not_null()))
-        .first::<(Option<String>, bool)>(conn)
+        .select((orders::receipt_year, orders::receipt_seq, orders::strung_at.is_not_null(), orders::void_reason))
+        .first::<(Option<i32>, Option<i64>, bool, Option<String>)>(conn)
         .optional()?
         .ok_or_else(|| tenant.no_such_order(order))?;
-    let number = number
-        .ok_or_else(|| Error::Refused(format!("order {order} could not be numbered")))?
-        .parse::<ReceiptNumber>()
-        .map_err(Error::Refused)?;
-    if !was_strung {
-        // Strung again after `order unstring`: the order keeps the number it had.
-        diesel::update(tenant.orders().filter(orders::id.eq(order.0)))
-            .set((orders::strung_at.eq(strung_at), orders::updated_at.eq(now_utc())))
-            .execute(conn)?;
+    let (Some(year), Some(seq)) = (year, seq) else {
+        return Err(Error::Refused(format!("order {order} could not be numbered")));
+    };
+    let number = ReceiptNumber::new(year, seq);
+    if let Some(reason) = void_reason {
+        return Err(Error::Refused(format!(
+            "order {order} ({number}) is void ({reason}) and cannot be strung again; \
+             for a new order of the same racket run `receipts order restring {order}`"
+        )));
     }
-    Ok(Minted { order, number, fresh: false })
+    if was_strung {
+        return Ok(Minted { order, number, outcome: Outcome::AlreadyStrung });
+    }
+    // Strung again after `order unstring`: the order keeps its number, so the new time must
+    // lie in the number's year.
+    let new_year = local_year(strung_at, tenant.timezone);
+    if new_year != year {
+        return Err(Error::BadInput(format!(
+            "order {order} holds receipt {number}, so it can only be strung again in {year}, \
+             not on {} ({new_year}); for a new number run `receipts order restring {order}`",
+            format_local(strung_at, tenant.timezone)
+        )));
+    }
+    diesel::update(tenant.orders().filter(orders::id.eq(order.0)))
+        .set((orders::strung_at.eq(strung_at), orders::updated_at.eq(now_utc())))
+        .execute(conn)?;
+    Ok(Minted { order, number, outcome: Outcome::Restrung })
 }
 
 /// Calls `receipts_mint` (migrations/postgres/*_mint_function): the new sequence number, or
@@ -138,7 +180,7 @@ struct MintedSeq {
 /// The same steps as `receipts_mint`, one statement each, for SQLite: its `BEGIN
 /// IMMEDIATE` write lock already keeps every other writer out.
 fn mint_step_by_step(
-    conn: &mut DbConn,
+    conn: &mut SqliteConnection,
     tenant: &Tenant,
     order: OrderId,
     year: i32,
@@ -150,53 +192,19 @@ fn mint_step_by_step(
     if eligible == 0 {
         return Ok(None);
     }
-    let seq = bump_counter(conn, tenant, year, now)?;
+    let seq = counters::bump(conn, tenant.id, year, now)?;
+    let number = ReceiptNumber::new(year, seq);
     diesel::update(unnumbered)
         .set((
             orders::strung_at.eq(strung_at),
             orders::receipt_year.eq(year),
             orders::receipt_seq.eq(seq),
-            orders::receipt_number.eq(ReceiptNumber::new(year, seq).to_string()),
+            orders::receipt_number.eq(number.to_string()),
             orders::updated_at.eq(now),
         ))
         .execute(conn)?;
-    events::record(
-        conn,
-        &Event {
-            kind: EventKind::Mint,
-            stringer: tenant.id,
-            year,
-            seqs: Some((seq, seq)),
-            order: Some(order.0),
-            counter: Some((seq - 1, seq)),
-            reason: None,
-        },
-    )?;
+    events::record_sqlite(conn, &Event::mint(tenant.id, order, number))?;
     Ok(Some(seq))
-}
-
-/// The counter upsert: creates the year's row at 1 or adds one, and returns the new value.
-fn bump_counter(conn: &mut DbConn, tenant: &Tenant, year: i32, now: NaiveDateTime) -> QueryResult<i64> {
-    let upsert = diesel::insert_into(receipt_counters::table)
-        .values((
-            receipt_counters::stringer_id.eq(tenant.id.0),
-            receipt_counters::year.eq(year),
-            receipt_counters::last_n.eq(1i64),
-            receipt_counters::created_at.eq(now),
-            receipt_counters::updated_at.eq(now),
-        ))
-        .on_conflict((receipt_counters::stringer_id, receipt_counters::year))
-        .do_update()
-        .set((
-            receipt_counters::last_n.eq(receipt_counters::last_n + 1),
-            receipt_counters::updated_at.eq(now),
-        ))
-        .returning(receipt_counters::last_n);
-    // `on_conflict` is not implemented for the connection enum: run it on the inner one.
-    match conn {
-        DbConn::Postgres(c) => upsert.get_result(c),
-        DbConn::Sqlite(c) => upsert.get_result(c),
-    }
 }
 
 /// Whether a failed write hit the one-number-per-order-per-stringer index: the counter

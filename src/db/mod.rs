@@ -6,6 +6,7 @@
 //! lock timeout is set with `SET LOCAL` inside each write transaction.
 
 pub mod audit;
+pub mod counters;
 pub mod events;
 pub mod mint;
 pub mod orders;

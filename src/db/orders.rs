@@ -39,7 +39,7 @@ pub struct Order {
 /// What an order is about: all of it for a new order; for an edit, the fields that change
 /// (`None` leaves a field as it is, or for a new order takes the column's default). The
 /// receipt number is not among them: once issued it never changes.
-#[derive(Debug, Clone, Default, Insertable, AsChangeset)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Insertable, AsChangeset)]
 #[diesel(table_name = orders)]
 pub struct OrderChanges {
     pub customer: Option<String>,
@@ -120,32 +120,42 @@ pub fn list(
     query.load(conn)
 }
 
-/// Edits one of the tenant's orders; its receipt number, if any, stays what it is.
+/// Edits one of the tenant's orders; its receipt number, if any, stays what it is. A void
+/// order is final: only its notes can still change.
 pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, changes: &OrderChanges) -> Result<Order, Error> {
-    let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
+    let order = find(conn, tenant, id)?;
+    let only_notes = OrderChanges { notes: changes.notes.clone(), ..OrderChanges::default() };
+    if *changes != only_notes {
+        refuse_if_void(&order, "edited (only --notes can still change)")?;
+    }
+    diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
         .set((changes, orders::updated_at.eq(now_utc())))
         .execute(conn)?;
-    if updated == 0 {
-        return Err(tenant.no_such_order(id));
-    }
     find(conn, tenant, id)
 }
 
 /// Clears `strung_at`; a receipt number, once issued, stays with the order.
 pub fn unstring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
-    let updated = diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
+    let order = find(conn, tenant, id)?;
+    refuse_if_void(&order, "unstrung")?;
+    diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
         .set((orders::strung_at.eq(None::<NaiveDateTime>), orders::updated_at.eq(now_utc())))
         .execute(conn)?;
-    if updated == 0 {
-        return Err(tenant.no_such_order(id));
-    }
     find(conn, tenant, id)
 }
 
-/// A new, unstrung order copied from an old one: the same racket strung again gets a
-/// number of its own when it is minted.
+/// A new, unstrung order copied from a numbered one: the same racket strung again gets a
+/// number of its own when it is minted. (Copying an order that was never numbered would
+/// only duplicate it.)
 pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<OrderId, Error> {
     let old = find(conn, tenant, id)?;
+    if old.receipt_number.is_none() {
+        return Err(Error::Refused(format!(
+            "order {id} was never strung, so there is nothing to restring: mint it when it is \
+             strung (`receipts mint --order {id}`), or edit it"
+        )));
+    }
+    let kind = old.kind.parse::<OrderKind>().map_err(Error::Refused)?;
     let about = OrderChanges {
         customer: old.customer,
         racket: old.racket,
@@ -157,6 +167,36 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
         paid_at: None,
         notes: old.notes,
     };
-    let kind = old.kind.parse().unwrap_or(OrderKind::Client);
     Ok(insert(conn, tenant, kind, None, &about, Some(id))?)
+}
+
+/// Deletes an order taken by mistake. An order with a receipt number is a record and can
+/// never be deleted (the database refuses it too): it can only be voided.
+pub fn delete(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<(), Error> {
+    let order = find(conn, tenant, id)?;
+    if let Some(number) = order.receipt_number {
+        return Err(Error::Refused(format!(
+            "order {id} holds receipt {number} and can never be deleted: void it instead \
+             (`receipts void --order {id} --reason ...`)"
+        )));
+    }
+    let copies: Vec<i64> =
+        tenant.orders().filter(orders::restring_of.eq(id.0)).select(orders::id).order(orders::id).load(conn)?;
+    if let Some(copy) = copies.first() {
+        return Err(Error::Refused(format!("order {id} cannot be deleted: order {copy} restrings it")));
+    }
+    diesel::delete(tenant.orders().filter(orders::id.eq(id.0))).execute(conn)?;
+    Ok(())
+}
+
+/// A void order is final: it can be restrung into a new order, nothing else.
+fn refuse_if_void(order: &Order, what: &str) -> Result<(), Error> {
+    match (&order.void_reason, &order.receipt_number) {
+        (Some(reason), Some(number)) => Err(Error::Refused(format!(
+            "order {} ({number}) is void ({reason}) and cannot be {what}; \
+             for a new order of the same racket run `receipts order restring {}`",
+            order.id, order.id
+        ))),
+        _ => Ok(()),
+    }
 }

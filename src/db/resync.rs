@@ -6,7 +6,8 @@
 //! customer's number to someone else). The whole repair is one transaction that keeps
 //! mints out while it runs.
 
-use super::events::{self, Event, EventKind};
+use super::counters;
+use super::events::{self, Event};
 use super::schema::{orders, receipt_counters, stringers};
 use super::{Db, DbConn};
 use crate::domain::{now_utc, StringerId};
@@ -71,12 +72,12 @@ fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>>
         .group_by((orders::stringer_id, orders::receipt_year))
         .select((orders::stringer_id, orders::receipt_year, max(orders::receipt_seq)))
         .load(conn)?;
-    let counters: Vec<(i64, i32, i64)> = receipt_counters::table
+    let counter_rows: Vec<(i64, i32, i64)> = receipt_counters::table
         .select((receipt_counters::stringer_id, receipt_counters::year, receipt_counters::last_n))
         .load(conn)?;
 
     let mut state: BTreeMap<(i64, i32), (Option<i64>, i64)> = BTreeMap::new();
-    for (stringer, year, last_n) in counters {
+    for (stringer, year, last_n) in counter_rows {
         state.entry((stringer, year)).or_default().0 = Some(last_n);
     }
     for (stringer, year, seq) in highest {
@@ -107,40 +108,11 @@ fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> Que
     let now = now_utc();
     let reason = if allow_lower { "resync-counters --allow-lower" } else { "resync-counters" };
     for change in changes.iter().filter(|c| c.action != Action::KeptAhead) {
-        let (stringer, Some(new)) = (change.stringer_id.0, change.new) else {
+        let Some(new) = change.new else {
             continue;
         };
-        if change.old.is_some() {
-            diesel::update(
-                receipt_counters::table
-                    .filter(receipt_counters::stringer_id.eq(stringer))
-                    .filter(receipt_counters::year.eq(change.year)),
-            )
-            .set((receipt_counters::last_n.eq(new), receipt_counters::updated_at.eq(now)))
-            .execute(conn)?;
-        } else {
-            diesel::insert_into(receipt_counters::table)
-                .values((
-                    receipt_counters::stringer_id.eq(stringer),
-                    receipt_counters::year.eq(change.year),
-                    receipt_counters::last_n.eq(new),
-                    receipt_counters::created_at.eq(now),
-                    receipt_counters::updated_at.eq(now),
-                ))
-                .execute(conn)?;
-        }
-        events::record(
-            conn,
-            &Event {
-                kind: EventKind::Resync,
-                stringer: StringerId(stringer),
-                year: change.year,
-                seqs: None,
-                order: None,
-                counter: Some((change.old.unwrap_or(0), new)),
-                reason: Some(reason),
-            },
-        )?;
+        counters::set(conn, change.stringer_id, change.year, change.old, new, now)?;
+        events::record(conn, &Event::resync(change.stringer_id, change.year, change.old.unwrap_or(0), new, reason))?;
     }
     Ok(())
 }

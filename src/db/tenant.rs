@@ -28,17 +28,10 @@ impl Tenant {
         receipt_counters::table.filter(receipt_counters::stringer_id.eq(self.id.0))
     }
 
-    /// The stringer with this handle.
+    /// The stringer with this handle (handles ignore case).
     pub fn load(conn: &mut DbConn, handle: &str) -> Result<Tenant, Error> {
-        let row = stringers::table
-            .filter(stringers::handle.eq(handle))
-            .select((stringers::id, stringers::handle, stringers::timezone))
-            .first::<(i64, String, String)>(conn)
-            .optional()?
-            .ok_or_else(|| {
-                Error::NotFound(format!("there is no stringer \"{handle}\" (see `receipts stringer list`)"))
-            })?;
-        Tenant::from_row(row)
+        let stringer = super::stringers::find(conn, handle)?;
+        Tenant::from_row((stringer.id, stringer.handle, stringer.timezone))
     }
 
     /// The stringer who owns an order, for commands run without `--stringer`.

@@ -6,8 +6,11 @@ mod receipt_number;
 mod time;
 
 pub use money::{Currency, Price};
-pub use receipt_number::ReceiptNumber;
-pub use time::{format_local, format_utc, local_year, machine_timezone, now_utc, parse_timezone, Timestamp};
+pub use receipt_number::{NumberRange, ReceiptNumber};
+pub use time::{
+    check_strung_at, default_timezone, format_local, format_utc, local_year, now_utc, parse_timezone, year_start,
+    Timestamp, YEARS,
+};
 
 use serde::Serialize;
 use std::fmt;
@@ -77,14 +80,15 @@ impl FromStr for OrderKind {
     }
 }
 
-/// A stringer's handle: what people type after `--stringer`.
+/// A stringer's handle: what people type after `--stringer`. Handles ignore case: they
+/// are kept in lowercase, so `Stefan` and `stefan` are one stringer.
 pub fn validate_handle(handle: &str) -> Result<String, String> {
     let valid = !handle.is_empty()
         && handle.len() <= 64
         && handle.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
         && handle.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
     if valid {
-        Ok(handle.to_string())
+        Ok(handle.to_ascii_lowercase())
     } else {
         Err(format!(
             "\"{handle}\" is not a stringer handle (letters, digits, '.', '_' or '-', starting \

@@ -30,7 +30,8 @@ impl FromStr for ReceiptNumber {
         let invalid = || format!("\"{s}\" is not a receipt number (expected YYYY-NNNN)");
         let (year, seq) = s.split_once('-').ok_or_else(invalid)?;
         let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
-        if year.len() != 4 || !digits(year) || seq.len() < 4 || !digits(seq) {
+        // At most 18 digits: every such sequence number, and the next one, fits in an i64.
+        if year.len() != 4 || !digits(year) || !(4..=MAX_SEQ_DIGITS).contains(&seq.len()) || !digits(seq) {
             return Err(invalid());
         }
         let year: i32 = year.parse().map_err(|_| invalid())?;
@@ -41,6 +42,59 @@ impl FromStr for ReceiptNumber {
             return Err(invalid());
         }
         Ok(number)
+    }
+}
+
+const MAX_SEQ_DIGITS: usize = 18;
+
+/// Consecutive numbers of one stringer's year: `2026-0008..2026-0012`, or one number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NumberRange {
+    pub first: ReceiptNumber,
+    pub last: ReceiptNumber,
+}
+
+impl NumberRange {
+    pub fn year(&self) -> i32 {
+        self.first.year
+    }
+
+    /// How many numbers the range holds.
+    pub fn count(&self) -> i64 {
+        self.last.seq - self.first.seq + 1
+    }
+
+    pub fn seqs(&self) -> std::ops::RangeInclusive<i64> {
+        self.first.seq..=self.last.seq
+    }
+}
+
+impl fmt::Display for NumberRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            write!(f, "{}", self.first)
+        } else {
+            write!(f, "{}..{}", self.first, self.last)
+        }
+    }
+}
+
+impl FromStr for NumberRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let Some((first, last)) = s.split_once("..") else {
+            let number: ReceiptNumber = s.parse()?;
+            return Ok(NumberRange { first: number, last: number });
+        };
+        let (first, last): (ReceiptNumber, ReceiptNumber) = (first.parse()?, last.parse()?);
+        if first.year != last.year {
+            return Err(format!("\"{s}\" spans two years: a range is of one year (YYYY-NNNN..YYYY-MMMM)"));
+        }
+        if first.seq > last.seq {
+            return Err(format!("\"{s}\" runs backwards: write the lower number first"));
+        }
+        Ok(NumberRange { first, last })
     }
 }
 
@@ -67,8 +121,29 @@ mod tests {
     fn parses_only_canonical_renderings() {
         assert_eq!("2026-0042".parse(), Ok(ReceiptNumber::new(2026, 42)));
         assert_eq!("2026-10000".parse(), Ok(ReceiptNumber::new(2026, 10000)));
-        for bad in ["2026-042", "2026-00042", "26-0042", "2026-0000", "2026_0042", "2026-00a2"] {
+        assert_eq!("2026-999999999999999999".parse(), Ok(ReceiptNumber::new(2026, 999_999_999_999_999_999)));
+        for bad in [
+            "2026-042",
+            "2026-00042",
+            "26-0042",
+            "2026-0000",
+            "2026_0042",
+            "2026-00a2",
+            "2026-9223372036854775807",
+            "2026-99999999999999999999",
+        ] {
             assert!(bad.parse::<ReceiptNumber>().is_err(), "{bad} was accepted");
         }
+    }
+
+    #[test]
+    fn ranges_are_one_year_and_ascending() {
+        let range: NumberRange = "2026-0008..2026-0012".parse().unwrap();
+        assert_eq!((range.year(), range.count(), range.to_string()), (2026, 5, "2026-0008..2026-0012".into()));
+        let one: NumberRange = "2026-0003".parse().unwrap();
+        assert_eq!((one.count(), one.to_string()), (1, "2026-0003".into()));
+        assert!("2026-0008..2027-0012".parse::<NumberRange>().unwrap_err().contains("two years"));
+        assert!("2026-0012..2026-0008".parse::<NumberRange>().unwrap_err().contains("backwards"));
+        assert!("2026-0008..".parse::<NumberRange>().is_err());
     }
 }

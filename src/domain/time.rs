@@ -163,9 +163,81 @@ pub fn parse_timezone(name: &str) -> Result<Tz, String> {
         .map_err(|_| format!("\"{name}\" is not an IANA time zone (like Europe/Zurich or UTC)"))
 }
 
+/// The zone of a new stringer when none is given: the `TZ` environment variable, then the
+/// machine's zone, then UTC. A `TZ` that names no IANA zone is refused rather than guessed
+/// around: the zone decides which year every receipt belongs to.
+pub fn default_timezone() -> Result<Tz, String> {
+    match std::env::var("TZ") {
+        Ok(tz) if !tz.trim().is_empty() => timezone_from_tz_variable(&tz),
+        _ => Ok(machine_timezone()),
+    }
+}
+
+/// `TZ` as the C library reads it: `Europe/Zurich`, `:Europe/Zurich`, or a path into the
+/// zone database such as `/usr/share/zoneinfo/Europe/Zurich`.
+fn timezone_from_tz_variable(tz: &str) -> Result<Tz, String> {
+    let name = tz.trim().trim_start_matches(':');
+    let name = name.rsplit_once("zoneinfo/").map_or(name, |(_, zone)| zone);
+    name.parse::<Tz>().map_err(|_| {
+        format!("the TZ environment variable (\"{tz}\") names no IANA time zone: pass --timezone, e.g. Europe/Zurich")
+    })
+}
+
 /// The machine's zone, or UTC when it cannot be told.
-pub fn machine_timezone() -> Tz {
+fn machine_timezone() -> Tz {
     iana_time_zone::get_timezone().ok().and_then(|name| name.parse().ok()).unwrap_or(Tz::UTC)
+}
+
+/// The first UTC instant of a local calendar year in `zone`. Found by bisection on
+/// `local_year`, so a zone whose clocks jump at New Year is handled like any other.
+pub fn year_start(year: i32, zone: Tz) -> NaiveDateTime {
+    let midnight = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN).and_time(NaiveTime::MIN);
+    // No zone is a day or more away from UTC.
+    let (mut before, mut from) = (midnight - chrono::Duration::days(1), midnight + chrono::Duration::days(1));
+    while from - before > chrono::Duration::microseconds(1) {
+        let middle = before + (from - before) / 2;
+        if local_year(middle, zone) >= year {
+            from = middle;
+        } else {
+            before = middle;
+        }
+    }
+    from
+}
+
+/// Receipt years the program accepts: clocks and typos outside them are refused.
+pub const YEARS: std::ops::RangeInclusive<i32> = 1970..=9998;
+
+/// A mint's `--at`, checked against the clock: never in the future (beyond a few minutes of
+/// clock skew), never outside `YEARS`, and, unless `backdate`, in this year or the last
+/// one (local to `zone`). A typo in a year would otherwise issue a number forever.
+pub fn check_strung_at(at: NaiveDateTime, now: NaiveDateTime, zone: Tz, backdate: bool) -> Result<(), String> {
+    let year = local_year(at, zone);
+    let shown = || format_local(at, zone);
+    if !YEARS.contains(&year) {
+        return Err(format!(
+            "{} is in the year {year}: receipts are numbered in the years {} to {}",
+            shown(),
+            YEARS.start(),
+            YEARS.end()
+        ));
+    }
+    if at > now + chrono::Duration::minutes(10) {
+        return Err(format!(
+            "{} {zone} is in the future (it is now {}): a racket is marked strung once it is",
+            shown(),
+            format_local(now, zone)
+        ));
+    }
+    let this_year = local_year(now, zone);
+    if !backdate && year < this_year - 1 {
+        return Err(format!(
+            "{} is in {year}, not in {this_year} or {}: pass --backdate if the racket really was strung then",
+            shown(),
+            this_year - 1
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -214,6 +286,39 @@ mod tests {
         assert_eq!(at, utc("2026-12-31 23:30:00"));
         assert_eq!(local_year(at, Zurich), 2027);
         assert_eq!(local_year(at, Tz::UTC), 2026);
+    }
+
+    #[test]
+    fn a_year_starts_at_local_midnight() {
+        assert_eq!(year_start(2027, Zurich), utc("2026-12-31 23:00:00"));
+        assert_eq!(year_start(2027, Tz::UTC), utc("2027-01-01 00:00:00"));
+        assert_eq!(year_start(2027, chrono_tz::Pacific::Kiritimati), utc("2026-12-31 10:00:00"));
+        // Samoa skipped 30 December 2011 entirely; New Year's midnight still began 2012.
+        assert_eq!(year_start(2012, chrono_tz::Pacific::Apia), utc("2011-12-31 10:00:00"));
+    }
+
+    #[test]
+    fn a_strung_time_must_be_plausible() {
+        let now = utc("2026-11-23 15:00:00");
+        let check = |at: &str, backdate: bool| check_strung_at(utc(at), now, Zurich, backdate);
+        assert_eq!(check("2026-11-23 15:09:00", false), Ok(()));
+        assert_eq!(check("2025-01-01 10:00:00", false), Ok(()));
+        assert!(check("2026-11-23 15:11:00", false).unwrap_err().contains("in the future"));
+        assert!(check("2062-01-01 10:00:00", true).unwrap_err().contains("in the future"));
+        assert!(check("2024-12-31 10:00:00", false).unwrap_err().contains("pass --backdate"));
+        assert_eq!(check("2024-12-31 10:00:00", true), Ok(()));
+        assert!(check("1969-06-01 10:00:00", true).unwrap_err().contains("1970 to 9998"));
+        let tokyo = chrono_tz::Asia::Tokyo;
+        let far = check_strung_at(utc("9999-12-31 23:59:00"), now, tokyo, true).unwrap_err();
+        assert!(far.contains("in the year 10000"), "{far}");
+    }
+
+    #[test]
+    fn tz_names_a_zone_as_the_c_library_reads_it() {
+        assert_eq!(timezone_from_tz_variable("Europe/Zurich"), Ok(Zurich));
+        assert_eq!(timezone_from_tz_variable(":Europe/Zurich"), Ok(Zurich));
+        assert_eq!(timezone_from_tz_variable("/usr/share/zoneinfo/Europe/Zurich"), Ok(Zurich));
+        assert!(timezone_from_tz_variable("CET-1CEST").unwrap_err().contains("pass --timezone"));
     }
 
     #[test]

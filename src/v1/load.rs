@@ -1,6 +1,7 @@
 //! Writing a planned V1 file: one transaction that creates the new stringers, compares rows
 //! imported before, refuses to renumber, loads the new rows in bulk (binary COPY on
-//! PostgreSQL, multi-row INSERT on SQLite), sets the counters and journals the import.
+//! PostgreSQL, a cached single-row INSERT on SQLite), sets the counters and journals the
+//! import.
 
 use super::file::V1File;
 use super::plan::{Group, Plan};
@@ -8,8 +9,9 @@ use super::problems::{Problem, Problems};
 use super::row::{Instants, V1Row};
 use super::stringers::Registry;
 use super::{GroupReport, Options, Report};
-use crate::db::events::{self, Event, EventKind};
-use crate::db::schema::{orders, receipt_counters};
+use crate::db::counters;
+use crate::db::events::{self, Event};
+use crate::db::schema::orders;
 use crate::db::DbConn;
 use crate::domain::{now_utc, OrderKind, ReceiptNumber};
 use crate::error::Error;
@@ -304,13 +306,7 @@ fn refuse_renumbering(
                 diesel::dsl::max(orders::receipt_seq),
             ))
             .first(conn)?;
-        let counter: i64 = receipt_counters::table
-            .filter(receipt_counters::stringer_id.eq(id.0))
-            .filter(receipt_counters::year.eq(year))
-            .select(receipt_counters::last_n)
-            .first(conn)
-            .optional()?
-            .unwrap_or(0);
+        let counter = counters::last_n(conn, id, year)?.unwrap_or(0);
         let own = accounted.get(&(stringer, year)).copied().unwrap_or(0);
         let highest = plan.groups.get(&(stringer, Some(year))).map_or(0, |g: &Group| g.highest);
         if count > own || counter > highest {
@@ -415,43 +411,11 @@ fn set_counters(
         let (Some(year), Some(id)) = (year, registry.get(stringer).id) else {
             continue;
         };
-        let counter = receipt_counters::table
-            .filter(receipt_counters::stringer_id.eq(id.0))
-            .filter(receipt_counters::year.eq(year));
-        let old: Option<i64> = counter.select(receipt_counters::last_n).first(conn).optional()?;
+        let old = counters::last_n(conn, id, year)?;
         let new = old.unwrap_or(0).max(group.highest);
-        match old {
-            Some(old) if old == new => {}
-            Some(_) => {
-                diesel::update(counter)
-                    .set((receipt_counters::last_n.eq(new), receipt_counters::updated_at.eq(now)))
-                    .execute(conn)?;
-            }
-            None => {
-                diesel::insert_into(receipt_counters::table)
-                    .values((
-                        receipt_counters::stringer_id.eq(id.0),
-                        receipt_counters::year.eq(year),
-                        receipt_counters::last_n.eq(new),
-                        receipt_counters::created_at.eq(now),
-                        receipt_counters::updated_at.eq(now),
-                    ))
-                    .execute(conn)?;
-            }
-        }
-        if let Some(&(first, last)) = new_numbers.get(&(stringer, year)) {
-            events::record(
-                conn,
-                &Event {
-                    kind: EventKind::V1Import,
-                    stringer: id,
-                    year,
-                    seqs: Some((first, last)),
-                    order: None,
-                    counter: Some((old.unwrap_or(0), new)),
-                    reason: Some(&reason),
-                },
-            )?;
+        counters::set(conn, id, year, old, new, now)?;
+        if let Some(&seqs) = new_numbers.get(&(stringer, year)) {
+            events::record(conn, &Event::v1_import(id, year, seqs, (old.unwrap_or(0), new), &reason))?;
         }
     }
     Ok(())
@@ -479,6 +443,7 @@ fn report(plan: &Plan, registry: &Registry, new_orders: u64, dry_run: bool) -> R
         new_orders,
         rows: plan.rows.len() as u64,
         created_stringers: created,
+        timezone_for_new: registry.zone_for_new().name().to_string(),
         dry_run,
         warnings: Vec::new(),
     }

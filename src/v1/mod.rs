@@ -13,7 +13,7 @@ mod row;
 mod stringers;
 
 use crate::db::Db;
-use crate::domain::{machine_timezone, ReceiptNumber};
+use crate::domain::{default_timezone, ReceiptNumber};
 use crate::error::Error;
 use chrono_tz::Tz;
 use file::V1File;
@@ -45,6 +45,8 @@ pub struct Report {
     /// Rows that were not imported before.
     pub new_orders: u64,
     pub created_stringers: Vec<String>,
+    /// The time zone the created stringers get.
+    pub timezone_for_new: String,
     pub dry_run: bool,
     pub warnings: Vec<String>,
 }
@@ -64,7 +66,11 @@ pub struct GroupReport {
 pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report, Error> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let bar = |what: &str| progress_bar(options.progress, size, what);
-    let mut registry = Registry::load(db.conn(), options.timezone.unwrap_or_else(machine_timezone))?;
+    let zone_for_new = match options.timezone {
+        Some(zone) => zone,
+        None => default_timezone().map_err(Error::Usage)?,
+    };
+    let mut registry = Registry::load(db.conn(), zone_for_new)?;
 
     let (mut file, warnings) = V1File::open(path, options.stringer.is_some(), bar("checking"))?;
     let columns = file.columns.clone();

@@ -6,6 +6,7 @@ use crate::domain::{parse_timezone, StringerId};
 use crate::error::Error;
 use chrono_tz::Tz;
 use diesel::prelude::*;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
@@ -38,11 +39,13 @@ impl Registry {
         Ok(Registry { entries: Vec::new(), by_handle: HashMap::new(), known, zone_for_new })
     }
 
-    /// The index of a handle, registering it on first sight.
+    /// The index of a handle (in any case: `Stefan` is `stefan`), registering it on first sight.
     pub fn index(&mut self, handle: &str) -> u32 {
-        if let Some(&index) = self.by_handle.get(handle) {
+        let handle = folded(handle);
+        if let Some(&index) = self.by_handle.get(handle.as_ref()) {
             return index;
         }
+        let handle = handle.as_ref();
         let entry = match self.known.get(handle) {
             Some(&(id, zone)) => Entry { handle: handle.to_string(), id: Some(id), zone, is_new: false },
             None => Entry { handle: handle.to_string(), id: None, zone: self.zone_for_new, is_new: true },
@@ -55,7 +58,7 @@ impl Registry {
 
     /// The index of a handle seen before.
     pub fn find(&self, handle: &str) -> Option<u32> {
-        self.by_handle.get(handle).copied()
+        self.by_handle.get(folded(handle).as_ref()).copied()
     }
 
     pub fn get(&self, index: u32) -> &Entry {
@@ -70,6 +73,11 @@ impl Registry {
         &self.entries
     }
 
+    /// The zone stringers created by this import get.
+    pub fn zone_for_new(&self) -> Tz {
+        self.zone_for_new
+    }
+
     /// Creates the stringers the database does not have yet.
     pub fn create_new(&mut self, conn: &mut DbConn) -> Result<(), Error> {
         for entry in self.entries.iter_mut().filter(|e| e.id.is_none()) {
@@ -77,5 +85,14 @@ impl Registry {
             entry.id = Some(StringerId(added.id));
         }
         Ok(())
+    }
+}
+
+/// A handle in lowercase, without copying the (usual) handle that is lowercase already.
+fn folded(handle: &str) -> Cow<'_, str> {
+    if handle.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(handle.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(handle)
     }
 }

@@ -89,7 +89,7 @@ on_both_backends! {
         let jobs = (0..4).map(|_| mint_job(&stefan, a, "2026-05-01 10:00")).collect();
         let results: Vec<Minted> = at_once(&db, jobs).into_iter().map(Result::unwrap).collect();
         assert!(results.iter().all(|m| m.number.to_string() == "2026-0001"), "{results:?}");
-        assert_eq!(results.iter().filter(|m| m.fresh).count(), 1);
+        assert_eq!(results.iter().filter(|m| m.is_fresh()).count(), 1);
         assert_eq!(counter(&db, &stefan, 2026), Some(1));
         assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events"), Some(1));
     }
@@ -215,7 +215,7 @@ fn a_second_mint_of_the_same_order_waits_and_then_sees_the_first_number() {
     release.send(()).unwrap();
     let first = holder.join().unwrap();
     let second = second.join().unwrap().unwrap();
-    assert_eq!((first.number, first.fresh), (second.number, !second.fresh));
+    assert_eq!((first.number, first.is_fresh()), (second.number, !second.is_fresh()));
     assert_eq!(counter(&db, &stefan, 2026), Some(1), "the waiting mint did not bump the counter");
 }
 

@@ -1,6 +1,6 @@
 use crate::on_both_backends;
 use crate::support::*;
-use receipts::db::mint::mint;
+use receipts::db::mint::{mint, Outcome};
 use receipts::db::orders::{self, OrderChanges};
 use receipts::db::void::void_order;
 use receipts::Error;
@@ -31,7 +31,7 @@ on_both_backends! {
 
         let again = mint(&mut conn, &stefan, a, utc("2026-03-04 09:00")).unwrap();
         assert_eq!(again.number.to_string(), "2026-0001");
-        assert!(!again.fresh);
+        assert_eq!(again.outcome, Outcome::Restrung);
         let reloaded = orders::find(conn.conn(), &stefan, a).unwrap();
         assert_eq!(reloaded.strung_at, Some(utc("2026-03-04 09:00")));
         assert_eq!(counter(&db, &stefan, 2026), Some(1));

@@ -1,7 +1,7 @@
 use crate::on_both_backends;
 use crate::support::*;
 use diesel::prelude::*;
-use receipts::db::mint::{mint, mint_in_transaction};
+use receipts::db::mint::{mint, mint_in_transaction, Outcome};
 use receipts::db::schema::orders;
 use receipts::domain::ReceiptNumber;
 use receipts::Error;
@@ -15,7 +15,7 @@ on_both_backends! {
         let second = mint(&mut conn, &stefan, b, utc("2026-03-02 10:00")).unwrap();
         assert_eq!(first.number.to_string(), "2026-0001");
         assert_eq!(second.number.to_string(), "2026-0002");
-        assert!(first.fresh && second.fresh);
+        assert!(first.is_fresh() && second.is_fresh());
         assert_eq!(counter(&db, &stefan, 2026), Some(2));
         assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE kind = 'mint'"), Some(2));
     }
@@ -27,7 +27,7 @@ on_both_backends! {
         let first = mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
         let again = mint(&mut conn, &stefan, a, utc("2026-05-01 10:00")).unwrap();
         assert_eq!(again.number, first.number);
-        assert!(!again.fresh);
+        assert_eq!(again.outcome, Outcome::AlreadyStrung);
         assert_eq!(counter(&db, &stefan, 2026), Some(1));
         assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events"), Some(1));
     }

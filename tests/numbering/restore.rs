@@ -3,8 +3,8 @@ use crate::support::*;
 use receipts::db::audit::audit;
 use receipts::db::mint::mint;
 use receipts::db::resync::{resync_counters, Action, Options};
-use receipts::db::void::{void_lost_number, void_order};
-use receipts::domain::{OrderId, ReceiptNumber};
+use receipts::db::void::{void_lost_numbers, void_order};
+use receipts::domain::{NumberRange, OrderId, ReceiptNumber};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::Duration;
@@ -122,7 +122,7 @@ on_both_backends! {
         // Repaired: counter raised, the two lost numbers documented.
         resync_counters(&mut conn, APPLY).unwrap();
         for seq in [3, 4] {
-            void_lost_number(&mut conn, &stefan, ReceiptNumber::new(2026, seq), "lost in the restore").unwrap();
+            void_lost_numbers(&mut conn, &stefan, one(2026, seq), "lost in the restore", false).unwrap();
         }
         let report = audit(conn.conn(), Some(&stefan), Some(2026)).unwrap();
         assert_eq!(report.len(), 1);
@@ -141,8 +141,13 @@ on_both_backends! {
         let stefan = stringer(&mut conn, "stefan", "UTC");
         let a = order(&mut conn, &stefan);
         mint(&mut conn, &stefan, a, utc("2026-02-01 10:00")).unwrap();
-        let err = void_lost_number(&mut conn, &stefan, ReceiptNumber::new(2026, 1), "lost").unwrap_err();
+        let err = void_lost_numbers(&mut conn, &stefan, one(2026, 1), "lost", false).unwrap_err();
         assert!(err.to_string().contains(&format!("belongs to order {}", a.0)), "{err}");
         assert_eq!(db.query_i64("SELECT count(*) FROM orders"), Some(1));
     }
+}
+
+/// A range of one number.
+fn one(year: i32, seq: i64) -> NumberRange {
+    NumberRange { first: ReceiptNumber::new(year, seq), last: ReceiptNumber::new(year, seq) }
 }
