@@ -1,4 +1,3 @@
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -7,7 +6,10 @@ fn main() -> ExitCode {
             eprintln!("warning: ignoring the .env file: {e}");
         }
     }
-    let cli = receipts::cli::Cli::parse();
+    let cli = match receipts::cli::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     match receipts::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         // Output piped into `head` and cut short is not a failure.

@@ -16,6 +16,7 @@ use crate::db::{DatabaseUrl, Db, Tenant};
 use crate::domain::OrderId;
 use crate::error::Error;
 use clap::{Args, Parser, Subcommand};
+use std::process::ExitCode;
 use std::time::Duration;
 
 pub use output::Format;
@@ -111,6 +112,25 @@ impl Context {
         };
         Db::connect(&url, self.lock_timeout)
     }
+}
+
+/// Reads the command line. Help and the version print as clap renders them; a mistake is
+/// reported in one line (clap's first) with the usage exit code.
+pub fn parse() -> Result<Cli, ExitCode> {
+    use clap::error::ErrorKind;
+    Cli::try_parse().map_err(|err| match err.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            ExitCode::from(if err.use_stderr() { crate::error::exit::USAGE } else { 0 })
+        }
+        _ => {
+            let rendered = err.render().to_string();
+            eprintln!("{}", rendered.lines().next().unwrap_or("error: invalid arguments"));
+            ExitCode::from(crate::error::exit::USAGE)
+        }
+    })
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {

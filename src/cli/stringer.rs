@@ -1,7 +1,9 @@
 use super::{output, Context, Format};
 use crate::db::counters;
 use crate::db::stringers::{self, Profile};
-use crate::domain::{default_timezone, format_utc, parse_timezone, validate_handle, ReceiptNumber, StringerId};
+use crate::domain::{
+    default_timezone, format_utc, parse_timezone, validate_handle, ReceiptNumber, StringerId,
+};
 use crate::Error;
 use anyhow::Context as _;
 use chrono_tz::Tz;
@@ -130,7 +132,8 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             match ctx.format {
                 Format::Json => output::json(&view)?,
                 Format::Table => {
-                    let profile = [("handle", &view.handle), ("name", &view.name), ("time zone", &view.timezone)];
+                    let profile =
+                        [("handle", &view.handle), ("name", &view.name), ("time zone", &view.timezone)];
                     let text: Vec<String> =
                         profile.iter().map(|(field, value)| format!("{field:<12} {value}")).collect();
                     output::line(&text.join("\n"))?;

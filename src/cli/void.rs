@@ -43,7 +43,12 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     let count = output::count(numbers.count() as usize, "number");
     let counter = if lost.counter_after != lost.counter_before {
-        format!("; the {} counter moves from {} to {}", numbers.year(), lost.counter_before, lost.counter_after)
+        format!(
+            "; the {} counter moves from {} to {}",
+            numbers.year(),
+            lost.counter_before,
+            lost.counter_after
+        )
     } else {
         String::new()
     };

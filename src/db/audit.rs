@@ -120,7 +120,8 @@ pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Q
         stringers::table.select((stringers::id, stringers::handle, stringers::timezone)).load(conn)?;
     let zones: BTreeMap<i64, Result<Tz, String>> =
         stringer_rows.iter().map(|(id, _, zone)| (*id, parse_timezone(zone))).collect();
-    let handles: BTreeMap<i64, String> = stringer_rows.into_iter().map(|(id, handle, _)| (id, handle)).collect();
+    let handles: BTreeMap<i64, String> =
+        stringer_rows.into_iter().map(|(id, handle, _)| (id, handle)).collect();
     let mut years: BTreeMap<(i64, i32), YearAudit> = BTreeMap::new();
     fn entry<'a>(
         years: &'a mut BTreeMap<(i64, i32), YearAudit>,

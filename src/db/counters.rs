@@ -17,7 +17,9 @@ fn row(
     diesel::dsl::Filter<receipt_counters::table, diesel::dsl::Eq<receipt_counters::stringer_id, i64>>,
     diesel::dsl::Eq<receipt_counters::year, i32>,
 > {
-    receipt_counters::table.filter(receipt_counters::stringer_id.eq(stringer.0)).filter(receipt_counters::year.eq(year))
+    receipt_counters::table
+        .filter(receipt_counters::stringer_id.eq(stringer.0))
+        .filter(receipt_counters::year.eq(year))
 }
 
 /// `last_n` of (stringer, year); None when the year has no counter row yet.
@@ -89,7 +91,12 @@ pub fn set(
 
 /// The SQLite mint's step: creates the year's row at 1 or adds one, and returns the new
 /// value (`INSERT ... ON CONFLICT DO UPDATE ... RETURNING`).
-pub fn bump(conn: &mut SqliteConnection, stringer: StringerId, year: i32, now: NaiveDateTime) -> QueryResult<i64> {
+pub fn bump(
+    conn: &mut SqliteConnection,
+    stringer: StringerId,
+    year: i32,
+    now: NaiveDateTime,
+) -> QueryResult<i64> {
     diesel::insert_into(receipt_counters::table)
         .values((
             receipt_counters::stringer_id.eq(stringer.0),
@@ -100,7 +107,10 @@ pub fn bump(conn: &mut SqliteConnection, stringer: StringerId, year: i32, now: N
         ))
         .on_conflict((receipt_counters::stringer_id, receipt_counters::year))
         .do_update()
-        .set((receipt_counters::last_n.eq(receipt_counters::last_n + 1), receipt_counters::updated_at.eq(now)))
+        .set((
+            receipt_counters::last_n.eq(receipt_counters::last_n + 1),
+            receipt_counters::updated_at.eq(now),
+        ))
         .returning(receipt_counters::last_n)
         .get_result(conn)
 }

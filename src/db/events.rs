@@ -86,7 +86,13 @@ impl<'a> Event<'a> {
     }
 
     /// A V1 import numbered `first..=last` of a year and set its counter.
-    pub fn v1_import(stringer: StringerId, year: i32, seqs: (i64, i64), counter: (i64, i64), reason: &'a str) -> Event<'a> {
+    pub fn v1_import(
+        stringer: StringerId,
+        year: i32,
+        seqs: (i64, i64),
+        counter: (i64, i64),
+        reason: &'a str,
+    ) -> Event<'a> {
         Event {
             kind: EventKind::V1Import,
             stringer,

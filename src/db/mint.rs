@@ -52,7 +52,9 @@ pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTi
         // On PostgreSQL the whole mint is one statement (a call of `receipts_mint`), and a
         // statement on its own is a transaction: one round trip, all or nothing.
         Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout)) {
-            Ok(Some(seq)) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh }),
+            Ok(Some(seq)) => {
+                Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh })
+            }
             Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
             Err(e) => Err(e.into()),
         },
@@ -116,7 +118,12 @@ fn already_numbered(
     let (year, seq, was_strung, void_reason) = tenant
         .orders()
         .filter(orders::id.eq(order.0))
-        .select((orders::receipt_year, orders::receipt_seq, orders::strung_at.is_not_null(), orders::void_reason))
+        .select((
+            orders::receipt_year,
+            orders::receipt_seq,
+            orders::strung_at.is_not_null(),
+            orders::void_reason,
+        ))
         .first::<(Option<i32>, Option<i64>, bool, Option<String>)>(conn)
         .optional()?
         .ok_or_else(|| tenant.no_such_order(order))?;

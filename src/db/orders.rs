@@ -180,8 +180,12 @@ pub fn delete(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<(), Err
              (`receipts void --order {id} --reason ...`)"
         )));
     }
-    let copies: Vec<i64> =
-        tenant.orders().filter(orders::restring_of.eq(id.0)).select(orders::id).order(orders::id).load(conn)?;
+    let copies: Vec<i64> = tenant
+        .orders()
+        .filter(orders::restring_of.eq(id.0))
+        .select(orders::id)
+        .order(orders::id)
+        .load(conn)?;
     if let Some(copy) = copies.first() {
         return Err(Error::Refused(format!("order {id} cannot be deleted: order {copy} restrings it")));
     }

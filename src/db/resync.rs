@@ -112,7 +112,10 @@ fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> Que
             continue;
         };
         counters::set(conn, change.stringer_id, change.year, change.old, new, now)?;
-        events::record(conn, &Event::resync(change.stringer_id, change.year, change.old.unwrap_or(0), new, reason))?;
+        events::record(
+            conn,
+            &Event::resync(change.stringer_id, change.year, change.old.unwrap_or(0), new, reason),
+        )?;
     }
     Ok(())
 }

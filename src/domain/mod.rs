@@ -8,8 +8,8 @@ mod time;
 pub use money::{Currency, Price};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use time::{
-    check_strung_at, default_timezone, format_local, format_utc, local_year, now_utc, parse_timezone, year_start,
-    Timestamp, YEARS,
+    check_strung_at, default_timezone, format_local, format_utc, local_year, now_utc, parse_timezone,
+    year_start, Timestamp, YEARS,
 };
 
 use serde::Serialize;

@@ -139,7 +139,10 @@ mod tests {
     #[test]
     fn ranges_are_one_year_and_ascending() {
         let range: NumberRange = "2026-0008..2026-0012".parse().unwrap();
-        assert_eq!((range.year(), range.count(), range.to_string()), (2026, 5, "2026-0008..2026-0012".into()));
+        assert_eq!(
+            (range.year(), range.count(), range.to_string()),
+            (2026, 5, "2026-0008..2026-0012".into())
+        );
         let one: NumberRange = "2026-0003".parse().unwrap();
         assert_eq!((one.count(), one.to_string()), (1, "2026-0003".into()));
         assert!("2026-0008..2027-0012".parse::<NumberRange>().unwrap_err().contains("two years"));

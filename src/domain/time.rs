@@ -192,17 +192,19 @@ fn machine_timezone() -> Tz {
 /// `local_year`, so a zone whose clocks jump at New Year is handled like any other.
 pub fn year_start(year: i32, zone: Tz) -> NaiveDateTime {
     let midnight = NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN).and_time(NaiveTime::MIN);
-    // No zone is a day or more away from UTC.
-    let (mut before, mut from) = (midnight - chrono::Duration::days(1), midnight + chrono::Duration::days(1));
-    while from - before > chrono::Duration::microseconds(1) {
+    let instant = |seconds: i64| DateTime::from_timestamp(seconds, 0).unwrap_or_default().naive_utc();
+    // No zone is a day or more away from UTC, and clocks change on whole seconds.
+    let (mut before, mut from) =
+        (midnight.and_utc().timestamp() - 86_400, midnight.and_utc().timestamp() + 86_400);
+    while from - before > 1 {
         let middle = before + (from - before) / 2;
-        if local_year(middle, zone) >= year {
+        if local_year(instant(middle), zone) >= year {
             from = middle;
         } else {
             before = middle;
         }
     }
-    from
+    instant(from)
 }
 
 /// Receipt years the program accepts: clocks and typos outside them are refused.
@@ -211,7 +213,12 @@ pub const YEARS: std::ops::RangeInclusive<i32> = 1970..=9998;
 /// A mint's `--at`, checked against the clock: never in the future (beyond a few minutes of
 /// clock skew), never outside `YEARS`, and, unless `backdate`, in this year or the last
 /// one (local to `zone`). A typo in a year would otherwise issue a number forever.
-pub fn check_strung_at(at: NaiveDateTime, now: NaiveDateTime, zone: Tz, backdate: bool) -> Result<(), String> {
+pub fn check_strung_at(
+    at: NaiveDateTime,
+    now: NaiveDateTime,
+    zone: Tz,
+    backdate: bool,
+) -> Result<(), String> {
     let year = local_year(at, zone);
     let shown = || format_local(at, zone);
     if !YEARS.contains(&year) {

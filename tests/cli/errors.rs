@@ -14,7 +14,7 @@ fn user_mistakes_get_one_line_and_the_documented_exit_code() {
     check(1, &["mint", "--order", &order, "--stringer", "nobody"]);
     check(2, &["mint", "--order", "abc"]);
     check(2, &["mint", "--order", &order, "--at", "31/12/2025"]);
-    check(2, &["mint", "--order", &order, "--at", "2026-03-29 02:30"]);
+    check(2, &["mint", "--order", &order, "--at", "2026-03-29 02:30", "--backdate"]);
     check(2, &["order", "add", "--customer", "Roger"]);
     check(2, &["order", "add", "--stringer", "stefan", "--price", "35,50"]);
     check(2, &["stringer", "add", "stefan two"]);
@@ -60,12 +60,21 @@ fn held_lock_makes_mint_exit_75(db: &TestDb) {
             Ok::<_, receipts::Error>(fails(
                 db,
                 75,
-                &["--lock-timeout", "0.2", "mint", "--order", &second, "--at", "2026-05-01 12:00"],
+                &[
+                    "--lock-timeout",
+                    "0.2",
+                    "mint",
+                    "--order",
+                    &second,
+                    "--at",
+                    "2026-05-01 12:00",
+                    "--backdate",
+                ],
             ))
         })
         .unwrap();
     assert!(message.ends_with("nothing was changed, try again"), "{message}");
-    assert_eq!(ok(db, &["mint", "--order", &second, "--at", "2026-05-01 12:00"]), "2026-0002");
+    assert_eq!(ok(db, &["mint", "--order", &second, "--at", "2026-05-01 12:00", "--backdate"]), "2026-0002");
 }
 
 #[test]
@@ -82,10 +91,10 @@ fn a_lock_held_elsewhere_is_exit_75_on_postgres() {
 fn a_counter_behind_the_orders_fails_cleanly_and_names_resync() {
     let db = TestDb::sqlite();
     let order = shop(&db);
-    ok(&db, &["mint", "--order", &order, "--at", "2026-05-01 10:00"]);
+    ok(&db, &["mint", "--order", &order, "--at", "2026-05-01 10:00", "--backdate"]);
     db.execute("UPDATE receipt_counters SET last_n = 0").unwrap();
     let second = ok(&db, &["order", "add", "--stringer", "stefan"]);
-    let message = fails(&db, 1, &["mint", "--order", &second, "--at", "2026-05-02 10:00"]);
+    let message = fails(&db, 1, &["mint", "--order", &second, "--at", "2026-05-02 10:00", "--backdate"]);
     insta::assert_snapshot!("counter_behind", message);
     assert_eq!(db.query_i64("SELECT count(*) FROM orders WHERE receipt_number IS NOT NULL"), Some(1));
 }
@@ -108,6 +117,9 @@ fn a_dot_env_file_and_receipts_stringer_are_honoured() {
     };
     assert_eq!(receipts(&["stringer", "add", "stefan"], None), "stefan");
     let order = receipts(&["order", "add"], Some("stefan"));
-    assert_eq!(receipts(&["mint", "--order", &order, "--at", "2026-02-01"], Some("stefan")), "2026-0001");
+    assert_eq!(
+        receipts(&["mint", "--order", &order, "--at", "2026-02-01", "--backdate"], Some("stefan")),
+        "2026-0001"
+    );
     assert!(database.exists(), "the .env file chose the database");
 }

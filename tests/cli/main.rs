@@ -80,6 +80,7 @@ fn shop(db: &TestDb) -> String {
 }
 
 mod errors;
+mod guard_rails;
 mod help;
 mod migrate_v1;
 mod restore;

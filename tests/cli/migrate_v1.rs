@@ -64,9 +64,9 @@ fn imports_the_sample_as_the_oracle_numbers_it(db: &TestDb) {
 
     // The next live mint continues after the highest imported number.
     let order = ok(db, &["order", "add", "--stringer", "stefan"]);
-    assert_eq!(ok(db, &["mint", "--order", &order, "--at", "2025-12-20 10:00"]), "2025-0042");
+    assert_eq!(ok(db, &["mint", "--order", &order, "--at", "2025-12-20 10:00", "--backdate"]), "2025-0042");
     let order = ok(db, &["order", "add", "--stringer", "mia"]);
-    assert_eq!(ok(db, &["mint", "--order", &order, "--at", "2024-12-20 10:00"]), "2024-0013");
+    assert_eq!(ok(db, &["mint", "--order", &order, "--at", "2024-12-20 10:00", "--backdate"]), "2024-0013");
     assert_eq!(run(db, &["audit"]).code, 0);
 }
 
@@ -184,7 +184,7 @@ fn rows_numbered_into_a_year_with_other_receipts_are_refused() {
     let db = TestDb::postgres();
     ok(&db, &["stringer", "add", "stefan", "--timezone", "Europe/Zurich"]);
     let order = ok(&db, &["order", "add", "--stringer", "stefan"]);
-    ok(&db, &["mint", "--order", &order, "--at", "2025-01-15 10:00"]);
+    ok(&db, &["mint", "--order", &order, "--at", "2025-01-15 10:00", "--backdate"]);
     let message = fails(&db, 65, &["migrate-v1", &fixture("messy.csv"), "--stringer", "stefan"]);
     assert!(
         message.contains("stringer stefan, 2025 already has receipt numbers 2025-0001..2025-0001 that this file does not hold"),

@@ -56,7 +56,7 @@ impl Shop {
     fn mint_new_order(&self) -> Output {
         let order = self.receipts(&["order", "add", "--stringer", "stefan"]);
         assert_eq!(order.code, 0, "{}", order.stderr);
-        self.receipts(&["mint", "--order", order.stdout.trim(), "--at", "2026-06-01 10:00"])
+        self.receipts(&["mint", "--order", order.stdout.trim(), "--at", "2026-06-01 10:00", "--backdate"])
     }
 
     fn mints(&self, expected: &str) {
@@ -155,7 +155,7 @@ fn restore_runbook_on_postgres() {
     shop.runbook_ok("pg_dump --format=custom --file=receipts.dump \"$DATABASE_URL\"");
     counters_behind_are_found_refused_and_repaired(
         &shop,
-        "pg_restore --data-only --table=receipt_counters --file=- receipts.dump | psql --single-transaction --set=ON_ERROR_STOP=1 --command=\"TRUNCATE receipt_counters\" --file=- \"$DATABASE_URL\"",
+        "pg_restore --data-only --table=receipt_counters --file=- receipts.dump | psql --single-transaction --set=ON_ERROR_STOP=1 --command=\"DELETE FROM receipt_counters\" --file=- \"$DATABASE_URL\"",
     );
     numbers_issued_after_the_backup_are_recorded_and_never_reissued(
         &shop,
