@@ -217,9 +217,8 @@ on_both_backends! {
     }
 }
 
-#[test]
-fn the_zone_of_a_new_stringer_honours_tz() {
-    let db = TestDb::sqlite();
+on_both_backends! {
+    fn the_zone_of_a_new_stringer_honours_tz(db: TestDb) {
     let out = receipts(&db).env("TZ", "Europe/Zurich").args(["stringer", "add", "a"]).output().unwrap();
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("time zone Europe/Zurich"));
@@ -227,11 +226,9 @@ fn the_zone_of_a_new_stringer_honours_tz() {
     let out = receipts(&db).env("TZ", "Not/AZone").args(["stringer", "add", "b"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("pass --timezone"));
-}
+    }
 
-#[test]
-fn a_dry_run_import_names_the_zone_of_the_stringers_it_would_create() {
-    let db = TestDb::sqlite();
+    fn a_dry_run_import_names_the_zone_of_the_stringers_it_would_create(db: TestDb) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("v1.csv");
     std::fs::write(&file, "v1_id,kind,stringer,strung_at\n1,client,ana,2024-03-01 10:00\n").unwrap();
@@ -243,6 +240,7 @@ fn a_dry_run_import_names_the_zone_of_the_stringers_it_would_create() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("would create stringer ana (time zone America/Chicago)"));
+    }
 }
 
 #[test]

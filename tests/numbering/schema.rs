@@ -1,4 +1,5 @@
 use crate::support::*;
+use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
 use diesel_migrations::MigrationHarness;
@@ -112,4 +113,74 @@ fn postgres_migrations_go_up_down_and_up_again() {
 #[test]
 fn sqlite_migrations_go_up_down_and_up_again() {
     up_down_up(&TestDb::sqlite());
+}
+
+/// A connection that applies no migrations of its own.
+fn raw(db: &TestDb) -> DbConn {
+    match db.backend {
+        Backend::Postgres => DbConn::Postgres(diesel::PgConnection::establish(&db.url).unwrap()),
+        Backend::Sqlite => DbConn::Sqlite(diesel::SqliteConnection::establish(&db.url).unwrap()),
+    }
+}
+
+/// A database at the first release's schema, holding `handles`; then the remaining
+/// migrations. Returns their outcome and the handles afterwards.
+fn fold_handles_of_an_old_database(db: &TestDb, handles: &[&str]) -> (Result<(), String>, Vec<String>) {
+    let mut conn = raw(db);
+    let first_release = 2;
+    for _ in 0..first_release {
+        match &mut conn {
+            DbConn::Postgres(c) => c.run_next_migration(receipts::db::POSTGRES_MIGRATIONS).map(drop),
+            DbConn::Sqlite(c) => c.run_next_migration(receipts::db::SQLITE_MIGRATIONS).map(drop),
+        }
+        .unwrap();
+    }
+    for handle in handles {
+        conn.batch_execute(&format!(
+            "INSERT INTO stringers (handle, name, timezone, created_at, updated_at) \
+             VALUES ('{handle}', '{handle}', 'UTC', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+        ))
+        .unwrap();
+    }
+    let migrated = match &mut conn {
+        DbConn::Postgres(c) => c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS).map(drop),
+        DbConn::Sqlite(c) => c.run_pending_migrations(receipts::db::SQLITE_MIGRATIONS).map(drop),
+    }
+    .map_err(|e| e.to_string());
+    #[derive(QueryableByName)]
+    struct Handle {
+        #[diesel(sql_type = Text)]
+        handle: String,
+    }
+    let handles = diesel::sql_query("SELECT handle FROM stringers ORDER BY handle")
+        .load::<Handle>(&mut raw(db))
+        .unwrap()
+        .into_iter()
+        .map(|h| h.handle)
+        .collect();
+    (migrated, handles)
+}
+
+fn old_database(backend: Backend) -> TestDb {
+    match backend {
+        Backend::Postgres => TestDb::empty_postgres(),
+        Backend::Sqlite => TestDb::sqlite(),
+    }
+}
+
+crate::on_both_backends! {
+    fn existing_handles_are_folded_to_lowercase(db: TestDb) {
+        let db = old_database(db.backend);
+        let (migrated, handles) = fold_handles_of_an_old_database(&db, &["Stefan", "anna"]);
+        assert_eq!(migrated, Ok(()));
+        assert_eq!(handles, vec!["anna", "stefan"]);
+    }
+
+    fn handles_that_differ_only_in_case_stop_the_migration(db: TestDb) {
+        let db = old_database(db.backend);
+        let (migrated, handles) = fold_handles_of_an_old_database(&db, &["Stefan", "stefan", "anna"]);
+        let error = migrated.unwrap_err();
+        assert!(error.contains("differ only in case"), "{error}");
+        assert_eq!(handles, vec!["Stefan", "anna", "stefan"], "nothing was changed");
+    }
 }
