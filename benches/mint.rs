@@ -548,7 +548,8 @@ fn draw(path: &Path, series: &[(&str, Vec<Point>)]) -> Result<()> {
             .y_label_formatter(&|v| format!("{v:.0}"))
             .disable_x_mesh()
             .draw()?;
-        let lines: [(&str, RGBColor, fn(&Point) -> f64); 4] = [
+        type Line = (&'static str, RGBColor, fn(&Point) -> f64);
+        let lines: [Line; 4] = [
             ("library mint", BLUE, |p| p.library),
             ("(i) upsert + update, one statement, prepared", GREEN, |p| p.upsert),
             ("(i) the same, unnamed statements", RGBColor(120, 120, 120), |p| p.unnamed),

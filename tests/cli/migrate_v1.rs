@@ -12,7 +12,8 @@ fn fixture(name: &str) -> String {
 fn numbers(db: &TestDb) -> BTreeMap<(String, String, i64), String> {
     use diesel::prelude::*;
     use receipts::db::schema::{orders, stringers};
-    let rows: Vec<(String, Option<String>, Option<i64>, Option<String>)> = orders::table
+    type Row = (String, Option<String>, Option<i64>, Option<String>);
+    let rows: Vec<Row> = orders::table
         .inner_join(stringers::table)
         .select((stringers::handle, orders::v1_kind, orders::v1_id, orders::receipt_number))
         .load(db.connect().conn())

@@ -8,8 +8,11 @@ use std::sync::{mpsc, Arc, Barrier};
 use std::thread;
 use std::time::Duration;
 
+/// Work for one thread, on a connection of its own.
+type Job<T> = Box<dyn FnOnce(&mut Db) -> T + Send>;
+
 /// Runs each job on its own thread with its own connection, all released at once.
-fn at_once<T: Send + 'static>(db: &TestDb, jobs: Vec<Box<dyn FnOnce(&mut Db) -> T + Send>>) -> Vec<T> {
+fn at_once<T: Send + 'static>(db: &TestDb, jobs: Vec<Job<T>>) -> Vec<T> {
     let barrier = Arc::new(Barrier::new(jobs.len()));
     let handles: Vec<_> = jobs
         .into_iter()
@@ -25,11 +28,7 @@ fn at_once<T: Send + 'static>(db: &TestDb, jobs: Vec<Box<dyn FnOnce(&mut Db) -> 
     handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
 }
 
-fn mint_job(
-    tenant: &Tenant,
-    order: OrderId,
-    at: &str,
-) -> Box<dyn FnOnce(&mut Db) -> Result<Minted, Error> + Send> {
+fn mint_job(tenant: &Tenant, order: OrderId, at: &str) -> Job<Result<Minted, Error>> {
     let (tenant, at) = (tenant.clone(), utc(at));
     Box::new(move |conn| mint(conn, &tenant, order, at))
 }
