@@ -346,7 +346,7 @@ fn query_i64(db: &mut Db, sql: &str) -> Result<i64> {
 /// An SQLite file with one stringer (s1) and `orders` orders.
 fn sqlite_database(dir: &Path, name: &str, orders: i64) -> Result<DatabaseUrl> {
     let path = dir.join(name);
-    let url = DatabaseUrl::Sqlite(path.to_string_lossy().into_owned());
+    let url = DatabaseUrl::Sqlite(path);
     let mut db = Db::connect(&url, Duration::from_secs(30))?;
     db.conn().batch_execute(&format!(
         "INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
@@ -454,6 +454,7 @@ fn cli_latencies(pg: &Postgres, dir: &Path) -> Result<Vec<(&'static str, &'stati
                 "s1",
                 "--at",
                 STRUNG_AT,
+                "--backdate",
             ]);
             cmd
         }
@@ -470,7 +471,7 @@ fn cli_latencies(pg: &Postgres, dir: &Path) -> Result<Vec<(&'static str, &'stati
     ));
 
     let DatabaseUrl::Sqlite(ours) = sqlite_database(dir, "cli.db", CLI_RUNS as i64)? else { bail!("SQLite") };
-    rows.push(("SQLite", "`receipts mint --order N`", latency(mint(ours))?));
+    rows.push(("SQLite", "`receipts mint --order N`", latency(mint(ours.to_string_lossy().into_owned()))?));
     let DatabaseUrl::Sqlite(floor) = sqlite_database(dir, "cli-floor.db", CLI_RUNS as i64)? else {
         bail!("SQLite")
     };

@@ -36,8 +36,12 @@ pub enum Error {
     #[error("lost the connection to the database: {0}")]
     ConnectionLost(String),
 
-    #[error("the database has no receipts schema yet: run `receipts db migrate` first")]
+    #[error("the database has no receipts schema yet, or an older one: run `receipts db migrate` first")]
     NotMigrated,
+
+    /// The database file itself is the problem: read-only, full, unopenable.
+    #[error("the database {path} {problem}")]
+    DatabaseFile { path: String, problem: String },
 
     /// Lock waits that ran out, serialization failures, deadlocks: trying again may work.
     #[error("{0}; nothing was changed, try again")]
@@ -54,7 +58,7 @@ pub enum Error {
     #[error("{0}")]
     AuditFailed(String),
 
-    #[error(transparent)]
+    #[error("{}", one_line(.0))]
     Database(diesel::result::Error),
 }
 
@@ -69,6 +73,7 @@ impl Error {
             Error::NotFound(_)
             | Error::Refused(_)
             | Error::NotMigrated
+            | Error::DatabaseFile { .. }
             | Error::CounterBehind { .. }
             | Error::AuditFailed(_)
             | Error::Database(_) => exit::FAILURE,
@@ -77,7 +82,11 @@ impl Error {
 }
 
 impl From<diesel::result::Error> for Error {
-    /// Sorts database failures into what the user can do about them.
+    /// Sorts database failures into what the user can do about them, by their kind (the
+    /// SQLSTATE class diesel reports) and never by a server's message, which may be in any
+    /// language. Lock waits that ran out on PostgreSQL arrive as serialization failures
+    /// (`receipts_begin` and `receipts_mint` report them so); SQLite's busy error has a fixed
+    /// English text. A missing schema is found by asking the server (`Db::explain`).
     fn from(error: diesel::result::Error) -> Self {
         use diesel::result::{DatabaseErrorKind as Kind, Error as DbError};
         let DbError::DatabaseError(kind, info) = &error else {
@@ -85,24 +94,23 @@ impl From<diesel::result::Error> for Error {
         };
         let message = info.message();
         match kind {
-            Kind::SerializationFailure => Error::Busy("the transaction collided with another one".into()),
-            Kind::ClosedConnection | Kind::UnableToSendCommand => Error::ConnectionLost(message.to_string()),
-            _ if message.contains("lock timeout") => {
+            Kind::SerializationFailure if message == "receipts: lock timeout" => {
                 Error::Busy("another transaction held a lock for longer than the lock timeout".into())
             }
-            _ if message.contains("database is locked") || message.contains("database table is locked") => {
+            Kind::SerializationFailure if message == "receipts: deadlock" => {
+                Error::Busy("the transaction deadlocked with another one".into())
+            }
+            Kind::SerializationFailure => Error::Busy("the transaction collided with another one".into()),
+            Kind::ClosedConnection | Kind::UnableToSendCommand => {
+                Error::ConnectionLost(crate::db::first_line(message))
+            }
+            // SQLite's own texts (SQLITE_BUSY, SQLITE_LOCKED), which it never translates.
+            _ if message == "database is locked" || message.starts_with("database table is locked") => {
                 Error::Busy(
                     "another process kept the database locked for longer than the lock timeout".into(),
                 )
             }
-            _ if message.contains("deadlock detected") => {
-                Error::Busy("the transaction deadlocked with another one".into())
-            }
-            _ if (message.contains("relation") && message.contains("does not exist"))
-                || message.starts_with("no such table") =>
-            {
-                Error::NotMigrated
-            }
+            _ if message.starts_with("no such table") => Error::NotMigrated,
             _ => Error::Database(error),
         }
     }
@@ -113,4 +121,9 @@ pub fn exit_code_of(error: &anyhow::Error) -> ExitCode {
     let code =
         error.chain().find_map(|cause| cause.downcast_ref::<Error>()).map_or(exit::FAILURE, Error::exit_code);
     ExitCode::from(code)
+}
+
+/// A database failure in one line: a client library's message may run over several.
+fn one_line(error: &diesel::result::Error) -> String {
+    crate::db::first_line(&error.to_string())
 }

@@ -1,5 +1,6 @@
 use super::{output, Context, Format, StringerOpt};
 use crate::db::audit::{audit, YearAudit};
+use crate::db::Access;
 use crate::domain::ReceiptNumber;
 use crate::Error;
 use anyhow::Context as _;
@@ -30,11 +31,10 @@ struct Row {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.connect()?;
+    let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
-    let report = audit(db.conn(), tenant.as_ref(), opts.year)
-        .map_err(Error::from)
-        .context("cannot audit the numbering")?;
+    let report =
+        db.read(|conn| Ok(audit(conn, tenant.as_ref(), opts.year)?)).context("cannot audit the numbering")?;
     match ctx.format {
         Format::Json => output::json(&report)?,
         Format::Table => output::line(&text(&report))?,

@@ -1,4 +1,5 @@
 use super::Context;
+use crate::db::Access;
 use anyhow::Context as _;
 use clap::Subcommand;
 
@@ -11,7 +12,7 @@ pub enum Command {
 pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
     match cmd {
         Command::Migrate => {
-            let mut db = ctx.connect()?;
+            let mut db = ctx.open(Access::Migrate)?;
             let applied = db.migrate().context("cannot migrate the database")?;
             if applied.is_empty() {
                 eprintln!("the schema is up to date");

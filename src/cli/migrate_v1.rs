@@ -1,4 +1,5 @@
 use super::{output, Context, Format};
+use crate::db::Access;
 use crate::domain::{parse_timezone, validate_handle};
 use crate::v1::{migrate_v1, GroupReport, Options};
 use chrono_tz::Tz;
@@ -35,7 +36,7 @@ struct Row {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.connect()?;
+    let mut db = ctx.open(Access::Write)?;
     let options = Options {
         stringer: opts.stringer,
         timezone: opts.timezone,

@@ -1,5 +1,6 @@
 use super::{output, Context, StringerOpt};
 use crate::db::mint::{mint, Outcome};
+use crate::db::Access;
 use crate::domain::{check_strung_at, now_utc, OrderId, Timestamp};
 use crate::Error;
 use clap::Args;
@@ -22,7 +23,7 @@ pub struct Opts {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.connect()?;
+    let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
     let now = now_utc();
     let strung_at = match opts.at {

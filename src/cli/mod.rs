@@ -12,7 +12,7 @@ mod resync;
 mod stringer;
 mod void;
 
-use crate::db::{DatabaseUrl, Db, Tenant};
+use crate::db::{Access, DatabaseUrl, Db, Tenant};
 use crate::domain::OrderId;
 use crate::error::Error;
 use clap::{Args, Parser, Subcommand};
@@ -79,21 +79,24 @@ pub struct StringerOpt {
 impl StringerOpt {
     /// The named stringer, or with none named, the owner of `order`.
     fn tenant_for(&self, db: &mut Db, order: OrderId) -> Result<Tenant, Error> {
-        match &self.stringer {
-            Some(handle) => Tenant::load(db.conn(), handle),
-            None => Tenant::owner_of(db.conn(), order),
-        }
+        db.read(|conn| match &self.stringer {
+            Some(handle) => Tenant::load(conn, handle),
+            None => Tenant::owner_of(conn, order),
+        })
     }
 
     fn required(&self, db: &mut Db) -> Result<Tenant, Error> {
         let handle = self.stringer.as_deref().ok_or_else(|| {
             Error::Usage("say whose order this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
         })?;
-        Tenant::load(db.conn(), handle)
+        db.read(|conn| Tenant::load(conn, handle))
     }
 
     fn optional(&self, db: &mut Db) -> Result<Option<Tenant>, Error> {
-        self.stringer.as_deref().map(|h| Tenant::load(db.conn(), h)).transpose()
+        match self.stringer.as_deref() {
+            Some(handle) => db.read(|conn| Tenant::load(conn, handle)).map(Some),
+            None => Ok(None),
+        }
     }
 }
 
@@ -105,12 +108,14 @@ pub struct Context {
 }
 
 impl Context {
-    pub fn connect(&self) -> Result<Db, Error> {
+    /// The database, opened for what the command does: a command that only reads never
+    /// creates, migrates or writes an SQLite file.
+    pub fn open(&self, access: Access) -> Result<Db, Error> {
         let url = match self.database_url.as_deref() {
             Some(url) => DatabaseUrl::parse(url)?,
             None => DatabaseUrl::default_sqlite()?,
         };
-        Db::connect(&url, self.lock_timeout)
+        Db::open(&url, access, self.lock_timeout)
     }
 }
 
@@ -155,9 +160,10 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
         .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
+/// Seconds from 0 (do not wait at all) to a day.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
-        Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => Ok(Duration::from_secs_f64(secs)),
-        _ => Err(format!("\"{text}\" is not a number of seconds between 0 and 86400")),
+        Ok(secs) if secs.is_finite() && (0.0..=86_400.0).contains(&secs) => Ok(Duration::from_secs_f64(secs)),
+        _ => Err(format!("\"{text}\" is not a number of seconds from 0 to 86400")),
     }
 }

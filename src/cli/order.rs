@@ -1,5 +1,6 @@
 use super::{output, Context, Format, StringerOpt};
 use crate::db::orders::{self, Order, OrderChanges};
+use crate::db::Access;
 use crate::domain::{
     format_local, format_utc, parse_timezone, Currency, OrderId, OrderKind, Price, Timestamp,
 };
@@ -120,7 +121,11 @@ pub struct OrderOpts {
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.connect()?;
+    let access = match cmd {
+        Command::List(_) | Command::Show(_) => Access::Read,
+        _ => Access::Write,
+    };
+    let mut db = ctx.open(access)?;
     match cmd {
         Command::Add(opts) => {
             let tenant = opts.stringer.required(&mut db)?;
@@ -130,16 +135,16 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
                 .transpose()
                 .map_err(crate::Error::Usage)?;
             let about = opts.details.into_changes(None, None);
-            let id = orders::add(db.conn(), &tenant, opts.kind, ordered_at, &about)
-                .map_err(Error::from)
+            let id = db
+                .write(|conn| Ok::<_, Error>(orders::add(conn, &tenant, opts.kind, ordered_at, &about)?))
                 .context("cannot add the order")?;
             eprintln!("added order {id} for {}", tenant.handle);
             output::line(&id.to_string())?;
         }
         Command::List(opts) => {
             let tenant = opts.stringer.optional(&mut db)?;
-            let listed = orders::list(db.conn(), tenant.as_ref(), opts.year)
-                .map_err(Error::from)
+            let listed = db
+                .read(|conn| Ok(orders::list(conn, tenant.as_ref(), opts.year)?))
                 .context("cannot list the orders")?;
             let views: Vec<OrderView> =
                 listed.into_iter().map(|(o, h, tz)| OrderView::new(o, h, &tz)).collect();
@@ -153,7 +158,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
         }
         Command::Show(opts) => {
             let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-            let order = orders::find(db.conn(), &tenant, opts.order)?;
+            let order = db.read(|conn| orders::find(conn, &tenant, opts.order))?;
             let view = OrderView::new(order, tenant.handle.clone(), tenant.timezone.name());
             match ctx.format {
                 Format::Json => output::json(&view)?,

@@ -1,5 +1,6 @@
 use super::{output, Context, Format};
 use crate::db::resync::{resync_counters, Action, CounterChange, Options};
+use crate::db::Access;
 use clap::Args;
 use serde::Serialize;
 use tabled::Tabled;
@@ -25,7 +26,7 @@ struct Row {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.connect()?;
+    let mut db = ctx.open(Access::Write)?;
     let changes = resync_counters(&mut db, Options { dry_run: opts.dry_run, allow_lower: opts.allow_lower })?;
     match ctx.format {
         Format::Json => output::json(&changes)?,

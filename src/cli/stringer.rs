@@ -1,6 +1,6 @@
 use super::{output, Context, Format};
-use crate::db::counters;
 use crate::db::stringers::{self, Profile};
+use crate::db::{counters, Access};
 use crate::domain::{
     default_timezone, format_utc, parse_timezone, validate_handle, ReceiptNumber, StringerId,
 };
@@ -86,7 +86,11 @@ struct YearRow {
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.connect()?;
+    let access = match cmd {
+        Command::List | Command::Show(_) => Access::Read,
+        Command::Add(_) | Command::Edit(_) => Access::Write,
+    };
+    let mut db = ctx.open(access)?;
     match cmd {
         Command::Add(opts) => {
             let name = opts.name.unwrap_or_else(|| opts.handle.clone());
@@ -94,13 +98,13 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
                 Some(zone) => zone,
                 None => default_timezone().map_err(Error::Usage)?,
             };
-            let added = stringers::add(db.conn(), &opts.handle, name.trim(), timezone)?;
+            let added = db.write(|conn| stringers::add(conn, &opts.handle, name.trim(), timezone))?;
             eprintln!("added stringer {} ({}, time zone {})", added.handle, added.name, added.timezone);
             output::line(&added.handle)?;
         }
         Command::List => {
-            let rows: Vec<StringerRow> = stringers::list(db.conn())
-                .map_err(Error::from)
+            let rows: Vec<StringerRow> = db
+                .read(|conn| Ok(stringers::list(conn)?))
                 .context("cannot list the stringers")?
                 .into_iter()
                 .map(|s| StringerRow {
@@ -116,9 +120,12 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             }
         }
         Command::Show(opts) => {
-            let stringer = stringers::find(db.conn(), &opts.handle)?;
-            let years: Vec<YearRow> = counters::of_stringer(db.conn(), StringerId(stringer.id))
-                .map_err(Error::from)?
+            let (stringer, counters) = db.read(|conn| {
+                let stringer = stringers::find(conn, &opts.handle)?;
+                let counters = counters::of_stringer(conn, StringerId(stringer.id))?;
+                Ok((stringer, counters))
+            })?;
+            let years: Vec<YearRow> = counters
                 .into_iter()
                 .map(|(year, counter)| YearRow { year, counter, next: ReceiptNumber::new(year, counter + 1) })
                 .collect();

@@ -1,5 +1,6 @@
 use super::{output, Context, Format, StringerOpt};
 use crate::db::void::{void_lost_numbers, void_order};
+use crate::db::Access;
 use crate::domain::{NumberRange, OrderId};
 use clap::Args;
 
@@ -25,7 +26,7 @@ pub struct Opts {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.connect()?;
+    let mut db = ctx.open(Access::Write)?;
     let reason = opts.reason.trim();
     if let Some(order) = opts.order {
         let tenant = opts.stringer.tenant_for(&mut db, order)?;

@@ -47,7 +47,7 @@ impl Minted {
 /// that already has a number keeps it.
 pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTime) -> Result<Minted, Error> {
     let year = receipt_year(tenant, strung_at)?;
-    let lock_timeout = db.lock_timeout().as_millis().to_string();
+    let lock_timeout = db.lock_timeout_setting();
     let minted = match db.postgres() {
         // On PostgreSQL the whole mint is one statement (a call of `receipts_mint`), and a
         // statement on its own is a transaction: one round trip, all or nothing.
@@ -56,7 +56,7 @@ pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTi
                 Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh })
             }
             Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
-            Err(e) => Err(e.into()),
+            Err(e) => Err(db.explain(e.into())),
         },
         None => db.write(|conn| mint_in_transaction(conn, tenant, order, strung_at)),
     };

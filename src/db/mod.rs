@@ -1,9 +1,10 @@
 //! The database: one connection type over PostgreSQL and SQLite, chosen from the URL, the
-//! embedded migrations, and the write transaction every change goes through.
+//! embedded migrations, and the transactions every read and change go through.
 //!
 //! Policy: nothing here relies on session state, so PostgreSQL may sit behind PgBouncer in
 //! transaction-pooling mode. Statements are never cached as named prepared statements; the
-//! lock timeout is set with `SET LOCAL` inside each write transaction.
+//! lock timeout is set inside each transaction, by the `receipts_begin` call that takes its
+//! table locks. Every wait is bounded: for the server, for a lock, for a pooler's queue.
 
 pub mod audit;
 pub mod counters;
@@ -14,22 +15,26 @@ pub mod resync;
 pub mod schema;
 pub mod stringers;
 pub mod tenant;
+mod url;
 pub mod void;
 
 use crate::error::Error;
 use diesel::connection::{AnsiTransactionManager, CacheSize, SimpleConnection, TransactionManager};
+use diesel::migration::MigrationSource;
 use diesel::prelude::*;
+use diesel::sql_types::{Bool, Text};
 use diesel::{PgConnection, SqliteConnection};
-use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
-use std::path::PathBuf;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations};
+use std::path::Path;
 use std::time::Duration;
 
 pub use tenant::Tenant;
+pub use url::DatabaseUrl;
 
 pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 
-/// How long a write waits for a lock before it gives up with a retryable error.
+/// How long a statement waits for a lock before it gives up with a retryable error.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(diesel::MultiConnection)]
@@ -38,130 +43,71 @@ pub enum DbConn {
     Sqlite(SqliteConnection),
 }
 
-/// Where the data lives, read from `--database-url` / `DATABASE_URL`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DatabaseUrl {
-    Postgres(String),
-    Sqlite(String),
+/// What a command does with the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Only reads: an SQLite file must exist and is opened read-only, never migrated.
+    Read,
+    /// Writes: an SQLite file is created and migrated when needed.
+    Write,
+    /// `db migrate`: an SQLite file is created, and the caller migrates it.
+    Migrate,
 }
 
-impl DatabaseUrl {
-    /// `postgres://` or `postgresql://` is PostgreSQL; `sqlite://PATH`, `file:PATH` or a
-    /// plain path is an SQLite file.
-    pub fn parse(url: &str) -> Result<DatabaseUrl, Error> {
-        let url = url.trim();
-        if url.is_empty() {
-            return Err(Error::Usage("the database URL is empty".into()));
-        }
-        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            return Ok(DatabaseUrl::Postgres(url.to_string()));
-        }
-        if let Some(path) = url.strip_prefix("sqlite://") {
-            return Ok(DatabaseUrl::Sqlite(path.to_string()));
-        }
-        if url.starts_with("file:") {
-            return Ok(DatabaseUrl::Sqlite(url.to_string()));
-        }
-        if let Some((scheme, _)) = url.split_once("://") {
-            return Err(Error::Usage(format!(
-                "unsupported database URL scheme \"{scheme}\": use postgres://..., sqlite://PATH or a file path"
-            )));
-        }
-        Ok(DatabaseUrl::Sqlite(url.to_string()))
-    }
+/// The locks a transaction takes up front, each wait bounded by the lock timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lock {
+    /// Reads see one consistent state; only a DBA's exclusive table lock holds them up.
+    Read,
+    /// Writes; on SQLite the whole database (`BEGIN IMMEDIATE`).
+    Write,
+    /// Writes, and no mint may move a counter until the transaction ends.
+    Recount,
+    /// Writes, one V1 import at a time.
+    Import,
+}
 
-    /// The SQLite file in the platform's data directory, used when no URL is given.
-    pub fn default_sqlite() -> Result<DatabaseUrl, Error> {
-        let dir = dirs::data_dir().map(|d| d.join("receipts")).ok_or_else(|| {
-            Error::Usage("no data directory on this machine: pass --database-url or set DATABASE_URL".into())
-        })?;
-        std::fs::create_dir_all(&dir).map_err(|e| Error::Unreachable {
-            url: dir.display().to_string(),
-            reason: format!("cannot create the data directory: {e}"),
-        })?;
-        Ok(DatabaseUrl::Sqlite(path_text(dir.join("receipts.db"))))
-    }
-
-    /// The URL with any password replaced, fit for messages.
-    pub fn redacted(&self) -> String {
+impl Lock {
+    /// The mode of `receipts_begin` (migrations/postgres/*_bounded_waits).
+    fn postgres_mode(self) -> &'static str {
         match self {
-            DatabaseUrl::Sqlite(path) => path.clone(),
-            DatabaseUrl::Postgres(url) => redact_password(url),
+            Lock::Read => "read",
+            Lock::Write => "write",
+            Lock::Recount => "recount",
+            Lock::Import => "import",
         }
     }
-}
-
-fn path_text(path: PathBuf) -> String {
-    path.to_string_lossy().into_owned()
-}
-
-fn redact_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    let Some((credentials, host)) = authority.rsplit_once('@') else {
-        return url.to_string();
-    };
-    let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
-    let tail = redact_query_password(tail);
-    if credentials.contains(':') {
-        format!("{scheme}://{user}:***@{host}{tail}")
-    } else {
-        format!("{scheme}://{credentials}@{host}{tail}")
-    }
-}
-
-fn redact_query_password(tail: &str) -> String {
-    let Some((path, query)) = tail.split_once('?') else {
-        return tail.to_string();
-    };
-    let query: Vec<String> = query
-        .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}=***"),
-            _ => pair.to_string(),
-        })
-        .collect();
-    format!("{path}?{}", query.join("&"))
 }
 
 /// An open database: the connection and the settings every transaction uses.
 pub struct Db {
     conn: DbConn,
+    url: DatabaseUrl,
     lock_timeout: Duration,
 }
 
 impl Db {
-    /// Connects, prepares the session (SQLite pragmas; no statement cache on PostgreSQL)
-    /// and, for SQLite, applies pending migrations.
+    /// Opens the database for writing (SQLite files are created and migrated as needed).
     pub fn connect(url: &DatabaseUrl, lock_timeout: Duration) -> Result<Db, Error> {
-        let unreachable = |reason: String| Error::Unreachable { url: url.redacted(), reason };
+        Db::open(url, Access::Write, lock_timeout)
+    }
+
+    /// Opens the database for `access`. PostgreSQL: no statement cache (PgBouncer in
+    /// transaction mode may hand the next transaction to another server connection), and
+    /// the wait for the server bounded. SQLite: the pragmas every connection needs.
+    pub fn open(url: &DatabaseUrl, access: Access, lock_timeout: Duration) -> Result<Db, Error> {
         let conn = match url {
-            DatabaseUrl::Postgres(text) => {
-                let mut conn = PgConnection::establish(&with_connect_timeout(text))
-                    .map_err(|e| unreachable(first_line(&e.to_string())))?;
-                // PgBouncer in transaction mode hands each transaction to any server
-                // connection: a named prepared statement may not be there next time.
-                conn.set_prepared_statement_cache_size(CacheSize::Disabled);
-                DbConn::Postgres(conn)
-            }
-            DatabaseUrl::Sqlite(path) => {
-                let mut conn =
-                    SqliteConnection::establish(path).map_err(|e| unreachable(first_line(&e.to_string())))?;
-                conn.batch_execute(&format!(
-                    "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL; \
-                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-                    lock_timeout.as_millis()
-                ))
-                .map_err(|e| unreachable(e.to_string()))?;
-                DbConn::Sqlite(conn)
-            }
+            DatabaseUrl::Postgres(text) => DbConn::Postgres(connect_postgres(url, text)?),
+            DatabaseUrl::Sqlite(path) => DbConn::Sqlite(open_sqlite(path, access, lock_timeout)?),
         };
-        let mut db = Db { conn, lock_timeout };
-        if matches!(url, DatabaseUrl::Sqlite(_)) {
+        let mut db = Db { conn, url: url.clone(), lock_timeout };
+        if let (DbConn::Sqlite(_), Access::Write) = (&db.conn, access) {
             db.migrate()?;
+        }
+        if let (DbConn::Sqlite(_), Access::Read) = (&db.conn, access) {
+            if db.schema_is_behind()? {
+                return Err(Error::NotMigrated);
+            }
         }
         Ok(db)
     }
@@ -182,35 +128,104 @@ impl Db {
         self.lock_timeout
     }
 
+    /// The lock timeout as PostgreSQL's `lock_timeout` setting (milliseconds): at least 1,
+    /// since 0 would mean waiting forever there.
+    pub fn lock_timeout_setting(&self) -> String {
+        self.lock_timeout.as_millis().max(1).to_string()
+    }
+
     /// Applies the embedded migrations this database lacks; returns their names.
     pub fn migrate(&mut self) -> Result<Vec<String>, Error> {
+        use diesel_migrations::MigrationHarness;
         let applied = match &mut self.conn {
             DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
             DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
         }
-        .map_err(|e| Error::Refused(format!("cannot migrate the database: {e}")))?;
+        .map_err(|e| {
+            Error::Refused(format!("cannot migrate the database: {}", first_line(&e.to_string())))
+        })?;
         Ok(applied.iter().map(ToString::to_string).collect())
     }
 
+    /// Whether this database lacks the schema or some of its migrations. Asked of the
+    /// server itself, so it works whatever language the server speaks.
+    fn schema_is_behind(&mut self) -> Result<bool, Error> {
+        fn latest<DB: diesel::backend::Backend>(source: &EmbeddedMigrations) -> Result<String, Error> {
+            let migrations = MigrationSource::<DB>::migrations(source)
+                .map_err(|e| Error::Refused(format!("the embedded migrations cannot be read: {e}")))?;
+            Ok(migrations.iter().map(|m| m.name().version().to_string()).max().unwrap_or_default())
+        }
+        let latest = match self.conn {
+            DbConn::Postgres(_) => latest::<diesel::pg::Pg>(&POSTGRES_MIGRATIONS)?,
+            DbConn::Sqlite(_) => latest::<diesel::sqlite::Sqlite>(&SQLITE_MIGRATIONS)?,
+        };
+        let exists = match self.conn {
+            DbConn::Postgres(_) => "to_regclass('__diesel_schema_migrations') IS NOT NULL",
+            DbConn::Sqlite(_) => {
+                "EXISTS (SELECT 1 FROM sqlite_master WHERE name = '__diesel_schema_migrations')"
+            }
+        };
+        let present =
+            diesel::sql_query(format!("SELECT {exists} AS value")).get_result::<Flag>(&mut self.conn)?;
+        if !present.value {
+            return Ok(true);
+        }
+        let applied = diesel::sql_query(
+            "SELECT EXISTS (SELECT 1 FROM __diesel_schema_migrations WHERE version = $1) AS value"
+                .replace("$1", if matches!(self.conn, DbConn::Sqlite(_)) { "?" } else { "$1" }),
+        )
+        .bind::<Text, _>(&latest)
+        .get_result::<Flag>(&mut self.conn)?;
+        Ok(!applied.value)
+    }
+
+    /// Runs `work` in one read transaction: one consistent view, every lock wait bounded.
+    pub fn read<T>(&mut self, work: impl FnOnce(&mut DbConn) -> Result<T, Error>) -> Result<T, Error> {
+        self.transaction(Lock::Read, work)
+    }
+
     /// Runs `work` in one write transaction: committed if it returns `Ok`, rolled back
-    /// otherwise. Lock waits are bounded by the lock timeout.
-    ///
-    /// SQLite takes the write lock up front (`BEGIN IMMEDIATE`): a deferred transaction that
-    /// reads first and writes later fails with "database is locked" under contention.
+    /// otherwise.
     pub fn write<T, E>(&mut self, work: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
     where
-        E: From<diesel::result::Error>,
+        E: From<Error> + From<diesel::result::Error>,
+    {
+        self.transaction(Lock::Write, work)
+    }
+
+    /// Runs `work` in one transaction that first takes `lock`. Every lock wait is bounded
+    /// by the lock timeout. A failure is explained where the database can tell more (a
+    /// schema that is missing, a file that is read-only or full).
+    ///
+    /// SQLite takes its write lock up front (`BEGIN IMMEDIATE`): a deferred transaction that
+    /// reads first and writes later fails with "database is locked" under contention.
+    pub fn transaction<T, E>(
+        &mut self,
+        lock: Lock,
+        work: impl FnOnce(&mut DbConn) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<Error> + From<diesel::result::Error>,
     {
         type Manager = <DbConn as Connection>::TransactionManager;
-        match &mut self.conn {
-            DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE")?,
-            DbConn::Postgres(c) => {
-                AnsiTransactionManager::begin_transaction(c)?;
-                let timeout = format!("SET LOCAL lock_timeout = {}", self.lock_timeout.as_millis());
-                if let Err(e) = c.batch_execute(&timeout) {
-                    let _ = AnsiTransactionManager::rollback_transaction(c);
-                    return Err(e.into());
-                }
+        let begun = match &mut self.conn {
+            DbConn::Sqlite(c) if lock == Lock::Read => {
+                AnsiTransactionManager::begin_transaction_sql(c, "BEGIN")
+            }
+            DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE"),
+            DbConn::Postgres(c) => AnsiTransactionManager::begin_transaction(c),
+        };
+        if let Err(e) = begun {
+            return Err(self.explain(e.into()).into());
+        }
+        if let DbConn::Postgres(c) = &mut self.conn {
+            let locked = diesel::sql_query("SELECT receipts_begin($1, $2) AS value")
+                .bind::<Text, _>(self.lock_timeout.as_millis().max(1).to_string())
+                .bind::<Text, _>(lock.postgres_mode())
+                .execute(c);
+            if let Err(e) = locked {
+                let _ = AnsiTransactionManager::rollback_transaction(c);
+                return Err(self.explain(e.into()).into());
             }
         }
         match work(&mut self.conn) {
@@ -218,7 +233,7 @@ impl Db {
                 Ok(()) => Ok(value),
                 Err(e) => {
                     let _ = Manager::rollback_transaction(&mut self.conn);
-                    Err(e.into())
+                    Err(self.explain(e.into()).into())
                 }
             },
             Err(e) => {
@@ -227,22 +242,170 @@ impl Db {
             }
         }
     }
+
+    /// A plain failure, explained where the database can tell more.
+    pub fn explain(&mut self, error: Error) -> Error {
+        let Error::Database(diesel::result::Error::DatabaseError(_, info)) = &error else {
+            return error;
+        };
+        match &self.url {
+            DatabaseUrl::Sqlite(path) => {
+                let message = info.message().to_string();
+                // SQLite's messages are fixed English texts, never translated.
+                if message.contains("readonly database") {
+                    return Error::DatabaseFile {
+                        path: path.display().to_string(),
+                        problem: "is read-only".into(),
+                    };
+                }
+                if message.contains("database or disk is full") {
+                    return Error::DatabaseFile {
+                        path: path.display().to_string(),
+                        problem: "cannot grow: the disk is full".into(),
+                    };
+                }
+                error
+            }
+            DatabaseUrl::Postgres(_) => match self.schema_is_behind() {
+                Ok(true) => Error::NotMigrated,
+                _ => error,
+            },
+        }
+    }
+}
+
+#[derive(QueryableByName)]
+struct Flag {
+    #[diesel(sql_type = Bool)]
+    value: bool,
+}
+
+/// Connects to PostgreSQL, giving up after the connect timeout and a few seconds more. The
+/// connection is made on a thread of its own: behind PgBouncer with the server down, the
+/// first statements would otherwise wait in PgBouncer's queue for minutes.
+fn connect_postgres(url: &DatabaseUrl, text: &str) -> Result<PgConnection, Error> {
+    let unreachable = |reason: String| Error::Unreachable { url: url.redacted(), reason: url.mask(&reason) };
+    let (text, connect_timeout) = with_connect_timeout(text);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(PgConnection::establish(&text).map_err(|e| first_line(&e.to_string())));
+    });
+    let mut conn = match receiver.recv_timeout(connect_timeout + Duration::from_secs(5)) {
+        Ok(Ok(conn)) => conn,
+        Ok(Err(reason)) => return Err(unreachable(reason)),
+        Err(_) => {
+            return Err(unreachable(format!(
+                "no answer within {} s (is the server behind a connection pooler down?)",
+                (connect_timeout + Duration::from_secs(5)).as_secs()
+            )))
+        }
+    };
+    // PgBouncer in transaction mode hands each transaction to any server connection: a
+    // named prepared statement may not be there next time.
+    conn.set_prepared_statement_cache_size(CacheSize::Disabled);
+    Ok(conn)
+}
+
+/// Opens an SQLite file. For reading it must exist, and it is opened read-only, so a
+/// read-only file, or one on a read-only filesystem, can be read and is never changed.
+fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<SqliteConnection, Error> {
+    let shown = path.display().to_string();
+    let problem = |reason: String| Error::DatabaseFile { path: shown.clone(), problem: reason };
+    let busy = format!("PRAGMA busy_timeout = {};", lock_timeout.as_millis());
+    match access {
+        Access::Read => {
+            if !path.is_file() {
+                return Err(Error::InputFile(format!(
+                    "there is no database at {shown}: check --database-url or DATABASE_URL"
+                )));
+            }
+            let open = |mode: &str| {
+                SqliteConnection::establish(&sqlite_uri(path, mode))
+                    .and_then(|mut c| {
+                        c.batch_execute(&busy)
+                            .map_err(|e| diesel::ConnectionError::CouldntSetupConfiguration(e))?;
+                        // A read-only file opens without complaint; the first read tells.
+                        c.batch_execute("SELECT count(*) FROM sqlite_master")
+                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        Ok(c)
+                    })
+                    .map_err(|e| first_line(&e.to_string()))
+            };
+            open("mode=ro").or_else(|reason| {
+                // On a read-only filesystem SQLite cannot make the shared-memory file a
+                // write-ahead-log database needs. With no log left to replay, the file
+                // alone is the whole database: read it as immutable.
+                let wal = path.with_file_name(format!(
+                    "{}-wal",
+                    path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+                ));
+                if wal.exists() {
+                    return Err(problem(format!("cannot be opened for reading: {reason}")));
+                }
+                open("mode=ro&immutable=1")
+                    .map_err(|reason| problem(format!("cannot be opened for reading: {reason}")))
+            })
+        }
+        Access::Write | Access::Migrate => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| problem(format!("cannot be created: its directory cannot be made: {e}")))?;
+            }
+            let mut conn = SqliteConnection::establish(&sqlite_uri(path, "mode=rwc"))
+                .map_err(|e| problem(first_line(&e.to_string())))?;
+            conn.batch_execute(&format!(
+                "{busy} PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
+            ))
+            .map_err(|e| match e.to_string() {
+                m if m.contains("readonly") => problem("is read-only".into()),
+                m => problem(first_line(&m)),
+            })?;
+            Ok(conn)
+        }
+    }
+}
+
+/// An SQLite URI for a path: `file:PATH?PARAMETERS`, with the characters a URI gives a
+/// meaning to escaped.
+fn sqlite_uri(path: &Path, parameters: &str) -> String {
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' | '?' | '#' => uri.push_str(&format!("%{:02X}", c as u32)),
+            c => uri.push(c),
+        }
+    }
+    format!("{uri}?{parameters}")
 }
 
 /// Connecting waits at most this long for a server that does not answer, unless the URL
 /// says otherwise (`?connect_timeout=N`): libpq alone would wait for TCP to give up.
-const CONNECT_TIMEOUT_SECONDS: u32 = 10;
+const CONNECT_TIMEOUT_SECONDS: u64 = 10;
 
-fn with_connect_timeout(url: &str) -> String {
-    if url.contains("connect_timeout=") {
-        return url.to_string();
+/// The URL with a connect timeout, and that timeout.
+fn with_connect_timeout(url: &str) -> (String, Duration) {
+    let given = url
+        .split_once('?')
+        .map(|(_, query)| query)
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("connect_timeout="))
+        .map(|seconds| seconds.trim().parse::<u64>().unwrap_or(CONNECT_TIMEOUT_SECONDS));
+    match given {
+        Some(seconds) => (url.to_string(), Duration::from_secs(seconds)),
+        None => {
+            let separator = if url.contains('?') { '&' } else { '?' };
+            (
+                format!("{url}{separator}connect_timeout={CONNECT_TIMEOUT_SECONDS}"),
+                Duration::from_secs(CONNECT_TIMEOUT_SECONDS),
+            )
+        }
     }
-    let separator = if url.contains('?') { '&' } else { '?' };
-    format!("{url}{separator}connect_timeout={CONNECT_TIMEOUT_SECONDS}")
 }
 
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().trim().to_string()
+/// The first line of a client library's message, trimmed: errors are one line.
+pub fn first_line(text: &str) -> String {
+    text.lines().map(str::trim).find(|line| !line.is_empty()).unwrap_or_default().to_string()
 }
 
 #[cfg(test)]
@@ -250,36 +413,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chooses_the_backend_from_the_url() {
-        let pg = |u: &str| DatabaseUrl::Postgres(u.into());
-        let lite = |p: &str| DatabaseUrl::Sqlite(p.into());
-        assert_eq!(DatabaseUrl::parse("postgres://u@h/db").unwrap(), pg("postgres://u@h/db"));
-        assert_eq!(DatabaseUrl::parse("postgresql://h/db").unwrap(), pg("postgresql://h/db"));
-        assert_eq!(DatabaseUrl::parse("sqlite:///var/r.db").unwrap(), lite("/var/r.db"));
-        assert_eq!(DatabaseUrl::parse("sqlite://r.db").unwrap(), lite("r.db"));
-        assert_eq!(DatabaseUrl::parse("file:r.db").unwrap(), lite("file:r.db"));
-        assert_eq!(DatabaseUrl::parse("data/r.db").unwrap(), lite("data/r.db"));
-        assert!(matches!(DatabaseUrl::parse("mysql://h/db"), Err(Error::Usage(_))));
-    }
-
-    #[test]
     fn bounds_the_wait_for_a_server_unless_the_url_does() {
-        assert_eq!(with_connect_timeout("postgres://h/db"), "postgres://h/db?connect_timeout=10");
+        let ten = Duration::from_secs(10);
+        assert_eq!(
+            with_connect_timeout("postgres://h/db"),
+            ("postgres://h/db?connect_timeout=10".into(), ten)
+        );
         assert_eq!(
             with_connect_timeout("postgres://h/db?sslmode=require"),
-            "postgres://h/db?sslmode=require&connect_timeout=10"
+            ("postgres://h/db?sslmode=require&connect_timeout=10".into(), ten)
         );
         assert_eq!(
             with_connect_timeout("postgres://h/db?connect_timeout=3"),
-            "postgres://h/db?connect_timeout=3"
+            ("postgres://h/db?connect_timeout=3".into(), Duration::from_secs(3))
         );
     }
 
     #[test]
-    fn never_shows_a_password() {
-        let url = DatabaseUrl::parse("postgres://app:s3cret@db:5432/r?password=other&x=1").unwrap();
-        assert_eq!(url.redacted(), "postgres://app:***@db:5432/r?password=***&x=1");
-        let url = DatabaseUrl::parse("postgres://app@db/r").unwrap();
-        assert_eq!(url.redacted(), "postgres://app@db/r");
+    fn sqlite_paths_become_uris() {
+        assert_eq!(sqlite_uri(Path::new("/var/r.db"), "mode=ro"), "file:/var/r.db?mode=ro");
+        assert_eq!(sqlite_uri(Path::new("a?b#c%d.db"), "mode=rwc"), "file:a%3Fb%23c%25d.db?mode=rwc");
+    }
+
+    #[test]
+    fn library_messages_are_cut_to_one_line() {
+        assert_eq!(
+            first_line("\nserver closed the connection unexpectedly\n\tThis probably means..."),
+            "server closed the connection unexpectedly"
+        );
     }
 }

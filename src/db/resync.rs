@@ -9,10 +9,9 @@
 use super::counters;
 use super::events::{self, Event};
 use super::schema::{orders, receipt_counters, stringers};
-use super::{Db, DbConn};
+use super::{Db, DbConn, Lock};
 use crate::domain::{now_utc, StringerId};
 use crate::error::Error;
-use diesel::connection::SimpleConnection;
 use diesel::dsl::max;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -51,11 +50,8 @@ pub struct Options {
 
 /// Compares every counter with the orders and repairs it (unless `dry_run`).
 pub fn resync_counters(db: &mut Db, options: Options) -> Result<Vec<CounterChange>, Error> {
-    db.write(|conn| {
-        // Mints write counter rows: EXCLUSIVE lets them read but not write until we commit.
-        if let DbConn::Postgres(_) = conn {
-            conn.batch_execute("LOCK TABLE receipt_counters IN EXCLUSIVE MODE")?;
-        }
+    // No mint may move a counter meanwhile (SQLite: the write lock keeps every writer out).
+    db.transaction(Lock::Recount, |conn| {
         let changes = plan(conn, options.allow_lower)?;
         if !options.dry_run {
             apply(conn, &changes, options.allow_lower)?;

@@ -12,7 +12,7 @@ mod problems;
 mod row;
 mod stringers;
 
-use crate::db::Db;
+use crate::db::{Db, Lock};
 use crate::domain::{default_timezone, ReceiptNumber};
 use crate::error::Error;
 use chrono_tz::Tz;
@@ -70,7 +70,7 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
         Some(zone) => zone,
         None => default_timezone().map_err(Error::Usage)?,
     };
-    let mut registry = Registry::load(db.conn(), zone_for_new)?;
+    let mut registry = db.read(|conn| Registry::load(conn, zone_for_new))?;
 
     let (mut file, warnings) = V1File::open(path, options.stringer.is_some(), bar("checking"))?;
     let columns = file.columns.clone();
@@ -110,7 +110,12 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
     problems.into_result()?;
 
     let source = load::Source { path, digest, bar: &bar };
-    let mut report = db.write(|conn| load::load(conn, &source, &plan, &mut registry, options))?;
+    // One import at a time; what another import wrote before this one got its turn is
+    // looked at again inside the lock.
+    let mut report = db.transaction(Lock::Import, |conn| {
+        registry.refresh(conn)?;
+        load::load(conn, &source, &plan, &mut registry, options)
+    })?;
     report.warnings = warnings;
     Ok(report)
 }

@@ -78,6 +78,31 @@ impl Registry {
         self.zone_for_new
     }
 
+    /// Looks again for the stringers this import would create: another import may have
+    /// created them since the plan was made. One created with another zone than the plan
+    /// assumed would change the plan's years: that import must plan again.
+    pub fn refresh(&mut self, conn: &mut DbConn) -> Result<(), Error> {
+        for entry in self.entries.iter_mut().filter(|e| e.id.is_none()) {
+            let found = stringers::table
+                .filter(stringers::handle.eq(&entry.handle))
+                .select((stringers::id, stringers::timezone))
+                .first::<(i64, String)>(conn)
+                .optional()?;
+            let Some((id, zone)) = found else {
+                continue;
+            };
+            if parse_timezone(&zone).ok() != Some(entry.zone) {
+                return Err(Error::Busy(format!(
+                    "stringer {} was created by another import while this one was planned",
+                    entry.handle
+                )));
+            }
+            entry.id = Some(StringerId(id));
+            entry.is_new = false;
+        }
+        Ok(())
+    }
+
     /// Creates the stringers the database does not have yet.
     pub fn create_new(&mut self, conn: &mut DbConn) -> Result<(), Error> {
         for entry in self.entries.iter_mut().filter(|e| e.id.is_none()) {

@@ -1,0 +1,2 @@
+-- PostgreSQL only (see up.sql).
+SELECT 1;
