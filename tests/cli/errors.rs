@@ -106,7 +106,7 @@ fn a_dot_env_file_and_receipts_stringer_are_honoured() {
     std::fs::write(dir.path().join(".env"), format!("DATABASE_URL=sqlite://{}\n", database.display()))
         .unwrap();
     let receipts = |args: &[&str], stringer: Option<&str>| {
-        let mut cmd = Command::cargo_bin("receipts").unwrap();
+        let mut cmd = binary();
         cmd.env_clear().env("TZ", "UTC").current_dir(dir.path()).args(args);
         if let Some(handle) = stringer {
             cmd.env("RECEIPTS_STRINGER", handle);

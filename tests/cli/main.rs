@@ -4,12 +4,17 @@
 #[path = "../support/mod.rs"]
 mod support;
 
-use assert_cmd::Command;
+use std::process::Command;
 use support::*;
+
+/// The `receipts` binary that cargo built for these tests.
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_receipts"))
+}
 
 /// `receipts` against a test database, with nothing of the caller's environment leaking in.
 fn receipts(db: &TestDb) -> Command {
-    let mut cmd = Command::cargo_bin("receipts").unwrap();
+    let mut cmd = binary();
     cmd.env_clear()
         .env("DATABASE_URL", &db.url)
         .env("RUST_BACKTRACE", "1")
@@ -83,5 +88,6 @@ mod errors;
 mod guard_rails;
 mod help;
 mod migrate_v1;
+mod production;
 mod restore;
 mod session;

@@ -6,6 +6,8 @@
 //! PostgreSQL tests fail: they never pass by skipping.
 #![allow(dead_code)]
 
+pub mod cluster;
+
 use chrono::NaiveDateTime;
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -29,6 +31,8 @@ pub struct TestDb {
     pub backend: Backend,
     pub url: String,
     pg_name: Option<String>,
+    /// The cluster the database lives on (its superuser URL), for dropping it.
+    pg_admin: Option<String>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -38,6 +42,12 @@ pub fn pg_admin_url() -> String {
             "RECEIPTS_TEST_PG_URL is not set: PostgreSQL tests need a server. Run the suite with \
              scripts/test, which starts a throwaway PostgreSQL and PgBouncer"
         )
+    })
+}
+
+pub fn pg_de_admin_url() -> String {
+    std::env::var("RECEIPTS_TEST_PG_DE_URL").unwrap_or_else(|_| {
+        panic!("RECEIPTS_TEST_PG_DE_URL is not set: run the suite with scripts/test, which starts a German-language PostgreSQL")
     })
 }
 
@@ -89,7 +99,7 @@ impl TestDb {
     pub fn sqlite() -> TestDb {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let url = dir.path().join("receipts.db").to_string_lossy().into_owned();
-        TestDb { backend: Backend::Sqlite, url, pg_name: None, _dir: Some(dir) }
+        TestDb { backend: Backend::Sqlite, url, pg_name: None, pg_admin: None, _dir: Some(dir) }
     }
 
     /// A migrated PostgreSQL database of this test's own.
@@ -109,8 +119,30 @@ impl TestDb {
     }
 
     fn adopt_postgres(name: String) -> TestDb {
-        let url = with_database(&pg_admin_url(), &name);
-        TestDb { backend: Backend::Postgres, url, pg_name: Some(name), _dir: None }
+        TestDb::adopt(pg_admin_url(), name)
+    }
+
+    fn adopt(admin_url: String, name: String) -> TestDb {
+        let url = with_database(&admin_url, &name);
+        TestDb { backend: Backend::Postgres, url, pg_name: Some(name), pg_admin: Some(admin_url), _dir: None }
+    }
+
+    /// An empty database on the cluster whose messages are German.
+    pub fn empty_german_postgres() -> TestDb {
+        let admin_url = pg_de_admin_url();
+        let name = unique_name("receipts_de");
+        PgConnection::establish(&admin_url)
+            .expect("connect to the German test PostgreSQL")
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("create a database");
+        TestDb::adopt(admin_url, name)
+    }
+
+    /// A migrated database on the cluster whose messages are German.
+    pub fn german_postgres() -> TestDb {
+        let db = TestDb::empty_german_postgres();
+        db.connect().migrate().expect("migrate the German database");
+        db
     }
 
     /// The same database reached through PgBouncer in transaction-pooling mode.
@@ -157,8 +189,10 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        if let Some(name) = &self.pg_name {
-            let _ = admin().batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        if let (Some(name), Some(admin_url)) = (&self.pg_name, &self.pg_admin) {
+            if let Ok(mut admin) = PgConnection::establish(admin_url) {
+                let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            }
         }
     }
 }
