@@ -322,8 +322,7 @@ fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<Sq
             let open = |mode: &str| {
                 SqliteConnection::establish(&sqlite_uri(path, mode))
                     .and_then(|mut c| {
-                        c.batch_execute(&busy)
-                            .map_err(|e| diesel::ConnectionError::CouldntSetupConfiguration(e))?;
+                        c.batch_execute(&busy).map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
                         // A read-only file opens without complaint; the first read tells.
                         c.batch_execute("SELECT count(*) FROM sqlite_master")
                             .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
