@@ -186,10 +186,7 @@ impl Db {
 
     /// Runs `work` in one write transaction: committed if it returns `Ok`, rolled back
     /// otherwise.
-    pub fn write<T, E>(&mut self, work: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
-    where
-        E: From<Error> + From<diesel::result::Error>,
-    {
+    pub fn write<T>(&mut self, work: impl FnOnce(&mut DbConn) -> Result<T, Error>) -> Result<T, Error> {
         self.transaction(Lock::Write, work)
     }
 
@@ -199,48 +196,42 @@ impl Db {
     ///
     /// SQLite takes its write lock up front (`BEGIN IMMEDIATE`): a deferred transaction that
     /// reads first and writes later fails with "database is locked" under contention.
-    pub fn transaction<T, E>(
+    pub fn transaction<T>(
         &mut self,
         lock: Lock,
-        work: impl FnOnce(&mut DbConn) -> Result<T, E>,
-    ) -> Result<T, E>
-    where
-        E: From<Error> + From<diesel::result::Error>,
-    {
+        work: impl FnOnce(&mut DbConn) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         type Manager = <DbConn as Connection>::TransactionManager;
+        let lock_timeout = self.lock_timeout_setting();
         let begun = match &mut self.conn {
             DbConn::Sqlite(c) if lock == Lock::Read => {
                 AnsiTransactionManager::begin_transaction_sql(c, "BEGIN")
             }
             DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE"),
-            DbConn::Postgres(c) => AnsiTransactionManager::begin_transaction(c),
+            DbConn::Postgres(c) => AnsiTransactionManager::begin_transaction(c).and_then(|()| {
+                diesel::sql_query("SELECT receipts_begin($1, $2) AS value")
+                    .bind::<Text, _>(lock_timeout)
+                    .bind::<Text, _>(lock.postgres_mode())
+                    .execute(c)
+                    .map(drop)
+            }),
         };
-        if let Err(e) = begun {
-            return Err(self.explain(e.into()).into());
-        }
-        if let DbConn::Postgres(c) = &mut self.conn {
-            let locked = diesel::sql_query("SELECT receipts_begin($1, $2) AS value")
-                .bind::<Text, _>(self.lock_timeout.as_millis().max(1).to_string())
-                .bind::<Text, _>(lock.postgres_mode())
-                .execute(c);
-            if let Err(e) = locked {
-                let _ = AnsiTransactionManager::rollback_transaction(c);
-                return Err(self.explain(e.into()).into());
-            }
-        }
-        match work(&mut self.conn) {
-            Ok(value) => match Manager::commit_transaction(&mut self.conn) {
-                Ok(()) => Ok(value),
-                Err(e) => {
-                    let _ = Manager::rollback_transaction(&mut self.conn);
-                    Err(self.explain(e.into()).into())
-                }
-            },
-            Err(e) => {
+        let outcome = begun.map_err(Error::from).and_then(|()| work(&mut self.conn));
+        let outcome = match outcome {
+            Ok(value) => Manager::commit_transaction(&mut self.conn).map(|()| value).map_err(Error::from),
+            Err(e) => Err(e),
+        };
+        outcome.map_err(|e| {
+            if Manager::transaction_manager_status_mut(&mut self.conn)
+                .transaction_depth()
+                .ok()
+                .flatten()
+                .is_some()
+            {
                 let _ = Manager::rollback_transaction(&mut self.conn);
-                Err(e)
             }
-        }
+            self.explain(e)
+        })
     }
 
     /// A plain failure, explained where the database can tell more.

@@ -84,6 +84,7 @@ fn shop(db: &TestDb) -> String {
     )
 }
 
+mod deploy;
 mod errors;
 mod guard_rails;
 mod help;

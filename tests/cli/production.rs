@@ -383,3 +383,39 @@ fn sqlite_urls_are_read_strictly() {
     // A lock timeout of 0 means: do not wait at all.
     assert_eq!(run_in("sqlite:plain.db", &["--lock-timeout", "0", "stringer", "list"]).code, 0);
 }
+
+#[test]
+fn a_full_disk_names_the_database_and_writes_nothing() {
+    // Only root can give a command a small filesystem of its own (a tmpfs in a mount
+    // namespace); root is what CI runs as.
+    assert!(is_root(), "this test needs root to mount a small filesystem");
+    let work = tempfile::tempdir().unwrap();
+    let disk = work.path().join("disk");
+    std::fs::create_dir(&disk).unwrap();
+    let big = work.path().join("big.csv");
+    let notes = "n".repeat(400);
+    let mut csv = String::from("v1_id,kind,stringer,strung_at,notes\n");
+    for id in 1..=5_000 {
+        csv.push_str(&format!("{id},client,stefan,2024-03-01 10:00,{notes}\n"));
+    }
+    std::fs::write(&big, csv).unwrap();
+    let database = disk.join("receipts.db");
+    let script = format!(
+        "mount -t tmpfs -o size=600k tmpfs {disk} && \"$0\" stringer add stefan && \
+         \"$0\" migrate-v1 {big}; echo \"import exit $?\"; \"$0\" audit",
+        disk = disk.display(),
+        big = big.display()
+    );
+    let mut cmd = Command::new("unshare");
+    cmd.args(["-m", "sh", "-c", &script, env!("CARGO_BIN_EXE_receipts")]);
+    cmd.env_clear()
+        .env("DATABASE_URL", &database)
+        .env("TZ", "UTC")
+        .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
+    let out = outcome(&mut cmd);
+    assert!(out.stdout.contains("import exit 1"), "{}{}", out.stdout, out.stderr);
+    let message = out.stderr.lines().find(|l| l.starts_with("error:")).unwrap_or_default();
+    assert_eq!(message, format!("error: the database {} cannot grow: the disk is full", database.display()));
+    // The import was all or nothing: the audit afterwards finds no order at all.
+    assert!(out.stderr.contains("audit passed: 0 (stringer, year) sequences"), "{}", out.stderr);
+}
