@@ -8,6 +8,7 @@ pub mod cli;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod receipt;
 pub mod v1;
 
 pub use error::Error;

@@ -35,9 +35,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let tenant = opts.stringer.optional(&mut db)?;
     let report =
         db.read(|conn| Ok(audit(conn, tenant.as_ref(), opts.year)?)).context("cannot audit the numbering")?;
-    match ctx.format {
+    match ctx.listing()? {
         Format::Json => output::json(&report)?,
-        Format::Table => output::line(&text(&report))?,
+        _ => output::line(&text(&report))?,
     }
     let unsound = report.iter().filter(|y| !y.is_sound()).count();
     if unsound > 0 {

@@ -47,9 +47,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }
-    match ctx.format {
+    match ctx.listing()? {
         Format::Json => output::json(&report)?,
-        Format::Table => output::rows(Format::Table, &report.groups.iter().map(row).collect::<Vec<_>>())?,
+        _ => output::rows(Format::Table, &report.groups.iter().map(row).collect::<Vec<_>>())?,
     }
     let file = opts.file.display();
     let verb = if report.dry_run { "would create" } else { "created" };

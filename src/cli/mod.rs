@@ -8,6 +8,7 @@ mod migrate_v1;
 mod mint;
 mod order;
 mod output;
+mod receipt;
 mod resync;
 mod stringer;
 mod void;
@@ -35,9 +36,9 @@ pub struct Cli {
           default_value = "5", value_parser = parse_seconds)]
     pub lock_timeout: Duration,
 
-    /// Output of listing commands: a table for people or JSON for scripts
-    #[arg(long, value_enum, default_value_t = Format::Table, global = true)]
-    pub format: Format,
+    /// Output: table or json for listings (the default: table), text or pdf for receipts
+    #[arg(long, value_enum, global = true)]
+    pub format: Option<Format>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -56,6 +57,8 @@ pub enum Command {
     /// Void a numbered order, or document a number whose order was lost: the number stays
     /// taken, with the reason on record
     Void(void::Opts),
+    /// Render the receipt of a numbered order (text or PDF/A), or every receipt of a year
+    Receipt(receipt::Opts),
     /// Import an export of the V1 system, numbering its strung orders per stringer and year
     MigrateV1(migrate_v1::Opts),
     /// After a restore: set each counter to the highest number in use (never lower unless asked)
@@ -104,10 +107,15 @@ impl StringerOpt {
 pub struct Context {
     database_url: Option<String>,
     lock_timeout: Duration,
-    pub format: Format,
+    format: Option<Format>,
 }
 
 impl Context {
+    /// The format of a listing: a table (the default) or JSON.
+    pub fn listing(&self) -> Result<Format, Error> {
+        output::choose(self.format, &[Format::Table, Format::Json])
+    }
+
     /// The database, opened for what the command does: a command that only reads never
     /// creates, migrates or writes an SQLite file.
     pub fn open(&self, access: Access) -> Result<Db, Error> {
@@ -145,6 +153,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Order(cmd) => order::run(cmd, &ctx),
         Command::Mint(opts) => mint::run(opts, &ctx),
         Command::Void(opts) => void::run(opts, &ctx),
+        Command::Receipt(opts) => receipt::run(opts, &ctx),
         Command::MigrateV1(opts) => migrate_v1::run(opts, &ctx),
         Command::ResyncCounters(opts) => resync::run(opts, &ctx),
         Command::Audit(opts) => audit::run(opts, &ctx),

@@ -148,9 +148,9 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
                 .context("cannot list the orders")?;
             let views: Vec<OrderView> =
                 listed.into_iter().map(|(o, h, tz)| OrderView::new(o, h, &tz)).collect();
-            match ctx.format {
+            match ctx.listing()? {
                 Format::Json => output::json(&views)?,
-                Format::Table => {
+                _ => {
                     let rows: Vec<OrderRow> = views.iter().map(OrderRow::from).collect();
                     output::rows(Format::Table, &rows)?;
                 }
@@ -160,9 +160,9 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
             let order = db.read(|conn| orders::find(conn, &tenant, opts.order))?;
             let view = OrderView::new(order, tenant.handle.clone(), tenant.timezone.name());
-            match ctx.format {
+            match ctx.listing()? {
                 Format::Json => output::json(&view)?,
-                Format::Table => output::line(&view.details())?,
+                _ => output::line(&view.details())?,
             }
         }
         Command::Edit(opts) => {

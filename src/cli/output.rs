@@ -5,17 +5,55 @@ use std::io::{self, Write};
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
 
+/// What `--format` asks for; each command writes some of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// A table for people
     Table,
+    /// JSON for scripts
     Json,
+    /// CSV (RFC 4180) for spreadsheets and accountants
+    Csv,
+    /// Plain text (receipts)
+    Text,
+    /// PDF/A (receipts)
+    Pdf,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Json => "json",
+            Format::Csv => "csv",
+            Format::Text => "text",
+            Format::Pdf => "pdf",
+        }
+    }
+}
+
+/// The format a command writes: the one asked for if the command can write it, else its
+/// first (its default).
+pub fn choose(asked: Option<Format>, allowed: &[Format]) -> Result<Format, crate::Error> {
+    match asked {
+        None => Ok(allowed[0]),
+        Some(format) if allowed.contains(&format) => Ok(format),
+        Some(format) => {
+            let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
+            Err(crate::Error::Usage(format!(
+                "this command does not write --format {}: it writes {}",
+                format.name(),
+                names.join(", ")
+            )))
+        }
+    }
 }
 
 /// Rows as a table, or as a JSON array of objects.
 pub fn rows<R: Tabled + Serialize>(format: Format, rows: &[R]) -> io::Result<()> {
     match format {
         Format::Json => json(rows),
-        Format::Table => {
+        _ => {
             let mut table = Table::new(rows);
             table.with(Style::psql());
             line(&table.to_string())

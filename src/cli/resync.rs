@@ -28,13 +28,13 @@ struct Row {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let changes = resync_counters(&mut db, Options { dry_run: opts.dry_run, allow_lower: opts.allow_lower })?;
-    match ctx.format {
+    match ctx.listing()? {
         Format::Json => output::json(&changes)?,
         Format::Table if !changes.is_empty() => {
             let rows: Vec<Row> = changes.iter().map(row).collect();
             output::rows(Format::Table, &rows)?;
         }
-        Format::Table => {}
+        _ => {}
     }
     let applied = changes.iter().filter(|c| c.action != Action::KeptAhead).count();
     let kept = changes.len() - applied;

@@ -2,7 +2,7 @@ use super::{output, Context, Format};
 use crate::db::stringers::{self, Profile};
 use crate::db::{counters, Access};
 use crate::domain::{
-    default_timezone, format_utc, parse_timezone, validate_handle, ReceiptNumber, StringerId,
+    default_timezone, format_utc, parse_timezone, validate_handle, Language, ReceiptNumber, StringerId,
 };
 use crate::Error;
 use anyhow::Context as _;
@@ -56,6 +56,23 @@ pub struct EditOpts {
     /// IANA time zone for future mints
     #[arg(long, value_name = "TZ", value_parser = parse_timezone)]
     timezone: Option<Tz>,
+    /// Postal address, printed on receipts: give it once per line (--address "Bahnhofstrasse 1"
+    /// --address "8001 Zürich"); a line break inside a value starts a new line too
+    #[arg(long, value_name = "LINE")]
+    address: Vec<String>,
+    /// Contact e-mail, printed on receipts
+    #[arg(long)]
+    email: Option<String>,
+    /// Contact phone, printed on receipts
+    #[arg(long)]
+    phone: Option<String>,
+    /// VAT number (e.g. CHE-123.456.789 MWST), only for a VAT-registered business: receipts then
+    /// show it and "incl. VAT"
+    #[arg(long)]
+    vat_number: Option<String>,
+    /// Language of receipts
+    #[arg(long, value_enum)]
+    language: Option<Language>,
 }
 
 #[derive(Serialize, Tabled)]
@@ -73,6 +90,11 @@ struct StringerView {
     handle: String,
     name: String,
     timezone: String,
+    address: Option<String>,
+    email: Option<String>,
+    phone: Option<String>,
+    vat_number: Option<String>,
+    language: Option<String>,
     created_at: String,
     years: Vec<YearRow>,
 }
@@ -114,8 +136,8 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
                     created_at: format_utc(s.created_at),
                 })
                 .collect();
-            output::rows(ctx.format, &rows)?;
-            if rows.is_empty() && ctx.format == Format::Table {
+            output::rows(ctx.listing()?, &rows)?;
+            if rows.is_empty() && ctx.listing()? == Format::Table {
                 eprintln!("no stringers yet: add one with `receipts stringer add HANDLE`");
             }
         }
@@ -133,12 +155,17 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
                 handle: stringer.handle,
                 name: stringer.name,
                 timezone: stringer.timezone,
+                address: stringer.address,
+                email: stringer.email,
+                phone: stringer.phone,
+                vat_number: stringer.vat_number,
+                language: stringer.language,
                 created_at: format_utc(stringer.created_at),
                 years,
             };
-            match ctx.format {
+            match ctx.listing()? {
                 Format::Json => output::json(&view)?,
-                Format::Table => {
+                _ => {
                     let profile =
                         [("handle", &view.handle), ("name", &view.name), ("time zone", &view.timezone)];
                     let text: Vec<String> =
@@ -153,7 +180,16 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             }
         }
         Command::Edit(opts) => {
-            let profile = Profile { name: opts.name.map(|n| n.trim().to_string()), timezone: opts.timezone };
+            let address = (!opts.address.is_empty()).then(|| opts.address.join("\n"));
+            let profile = Profile {
+                name: opts.name.map(|n| n.trim().to_string()),
+                timezone: opts.timezone,
+                address,
+                email: opts.email,
+                phone: opts.phone,
+                vat_number: opts.vat_number,
+                language: opts.language,
+            };
             let edited = db.write(|conn| stringers::edit(conn, &opts.handle, &profile))?;
             eprintln!("stringer {} updated ({}, time zone {})", edited.handle, edited.name, edited.timezone);
         }

@@ -39,7 +39,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     };
     let tenant = opts.stringer.required(&mut db)?;
     let lost = void_lost_numbers(&mut db, &tenant, numbers, reason, opts.dry_run)?;
-    if ctx.format == Format::Json {
+    if ctx.listing()? == Format::Json {
         output::json(&lost)?;
     }
     let count = output::count(numbers.count() as usize, "number");

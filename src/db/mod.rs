@@ -11,6 +11,7 @@ pub mod counters;
 pub mod events;
 pub mod mint;
 pub mod orders;
+pub mod receipts;
 pub mod resync;
 pub mod schema;
 pub mod stringers;

@@ -63,6 +63,11 @@ diesel::table! {
         timezone -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        address -> Nullable<Text>,
+        email -> Nullable<Text>,
+        phone -> Nullable<Text>,
+        vat_number -> Nullable<Text>,
+        language -> Nullable<Text>,
     }
 }
 

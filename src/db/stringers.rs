@@ -3,7 +3,7 @@
 use super::audit::{strung_outside_year, Misplaced};
 use super::schema::{orders, stringers};
 use super::DbConn;
-use crate::domain::{now_utc, StringerId};
+use crate::domain::{now_utc, Language, StringerId};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
@@ -18,6 +18,14 @@ pub struct Stringer {
     pub timezone: String,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Lines separated by newlines.
+    pub address: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    /// Set only for a VAT-registered business: only then do receipts show VAT.
+    pub vat_number: Option<String>,
+    /// The language of receipts: `en`, `de`, `fr` or `it` (None: English).
+    pub language: Option<String>,
 }
 
 /// Adds a stringer; a handle that is taken (in any case) is refused.
@@ -42,6 +50,11 @@ pub fn add(conn: &mut DbConn, handle: &str, name: &str, timezone: Tz) -> Result<
             timezone: timezone.name().to_string(),
             created_at: now,
             updated_at: now,
+            address: None,
+            email: None,
+            phone: None,
+            vat_number: None,
+            language: None,
         }),
         Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)) => {
             Err(Error::Refused(format!("there is already a stringer \"{handle}\" (handles ignore case)")))
@@ -69,11 +82,17 @@ pub fn no_such_stringer(handle: &str) -> Error {
     Error::NotFound(format!("there is no stringer \"{handle}\" (see `receipts stringer list`)"))
 }
 
-/// What `stringer edit` changes; `None` leaves a field as it is.
+/// What `stringer edit` changes; `None` leaves a field as it is, and an empty text clears
+/// one.
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
     pub name: Option<String>,
     pub timezone: Option<Tz>,
+    pub address: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub vat_number: Option<String>,
+    pub language: Option<Language>,
 }
 
 /// Changes a stringer's profile. A new time zone applies to future mints, and is refused if
@@ -87,10 +106,20 @@ pub fn edit(conn: &mut DbConn, handle: &str, profile: &Profile) -> Result<String
         .set((
             profile.name.as_deref().map(|name| stringers::name.eq(name)),
             profile.timezone.map(|zone| stringers::timezone.eq(zone.name())),
+            cleared(&profile.address).map(|v| stringers::address.eq(v)),
+            cleared(&profile.email).map(|v| stringers::email.eq(v)),
+            cleared(&profile.phone).map(|v| stringers::phone.eq(v)),
+            cleared(&profile.vat_number).map(|v| stringers::vat_number.eq(v)),
+            profile.language.map(|l| stringers::language.eq(l.code())),
             stringers::updated_at.eq(now_utc()),
         ))
         .execute(conn)?;
     find(conn, &stringer.handle)
+}
+
+/// A profile text to store: `None` leaves the field, an empty text clears it.
+fn cleared(text: &Option<String>) -> Option<Option<&str>> {
+    text.as_deref().map(|t| Some(t.trim()).filter(|t| !t.is_empty()))
 }
 
 /// Receipts take the year of their strung time in the stringer's zone: a zone under which

@@ -1,10 +1,12 @@
 //! The vocabulary of the product, free of SQL: receipt numbers, ids, order kinds, money
 //! and the instants whose local calendar year decides a receipt's year.
 
+mod language;
 mod money;
 mod receipt_number;
 mod time;
 
+pub use language::Language;
 pub use money::{Currency, Price};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use time::{

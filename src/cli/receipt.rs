@@ -1,0 +1,149 @@
+use super::output::{self, choose, Format};
+use super::{Context, StringerOpt};
+use crate::db::receipts::{self, Options};
+use crate::db::Access;
+use crate::domain::{Language, OrderId, ReceiptNumber};
+use crate::receipt::{pdf, text, Receipt};
+use crate::Error;
+use clap::Args;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+#[group(id = "which", required = true, multiple = false, args = ["order", "year"])]
+pub struct Opts {
+    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
+    #[arg(value_name = "ORDER")]
+    order: Option<String>,
+    /// Every receipt of this year instead, as PDF files in --out-dir
+    #[arg(long, requires = "out_dir")]
+    year: Option<i32>,
+    /// Where --year writes its files: DIR/<handle>-<number>.pdf
+    #[arg(long, value_name = "DIR", requires = "year")]
+    out_dir: Option<PathBuf>,
+    /// Write to this file (- for stdout); a PDF needs it. --format defaults to pdf when the
+    /// name ends in .pdf
+    #[arg(short, long, value_name = "FILE", conflicts_with = "year")]
+    output: Option<PathBuf>,
+    /// Language of the receipt [default: the stringer's, else English]
+    #[arg(long, value_enum)]
+    lang: Option<Language>,
+    /// Mark it as a copy (a re-issue the customer asked for)
+    #[arg(long)]
+    copy: bool,
+    /// Columns of a text receipt (at least 32; 48 or 42 for receipt printers)
+    #[arg(long, default_value_t = text::DEFAULT_WIDTH, value_parser = clap::value_parser!(u16).range(i64::from(text::MIN_WIDTH)..=1000))]
+    width: u16,
+    #[command(flatten)]
+    stringer: StringerOpt,
+}
+
+pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Read)?;
+    let options = Options { language: opts.lang, copy: opts.copy };
+    if let (Some(year), Some(dir)) = (opts.year, &opts.out_dir) {
+        choose(ctx.format, &[Format::Pdf])?;
+        let tenant = opts.stringer.optional(&mut db)?;
+        let all = db.read(|conn| receipts::receipts_of_year(conn, tenant.as_ref(), year, options))?;
+        return write_batch(&all, dir, year);
+    }
+    let asked = opts.order.as_deref().unwrap_or_default();
+    let tenant = match asked.parse::<ReceiptNumber>() {
+        Ok(_) => opts.stringer.required(&mut db)?,
+        Err(_) => {
+            let order: OrderId =
+                asked.parse().map_err(|e: String| Error::Usage(format!("{e}, or a receipt number")))?;
+            opts.stringer.tenant_for(&mut db, order)?
+        }
+    };
+    let receipt = db.read(|conn| {
+        let order = match asked.parse::<ReceiptNumber>() {
+            Ok(number) => receipts::order_holding(conn, &tenant, number)?,
+            Err(_) => asked.parse::<OrderId>().map_err(Error::Usage)?,
+        };
+        receipts::receipt(conn, &tenant, order, options)
+    })?;
+    let pdf_file =
+        opts.output.as_deref().is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")));
+    let allowed = if pdf_file { [Format::Pdf, Format::Text] } else { [Format::Text, Format::Pdf] };
+    let bytes = match choose(ctx.format, &allowed)? {
+        Format::Pdf if opts.output.is_none() => {
+            return Err(Error::Usage(
+                "a PDF receipt goes to a file: pass -o FILE.pdf (or -o - for stdout)".into(),
+            )
+            .into())
+        }
+        Format::Pdf => pdf::render(&receipt)?,
+        _ => text::render(&receipt, opts.width).into_bytes(),
+    };
+    match opts.output.as_deref() {
+        None => std::io::stdout().lock().write_all(&bytes)?,
+        Some(path) if path == Path::new("-") => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes)?;
+            out.flush()?;
+        }
+        Some(path) => {
+            write_new_or_same(path, &bytes)?;
+            eprintln!("wrote receipt {} of {} to {}", receipt.number, tenant.handle, path.display());
+        }
+    }
+    Ok(())
+}
+
+/// One PDF per receipt of the year; a file that exists is left alone when it is the same,
+/// and never overwritten when it differs.
+fn write_batch(all: &[(String, Receipt)], dir: &Path, year: i32) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::InputFile(format!("cannot create {}: {e}", dir.display())))?;
+    let (mut written, mut same, mut differing) = (0usize, 0usize, Vec::new());
+    for (handle, receipt) in all {
+        let path = dir.join(format!("{handle}-{}.pdf", receipt.number));
+        let bytes = pdf::render(receipt)?;
+        match std::fs::read(&path) {
+            Ok(existing) if existing == bytes => same += 1,
+            Ok(_) => differing.push(path.display().to_string()),
+            Err(_) => {
+                write_new_or_same(&path, &bytes)?;
+                written += 1;
+            }
+        }
+    }
+    eprintln!(
+        "{} of {year} in {}: {written} written, {same} unchanged, {} left alone because they differ",
+        output::count(all.len(), "receipt"),
+        dir.display(),
+        differing.len()
+    );
+    if let Some(first) = differing.first() {
+        return Err(Error::Refused(format!(
+            "{} already exist with other content and were not overwritten (first: {first}); \
+             an order changed since they were written: move them away to write them anew",
+            output::count(differing.len(), "file")
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a new file; a file that exists is refused unless it holds exactly
+/// these bytes. A file that could not be written whole is removed again.
+fn write_new_or_same(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if let Ok(existing) = std::fs::read(path) {
+        if existing == bytes {
+            return Ok(());
+        }
+        return Err(Error::Refused(format!(
+            "{} exists and differs: receipts never overwrite a file; choose another name",
+            path.display()
+        )));
+    }
+    let cannot = |e: std::io::Error| Error::InputFile(format!("cannot write {}: {e}", path.display()));
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(cannot)?;
+    if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
+        drop(file);
+        let _ = std::fs::remove_file(path);
+        return Err(cannot(e));
+    }
+    Ok(())
+}

@@ -1,0 +1,357 @@
+//! The receipt as an A4 PDF/A-2b document (krilla writes it and checks the standard):
+//! DejaVu Sans embedded and subsetted, text selectable, lines broken with the font's own
+//! metrics (shaped by rustybuzz, as krilla shapes what it draws) so nothing runs off the
+//! page, and no clock inside: the same receipt gives the same bytes.
+
+use super::{Line, Receipt};
+use crate::error::Error;
+use krilla::color::rgb;
+use krilla::configure::{Archival, ConfigurationBuilder, Validator};
+use krilla::geom::Point;
+use krilla::metadata::{DateTime, Metadata};
+use krilla::num::NormalizedF32;
+use krilla::page::PageSettings;
+use krilla::paint::Fill;
+use krilla::surface::Surface;
+use krilla::text::{Font, TextDirection};
+use krilla::{Document, SerializeSettings};
+use std::sync::OnceLock;
+
+const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+const BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+
+/// A4 in points, and margins of 20 mm.
+const PAGE: (f32, f32) = (595.276, 841.89);
+const MARGIN: f32 = 56.69;
+const WIDTH: f32 = PAGE.0 - 2.0 * MARGIN;
+/// The label column of `Label  value` lines.
+const LABEL: f32 = 150.0;
+
+/// A font, both as krilla draws it and as rustybuzz measures it.
+struct Face {
+    font: Font,
+    shaper: rustybuzz::Face<'static>,
+}
+
+impl Face {
+    fn load(data: &'static [u8]) -> Face {
+        // The fonts are part of the program: failing to read them is a build defect.
+        let font = Font::new(data.to_vec().into(), 0).expect("an embedded font krilla can read");
+        let shaper = rustybuzz::Face::from_slice(data, 0).expect("an embedded font rustybuzz can read");
+        Face { font, shaper }
+    }
+
+    /// The width of `text` at `size` points, as shaped for drawing.
+    fn width(&self, text: &str, size: f32) -> f32 {
+        let mut buffer = rustybuzz::UnicodeBuffer::new();
+        buffer.push_str(text);
+        buffer.guess_segment_properties();
+        let shaped = rustybuzz::shape(&self.shaper, &[], buffer);
+        let units: i32 = shaped.glyph_positions().iter().map(|p| p.x_advance).sum();
+        units as f32 * size / f32::from(self.shaper.units_per_em() as u16)
+    }
+
+    /// The first character the font has no glyph for.
+    fn missing(&self, text: &str) -> Option<char> {
+        text.chars().find(|&c| !c.is_control() && !c.is_whitespace() && self.shaper.glyph_index(c).is_none())
+    }
+}
+
+fn faces() -> &'static (Face, Face) {
+    static FACES: OnceLock<(Face, Face)> = OnceLock::new();
+    FACES.get_or_init(|| (Face::load(REGULAR), Face::load(BOLD)))
+}
+
+/// Renders the receipt. A text in a script the font cannot show is refused, naming its
+/// field, rather than printed as empty boxes.
+pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
+    refuse_unprintable(receipt)?;
+    let (regular, bold) = faces();
+    let configuration = ConfigurationBuilder::new()
+        .set_validator(Validator::A(Archival::A2_B))
+        .finish()
+        .map_err(|e| Error::Refused(format!("the PDF/A settings are inconsistent: {e:?}")))?;
+    let settings = SerializeSettings { configuration, ..SerializeSettings::default() };
+    let mut document = Document::new_with(settings);
+    let issued = receipt.issued_on;
+    use chrono::Datelike;
+    document.set_metadata(
+        Metadata::new()
+            .title(receipt.number.to_string())
+            .language(receipt.language.code().to_string())
+            .creator("receipts".to_string())
+            .creation_date(
+                DateTime::new(issued.year() as u16).month(issued.month() as u8).day(issued.day() as u8),
+            )
+            .document_id(format!("receipt {} {}", receipt.business.name, receipt.number)),
+    );
+
+    let mut pages = Pages::new(&mut document);
+    for line in receipt.lines() {
+        match line {
+            Line::Alert(text) => pages.paragraph(bold, 14.0, &text, RED, 0.0, WIDTH),
+            Line::Heading(text) => pages.paragraph(bold, 15.0, &text, BLACK, 0.0, WIDTH),
+            Line::Plain(text) => pages.paragraph(regular, 10.0, &text, BLACK, 0.0, WIDTH),
+            Line::Title { title, number } => {
+                pages.paragraph(bold, 22.0, &title, BLACK, 0.0, WIDTH);
+                pages.paragraph(bold, 16.0, &number, BLACK, 0.0, WIDTH);
+            }
+            Line::Field(label, value) => pages.field(regular, &label, &value),
+            Line::Total { label, amount, vat } => {
+                pages.spread(bold, 13.0, &label, &amount);
+                if let Some(vat) = vat {
+                    pages.right(regular, 9.0, &vat);
+                }
+            }
+            Line::Gap => pages.gap(10.0),
+        }
+    }
+    pages.finish();
+    document.finish().map_err(|e| Error::Refused(format!("the PDF could not be written: {e:?}")))
+}
+
+/// Every text of the receipt must be printable in the embedded fonts.
+fn refuse_unprintable(receipt: &Receipt) -> Result<(), Error> {
+    let (regular, bold) = faces();
+    let business = &receipt.business;
+    let address = business.address.join("\n");
+    let fields = [
+        ("stringer name", Some(&business.name)),
+        ("stringer address", Some(&address)),
+        ("stringer email", business.email.as_ref()),
+        ("stringer phone", business.phone.as_ref()),
+        ("VAT number", business.vat_number.as_ref()),
+        ("customer", receipt.customer.as_ref()),
+        ("racket", receipt.racket.as_ref()),
+        ("string", receipt.string.as_ref()),
+        ("tension", receipt.tension.as_ref()),
+        ("notes", receipt.notes.as_ref()),
+        ("void reason", receipt.void_reason.as_ref()),
+    ];
+    for (field, text) in fields {
+        let Some(text) = text else { continue };
+        if let Some(c) = regular.missing(text).or_else(|| bold.missing(text)) {
+            return Err(Error::BadInput(format!(
+                "the {field} holds \"{c}\" (U+{:04X}), which the receipt's font cannot print: \
+                 write it in Latin, Greek or Cyrillic letters, or use the text receipt (--format text)",
+                c as u32
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Colours as red, green, blue.
+type Colour = (u8, u8, u8);
+const BLACK: Colour = (0, 0, 0);
+const RED: Colour = (190, 20, 20);
+
+/// Lays lines out top to bottom, starting a new page when one is full.
+struct Pages<'a> {
+    document: &'a mut Document,
+    lines: Vec<Vec<Placed>>,
+    y: f32,
+}
+
+/// Text at a place on a page.
+struct Placed {
+    face: &'static Face,
+    size: f32,
+    color: Colour,
+    at: (f32, f32),
+    text: String,
+}
+
+impl<'a> Pages<'a> {
+    fn new(document: &'a mut Document) -> Pages<'a> {
+        Pages { document, lines: vec![Vec::new()], y: MARGIN }
+    }
+
+    /// Room for a line of `size` points: on this page, or on a new one.
+    fn advance(&mut self, size: f32) -> f32 {
+        let height = size * 1.35;
+        if self.y + height > PAGE.1 - MARGIN && !self.lines.last().is_some_and(Vec::is_empty) {
+            self.lines.push(Vec::new());
+            self.y = MARGIN;
+        }
+        self.y += height;
+        self.y - size * 0.3
+    }
+
+    fn place(&mut self, face: &'static Face, size: f32, color: Colour, x: f32, baseline: f32, text: &str) {
+        let placed = Placed { face, size, color, at: (x, baseline), text: text.to_string() };
+        self.lines.last_mut().expect("a page").push(placed);
+    }
+
+    /// Text wrapped within `width` points, starting `indent` points in.
+    fn paragraph(
+        &mut self,
+        face: &'static Face,
+        size: f32,
+        text: &str,
+        color: Colour,
+        indent: f32,
+        width: f32,
+    ) {
+        for line in wrap(face, size, text, width) {
+            let baseline = self.advance(size);
+            self.place(face, size, color, MARGIN + indent, baseline, &line);
+        }
+    }
+
+    /// A label, and its value wrapped in the column beside it.
+    fn field(&mut self, face: &'static Face, label: &str, value: &str) {
+        let size = 10.0;
+        let labels = wrap(face, size, label, LABEL - 8.0);
+        let values = wrap(face, size, value, WIDTH - LABEL);
+        for i in 0..labels.len().max(values.len()) {
+            let baseline = self.advance(size);
+            if let Some(label) = labels.get(i) {
+                self.place(face, size, GRAY, MARGIN, baseline, label);
+            }
+            if let Some(value) = values.get(i) {
+                self.place(face, size, BLACK, MARGIN + LABEL, baseline, value);
+            }
+        }
+    }
+
+    /// `left` at the margin and `right` flush right, on one line when they fit.
+    fn spread(&mut self, face: &'static Face, size: f32, left: &str, right: &str) {
+        let fits = face.width(left, size) + face.width(right, size) + 12.0 <= WIDTH;
+        if !fits {
+            self.paragraph(face, size, left, BLACK, 0.0, WIDTH);
+            self.right(face, size, right);
+            return;
+        }
+        let baseline = self.advance(size);
+        self.place(face, size, BLACK, MARGIN, baseline, left);
+        self.place(face, size, BLACK, MARGIN + WIDTH - face.width(right, size), baseline, right);
+    }
+
+    /// Text flush right, wrapped if it must be.
+    fn right(&mut self, face: &'static Face, size: f32, text: &str) {
+        for line in wrap(face, size, text, WIDTH) {
+            let baseline = self.advance(size);
+            self.place(face, size, BLACK, MARGIN + WIDTH - face.width(&line, size), baseline, &line);
+        }
+    }
+
+    fn gap(&mut self, points: f32) {
+        self.y += points;
+    }
+
+    fn finish(self) {
+        for page in self.lines {
+            let settings = PageSettings::from_wh(PAGE.0, PAGE.1).expect("A4 is a valid page size");
+            let mut pdf_page = self.document.start_page_with(settings);
+            let mut surface = pdf_page.surface();
+            for placed in page {
+                draw(&mut surface, &placed);
+            }
+            surface.finish();
+            pdf_page.finish();
+        }
+    }
+}
+
+const GRAY: Colour = (90, 90, 90);
+
+fn draw(surface: &mut Surface<'_>, placed: &Placed) {
+    surface.set_fill(Some(Fill {
+        paint: rgb::Color::new(placed.color.0, placed.color.1, placed.color.2).into(),
+        opacity: NormalizedF32::ONE,
+        rule: Default::default(),
+    }));
+    surface.draw_text(
+        Point::from_xy(placed.at.0, placed.at.1),
+        placed.face.font.clone(),
+        placed.size,
+        &placed.text,
+        false,
+        TextDirection::Auto,
+    );
+}
+
+/// `text` broken into lines no wider than `width` points: at the break opportunities of
+/// Unicode's line breaking rules (found by textwrap), a word wider than a line broken
+/// between characters, and the text's own line breaks kept.
+fn wrap(face: &Face, size: f32, text: &str, width: f32) -> Vec<String> {
+    use textwrap::core::Fragment;
+    use textwrap::WordSeparator;
+
+    /// A word with its measured widths, for textwrap's wrapping algorithm.
+    #[derive(Debug)]
+    struct Piece {
+        text: String,
+        whitespace: String,
+        width: f64,
+        whitespace_width: f64,
+    }
+    impl Fragment for Piece {
+        fn width(&self) -> f64 {
+            self.width
+        }
+        fn whitespace_width(&self) -> f64 {
+            self.whitespace_width
+        }
+        fn penalty_width(&self) -> f64 {
+            0.0
+        }
+    }
+
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut pieces = Vec::new();
+        for word in WordSeparator::UnicodeBreakProperties.find_words(paragraph) {
+            for part in split_to_width(face, size, word.word, width) {
+                let piece_width = f64::from(face.width(&part, size));
+                pieces.push(Piece {
+                    text: part,
+                    whitespace: String::new(),
+                    width: piece_width,
+                    whitespace_width: 0.0,
+                });
+            }
+            if let Some(last) = pieces.last_mut() {
+                last.whitespace = word.whitespace.to_string();
+                last.whitespace_width = f64::from(face.width(word.whitespace, size));
+            }
+        }
+        let wrapped = textwrap::wrap_algorithms::wrap_first_fit(&pieces, &[f64::from(width)]);
+        if wrapped.is_empty() {
+            lines.push(String::new());
+        }
+        for line in wrapped {
+            let mut text = String::new();
+            for (i, piece) in line.iter().enumerate() {
+                text.push_str(&piece.text);
+                if i + 1 < line.len() {
+                    text.push_str(&piece.whitespace);
+                }
+            }
+            lines.push(text);
+        }
+    }
+    lines
+}
+
+/// A word as it is, or, if wider than `width`, cut into parts that fit.
+fn split_to_width(face: &Face, size: f32, word: &str, width: f32) -> Vec<String> {
+    if face.width(word, size) <= width {
+        return vec![word.to_string()];
+    }
+    let mut parts = Vec::new();
+    let mut part = String::new();
+    for c in word.chars() {
+        part.push(c);
+        if face.width(&part, size) > width && part.chars().count() > 1 {
+            part.pop();
+            parts.push(std::mem::take(&mut part));
+            part.push(c);
+        }
+    }
+    if !part.is_empty() {
+        parts.push(part);
+    }
+    parts
+}
