@@ -36,7 +36,7 @@ pub struct Cli {
           default_value = "5", value_parser = parse_seconds)]
     pub lock_timeout: Duration,
 
-    /// Output: table or json for listings (the default: table), text or pdf for receipts
+    /// Output: table (the default) or json for listings; text or pdf for receipts
     #[arg(long, value_enum, global = true)]
     pub format: Option<Format>,
 

@@ -8,15 +8,9 @@ use tabled::{Table, Tabled};
 /// What `--format` asks for; each command writes some of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// A table for people
     Table,
-    /// JSON for scripts
     Json,
-    /// CSV (RFC 4180) for spreadsheets and accountants
-    Csv,
-    /// Plain text (receipts)
     Text,
-    /// PDF/A (receipts)
     Pdf,
 }
 
@@ -25,7 +19,6 @@ impl Format {
         match self {
             Format::Table => "table",
             Format::Json => "json",
-            Format::Csv => "csv",
             Format::Text => "text",
             Format::Pdf => "pdf",
         }

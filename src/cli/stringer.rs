@@ -166,10 +166,21 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             match ctx.listing()? {
                 Format::Json => output::json(&view)?,
                 _ => {
-                    let profile =
-                        [("handle", &view.handle), ("name", &view.name), ("time zone", &view.timezone)];
-                    let text: Vec<String> =
-                        profile.iter().map(|(field, value)| format!("{field:<12} {value}")).collect();
+                    let address = view.address.as_ref().map(|a| a.replace('\n', "\n             "));
+                    let profile = [
+                        ("handle", Some(&view.handle)),
+                        ("name", Some(&view.name)),
+                        ("time zone", Some(&view.timezone)),
+                        ("address", address.as_ref()),
+                        ("email", view.email.as_ref()),
+                        ("phone", view.phone.as_ref()),
+                        ("VAT number", view.vat_number.as_ref()),
+                        ("language", view.language.as_ref()),
+                    ];
+                    let text: Vec<String> = profile
+                        .iter()
+                        .filter_map(|(field, value)| value.map(|v| format!("{field:<12} {v}")))
+                        .collect();
                     output::line(&text.join("\n"))?;
                     if view.years.is_empty() {
                         output::line("no receipts yet")?;

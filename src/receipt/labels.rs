@@ -14,6 +14,7 @@ pub struct Labels {
     pub service_date: &'static str,
     pub customer: &'static str,
     pub work: &'static str,
+    pub racket: &'static str,
     pub string: &'static str,
     pub tension: &'static str,
     pub amount: &'static str,
@@ -38,6 +39,7 @@ const EN: Labels = Labels {
     service_date: "Service date",
     customer: "Customer",
     work: "Racket stringing",
+    racket: "Racket",
     string: "String",
     tension: "Tension",
     amount: "Amount",
@@ -73,6 +75,7 @@ const DE: Labels = Labels {
     service_date: "Leistungsdatum",
     customer: "Kunde",
     work: "Besaitung",
+    racket: "Schläger",
     string: "Saite",
     tension: "Spannung",
     amount: "Betrag",
@@ -108,6 +111,7 @@ const FR: Labels = Labels {
     service_date: "Date de prestation",
     customer: "Client",
     work: "Cordage de raquette",
+    racket: "Raquette",
     string: "Cordage",
     tension: "Tension",
     amount: "Montant",
@@ -144,6 +148,7 @@ const IT: Labels = Labels {
     service_date: "Data della prestazione",
     customer: "Cliente",
     work: "Incordatura",
+    racket: "Racchetta",
     string: "Corda",
     tension: "Tensione",
     amount: "Importo",
@@ -189,7 +194,7 @@ impl Labels {
         let units = (amount.minor / 100).to_string();
         let mut grouped = String::new();
         for (i, digit) in units.chars().enumerate() {
-            if i > 0 && (units.len() - i) % 3 == 0 {
+            if i > 0 && (units.len() - i).is_multiple_of(3) {
                 grouped.push_str(self.group);
             }
             grouped.push(digit);

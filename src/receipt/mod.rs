@@ -111,7 +111,10 @@ impl Receipt {
             lines.push(Line::Field(words.customer.into(), customer.clone()));
         }
         lines.push(Line::Gap);
-        lines.push(Line::Field(words.work.into(), self.racket.clone().unwrap_or_default()));
+        lines.push(Line::Section(words.work.into()));
+        if let Some(racket) = &self.racket {
+            lines.push(Line::Field(words.racket.into(), racket.clone()));
+        }
         if let Some(string) = &self.string {
             lines.push(Line::Field(words.string.into(), string.clone()));
         }
@@ -141,6 +144,8 @@ pub enum Line {
     Alert(String),
     /// The business name.
     Heading(String),
+    /// What a group of fields is about (the work done).
+    Section(String),
     Plain(String),
     /// The document's title and its number.
     Title {

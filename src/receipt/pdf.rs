@@ -91,6 +91,7 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
         match line {
             Line::Alert(text) => pages.paragraph(bold, 14.0, &text, RED, 0.0, WIDTH),
             Line::Heading(text) => pages.paragraph(bold, 15.0, &text, BLACK, 0.0, WIDTH),
+            Line::Section(text) => pages.paragraph(bold, 10.0, &text, BLACK, 0.0, WIDTH),
             Line::Plain(text) => pages.paragraph(regular, 10.0, &text, BLACK, 0.0, WIDTH),
             Line::Title { title, number } => {
                 pages.paragraph(bold, 22.0, &title, BLACK, 0.0, WIDTH);

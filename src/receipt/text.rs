@@ -23,7 +23,7 @@ pub fn render(receipt: &Receipt, width: u16) -> String {
                 out.extend(wrap(&text, width));
                 out.push(rule);
             }
-            Line::Heading(text) | Line::Plain(text) => out.extend(wrap(&text, width)),
+            Line::Heading(text) | Line::Section(text) | Line::Plain(text) => out.extend(wrap(&text, width)),
             Line::Title { title, number } => out.extend(spread(&title.to_uppercase(), &number, width)),
             Line::Field(label, value) => {
                 let label = clean(&label);

@@ -90,5 +90,6 @@ mod guard_rails;
 mod help;
 mod migrate_v1;
 mod production;
+mod receipt;
 mod restore;
 mod session;

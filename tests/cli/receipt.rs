@@ -1,0 +1,263 @@
+//! `receipts receipt`: the document the customer keeps. Text receipts are snapshotted in
+//! every language and state; PDFs are checked with the real tools (qpdf, poppler).
+
+use super::*;
+use crate::on_both_backends;
+use std::path::Path;
+
+/// A VAT-registered shop with a paid, an unpaid and a void receipt; returns their order ids.
+fn receipts_shop(db: &TestDb) -> (String, String, String) {
+    ok(
+        db,
+        &["stringer", "add", "stefan", "--name", "Stefan Muster Bespannungen", "--timezone", "Europe/Zurich"],
+    );
+    ok(
+        db,
+        &[
+            "stringer",
+            "edit",
+            "stefan",
+            "--address",
+            "Bahnhofstrasse 1",
+            "--address",
+            "8001 Zürich",
+            "--email",
+            "stefan@example.ch",
+            "--phone",
+            "+41 79 123 45 67",
+            "--vat-number",
+            "CHE-123.456.789 MWST",
+        ],
+    );
+    let order = |customer: &str, price: &str| {
+        ok(
+            db,
+            &[
+                "order",
+                "add",
+                "--stringer",
+                "stefan",
+                "--customer",
+                customer,
+                "--racket",
+                "Wilson Pro Staff 97",
+                "--string",
+                "Luxilon ALU Power 1.25",
+                "--tension",
+                "24/23 kg",
+                "--price",
+                price,
+                "--notes",
+                "Grip replaced as well.",
+            ],
+        )
+    };
+    let (paid, unpaid, void) =
+        (order("Roger Federer", "1250"), order("Martina Hingis", "35.50"), order("Belinda Bencic", "42"));
+    for (id, at) in [(&paid, "2025-11-21 14:30"), (&unpaid, "2025-11-22 09:15"), (&void, "2025-11-23 16:00")]
+    {
+        ok(db, &["mint", "--order", id, "--at", at, "--backdate"]);
+    }
+    ok(db, &["order", "edit", &paid, "--paid-at", "2025-11-24 10:00"]);
+    ok(db, &["void", "--order", &void, "--reason", "racket frame cracked while stringing"]);
+    (paid, unpaid, void)
+}
+
+#[test]
+fn text_receipts_in_every_language_and_state() {
+    let db = TestDb::sqlite();
+    let (paid, unpaid, void) = receipts_shop(&db);
+    for lang in ["en", "de", "fr", "it"] {
+        let mut text = String::new();
+        for (what, args) in [
+            ("paid, 80 columns", vec!["receipt", &paid, "--lang", lang]),
+            ("unpaid", vec!["receipt", &unpaid, "--lang", lang]),
+            ("void", vec!["receipt", &void, "--lang", lang]),
+            ("copy", vec!["receipt", &paid, "--lang", lang, "--copy"]),
+            ("paid, 32 columns", vec!["receipt", &paid, "--lang", lang, "--width", "32"]),
+        ] {
+            let out = ok(&db, &args);
+            let widest = out.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            let limit = if what.contains("32") { 32 } else { 80 };
+            assert!(widest <= limit, "{lang} {what}: a line of {widest} columns");
+            text.push_str(&format!("===== {what}\n{out}\n"));
+        }
+        insta::assert_snapshot!(format!("text_receipt_{lang}"), text);
+    }
+}
+
+/// Runs a poppler or qpdf tool; they must be installed (scripts/test installs them).
+fn tool(program: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{program} is needed by the PDF tests (Debian poppler-utils, qpdf): {e}"));
+    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every word pdftotext finds, with its box: (xMin, yMin, xMax, yMax, word).
+fn word_boxes(pdf: &Path) -> Vec<(f64, f64, f64, f64, String)> {
+    let html = tool("pdftotext", &["-bbox", pdf.to_str().unwrap(), "-"]);
+    html.lines()
+        .filter_map(|line| {
+            let line = line.trim().strip_prefix("<word ")?;
+            let attribute = |name: &str| -> f64 {
+                let start = line.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+                line[start..].split('"').next().unwrap().parse().unwrap()
+            };
+            let word = line.split('>').nth(1)?.split('<').next()?.to_string();
+            Some((attribute("xMin"), attribute("yMin"), attribute("xMax"), attribute("yMax"), word))
+        })
+        .collect()
+}
+
+fn check_pdf(pdf: &Path, number: &str, expected: &[&str]) {
+    let path = pdf.to_str().unwrap();
+    assert!(tool("qpdf", &["--check", path]).contains("No syntax or stream encoding errors"));
+    let info = tool("pdfinfo", &[path]);
+    assert!(info.contains("Page size:       595.276 x 841.89 pts (A4)"), "{info}");
+    assert!(info.contains("Pages:           1\n"), "{info}");
+    assert!(info.contains(&format!("Title:           {number}\n")), "{info}");
+    let fonts = tool("pdffonts", &[path]);
+    let rows: Vec<&str> = fonts.lines().skip(2).collect();
+    assert!(!rows.is_empty(), "{fonts}");
+    for row in rows {
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        let (emb, sub) = (columns[columns.len() - 5], columns[columns.len() - 4]);
+        assert_eq!((emb, sub), ("yes", "yes"), "not embedded and subsetted: {row}");
+    }
+    let xmp = tool("pdfinfo", &["-meta", path]);
+    assert!(
+        xmp.contains("<pdfaid:part>2</pdfaid:part>")
+            && xmp.contains("<pdfaid:conformance>B</pdfaid:conformance>")
+    );
+    let text = tool("pdftotext", &[path, "-"]);
+    for wanted in expected {
+        assert!(text.contains(wanted), "{wanted:?} is not in the PDF's text:\n{text}");
+    }
+}
+
+on_both_backends! {
+    fn pdf_receipts_are_pdf_a_with_embedded_fonts_and_findable_text(db: TestDb) {
+        let (paid, _, void) = receipts_shop(&db);
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("paid.pdf");
+        ok(&db, &["receipt", &paid, "-o", pdf.to_str().unwrap()]);
+        check_pdf(&pdf, "2025-0001", &["Receipt", "No. 2025-0001", "Roger Federer", "CHF 1,250.00", "incl. VAT", "Paid on 24 November 2025"]);
+
+        let void_pdf = dir.path().join("void.pdf");
+        ok(&db, &["receipt", &void, "-o", void_pdf.to_str().unwrap(), "--lang", "de"]);
+        check_pdf(&void_pdf, "2025-0003", &["STORNIERT: racket frame cracked while stringing", "Rechnung", "Nr. 2025-0003"]);
+
+        // The same order state gives the same bytes; to stdout with -o -.
+        let again = receipts(&db).args(["receipt", &paid, "--format", "pdf", "-o", "-"]).output().unwrap();
+        assert!(again.status.success());
+        assert_eq!(again.stdout, std::fs::read(&pdf).unwrap(), "two renders differ");
+
+        // Rendering never mints or changes anything.
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events"), Some(4));
+    }
+
+    fn long_texts_wrap_inside_the_page(db: TestDb) {
+        ok(&db, &["stringer", "add", "stefan", "--timezone", "Europe/Zurich"]);
+        let name = format!("{} {}", "Maximilian-Alexander von und zu Hohenberg-Lichtenstein".repeat(4), "X".repeat(90));
+        assert!(name.chars().count() >= 300);
+        let notes = "The customer asked for the cross strings two pounds lower than the mains, a new overgrip in white, and the racket to be ready before the club tournament on Saturday morning. ".repeat(6);
+        let order = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", &name, "--notes", &notes, "--price", "35"]);
+        ok(&db, &["mint", "--order", &order, "--at", "2025-06-01 10:00", "--backdate"]);
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("long.pdf");
+        ok(&db, &["receipt", &order, "-o", pdf.to_str().unwrap()]);
+        check_pdf(&pdf, "2025-0001", &["Maximilian-Alexander", "club tournament"]);
+        let boxes = word_boxes(&pdf);
+        assert!(boxes.len() > 100);
+        let margin = 56.0;
+        for (x_min, y_min, x_max, y_max, word) in &boxes {
+            assert!(*x_min >= margin - 1.0 && *x_max <= 595.276 - margin + 1.0, "{word:?} runs into the margin: {x_min}..{x_max}");
+            assert!(*y_min >= margin - 12.0 && *y_max <= 841.89 - margin + 1.0, "{word:?} runs off the page: {y_min}..{y_max}");
+        }
+        // All of the name is there, over several lines.
+        let text: String = boxes.iter().map(|b| b.4.as_str()).collect();
+        assert!(text.contains(&"X".repeat(90)), "the long word was lost");
+    }
+
+    fn a_year_renders_one_file_per_receipt_and_never_overwrites_a_different_file(db: TestDb) {
+        receipts_shop(&db);
+        ok(&db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
+        let other = ok(&db, &["order", "add", "--stringer", "anna", "--customer", "Someone"]);
+        ok(&db, &["mint", "--order", &other, "--at", "2025-03-01 10:00", "--backdate"]);
+        let dir = tempfile::tempdir().unwrap();
+        let out_dir = dir.path().join("2025");
+        let out = run(&db, &["receipt", "--year", "2025", "--out-dir", out_dir.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let mut files: Vec<String> = std::fs::read_dir(&out_dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        files.sort();
+        assert_eq!(files, ["anna-2025-0001.pdf", "stefan-2025-0001.pdf", "stefan-2025-0002.pdf", "stefan-2025-0003.pdf"]);
+        check_pdf(&out_dir.join("stefan-2025-0002.pdf"), "2025-0002", &["Martina Hingis"]);
+        // Again: every file is the same, nothing to write.
+        let again = run(&db, &["receipt", "--year", "2025", "--out-dir", out_dir.to_str().unwrap()]);
+        assert!(again.stderr.contains("0 written, 4 unchanged"), "{}", again.stderr);
+        // One stringer only.
+        let anna = dir.path().join("anna");
+        ok(&db, &["receipt", "--year", "2025", "--stringer", "anna", "--out-dir", anna.to_str().unwrap()]);
+        assert_eq!(std::fs::read_dir(&anna).unwrap().count(), 1);
+        // An order changed since: its file differs and is left alone.
+        ok(&db, &["order", "edit", "2", "--paid-at", "2025-12-01"]);
+        let before = std::fs::read(out_dir.join("stefan-2025-0002.pdf")).unwrap();
+        let changed = run(&db, &["receipt", "--year", "2025", "--out-dir", out_dir.to_str().unwrap()]);
+        assert_eq!(changed.code, 1, "{}", changed.stderr);
+        assert!(changed.stderr.contains("were not overwritten"), "{}", changed.stderr);
+        assert_eq!(std::fs::read(out_dir.join("stefan-2025-0002.pdf")).unwrap(), before);
+    }
+
+    fn a_receipt_needs_a_number_and_its_own_stringer(db: TestDb) {
+        let (paid, _, _) = receipts_shop(&db);
+        ok(&db, &["stringer", "add", "anna"]);
+        let open = ok(&db, &["order", "add", "--stringer", "stefan"]);
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("open.pdf");
+        let message = fails(&db, 1, &["receipt", &open, "-o", pdf.to_str().unwrap()]);
+        assert!(message.contains("has no receipt number yet"), "{message}");
+        assert!(!pdf.exists(), "nothing was written");
+        let message = fails(&db, 1, &["receipt", &paid, "--stringer", "anna"]);
+        assert_eq!(message, format!("error: stringer anna has no order {paid}"));
+        // By receipt number, with the stringer.
+        assert!(ok(&db, &["receipt", "2025-0002", "--stringer", "stefan"]).contains("Martina Hingis"));
+        let message = fails(&db, 1, &["receipt", "2025-0002", "--stringer", "anna"]);
+        assert_eq!(message, "error: stringer anna has no receipt 2025-0002");
+        // A PDF goes to a file, and an existing file that differs is not overwritten.
+        assert!(fails(&db, 2, &["receipt", &paid, "--format", "pdf"]).contains("pass -o FILE.pdf"));
+        std::fs::write(&pdf, "something else").unwrap();
+        assert!(fails(&db, 1, &["receipt", &paid, "-o", pdf.to_str().unwrap()]).contains("exists and differs"));
+        assert_eq!(std::fs::read_to_string(&pdf).unwrap(), "something else");
+    }
+
+    fn a_script_the_font_cannot_show_is_refused_naming_the_field(db: TestDb) {
+        ok(&db, &["stringer", "add", "stefan"]);
+        let order = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "山田太郎"]);
+        ok(&db, &["mint", "--order", &order, "--at", "2025-06-01 10:00", "--backdate"]);
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("r.pdf");
+        let message = fails(&db, 65, &["receipt", &order, "-o", pdf.to_str().unwrap()]);
+        assert!(message.contains("the customer holds \"山\" (U+5C71)"), "{message}");
+        assert!(!pdf.exists());
+        assert!(ok(&db, &["receipt", &order]).contains("山田太郎"), "the text receipt shows it");
+    }
+
+    fn the_stringers_profile_and_language_are_on_the_receipt(db: TestDb) {
+        let (paid, _, _) = receipts_shop(&db);
+        ok(&db, &["stringer", "edit", "stefan", "--language", "it"]);
+        let text = ok(&db, &["receipt", &paid]);
+        assert!(text.contains("RICEVUTA") && text.contains("CHF 1'250.00") && text.contains("IVA inclusa"), "{text}");
+        let show = ok(&db, &["stringer", "show", "stefan"]);
+        for wanted in ["Bahnhofstrasse 1", "8001 Zürich", "stefan@example.ch", "CHE-123.456.789 MWST", "language     it", "2025"] {
+            assert!(show.contains(wanted), "{wanted}: {show}");
+        }
+        assert!(show.contains("2025-0004"), "the next number: {show}");
+        // Without a VAT number, no VAT at all.
+        ok(&db, &["stringer", "edit", "stefan", "--vat-number", ""]);
+        let text = ok(&db, &["receipt", &paid, "--lang", "en"]);
+        assert!(!text.contains("VAT"), "{text}");
+    }
+}
