@@ -176,3 +176,21 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         _ => Err(format!("\"{text}\" is not a number of seconds from 0 to 86400")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn a_lock_timeout_is_zero_to_a_day() {
+        assert_eq!(super::parse_seconds("0"), Ok(std::time::Duration::ZERO));
+        assert_eq!(super::parse_seconds("0.25"), Ok(std::time::Duration::from_millis(250)));
+        for bad in ["-1", "86401", "NaN", "inf", "soon"] {
+            assert!(super::parse_seconds(bad).is_err(), "{bad}");
+        }
+    }
+}

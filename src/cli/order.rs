@@ -1,9 +1,7 @@
 use super::{output, Context, Format, StringerOpt};
 use crate::db::orders::{self, Order, OrderChanges};
 use crate::db::Access;
-use crate::domain::{
-    format_local, format_utc, parse_timezone, Currency, OrderId, OrderKind, Price, Timestamp,
-};
+use crate::domain::{format_local, format_utc, Currency, OrderId, OrderKind, OrderStatus, Price, Timestamp};
 use crate::Error;
 use anyhow::Context as _;
 use chrono::NaiveDateTime;
@@ -144,10 +142,10 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::List(opts) => {
             let tenant = opts.stringer.optional(&mut db)?;
             let listed = db
-                .read(|conn| Ok(orders::list(conn, tenant.as_ref(), opts.year)?))
+                .read(|conn| orders::list(conn, tenant.as_ref(), opts.year))
                 .context("cannot list the orders")?;
             let views: Vec<OrderView> =
-                listed.into_iter().map(|(o, h, tz)| OrderView::new(o, h, &tz)).collect();
+                listed.into_iter().map(|l| OrderView::new(l.order, l.stringer, l.zone)).collect();
             match ctx.listing()? {
                 Format::Json => output::json(&views)?,
                 _ => {
@@ -159,7 +157,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Show(opts) => {
             let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
             let order = db.read(|conn| orders::find(conn, &tenant, opts.order))?;
-            let view = OrderView::new(order, tenant.handle.clone(), tenant.timezone.name());
+            let view = OrderView::new(order, tenant.handle.clone(), tenant.timezone);
             match ctx.listing()? {
                 Format::Json => output::json(&view)?,
                 _ => output::line(&view.details())?,
@@ -208,8 +206,8 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
 struct OrderView {
     id: i64,
     stringer: String,
-    kind: String,
-    status: &'static str,
+    kind: OrderKind,
+    status: OrderStatus,
     receipt_number: Option<String>,
     customer: Option<String>,
     racket: Option<String>,
@@ -244,16 +242,10 @@ struct LocalTimes {
 }
 
 impl OrderView {
-    fn new(order: Order, stringer: String, zone: &str) -> OrderView {
-        let tz: Tz = parse_timezone(zone).unwrap_or(Tz::UTC);
+    fn new(order: Order, stringer: String, tz: Tz) -> OrderView {
         let utc = |at: Option<NaiveDateTime>| at.map(format_utc);
         let local = |at: Option<NaiveDateTime>| at.map(|at| format_local(at, tz));
-        let status = match (&order.voided_at, &order.strung_at, &order.receipt_number) {
-            (Some(_), _, _) => "void",
-            (None, Some(_), _) => "strung",
-            (None, None, Some(_)) => "unstrung",
-            (None, None, None) => "open",
-        };
+        let status = order.status();
         OrderView {
             id: order.id,
             stringer,
@@ -298,7 +290,7 @@ impl OrderView {
             ("stringer", Some(self.stringer.clone())),
             ("status", Some(self.status.to_string())),
             ("receipt", self.receipt_number.clone()),
-            ("kind", Some(self.kind.clone())),
+            ("kind", Some(self.kind.to_string())),
             ("customer", self.customer.clone()),
             ("racket", self.racket.clone()),
             ("string", self.string.clone()),
@@ -331,8 +323,8 @@ struct OrderRow {
     id: i64,
     stringer: String,
     receipt: String,
-    status: &'static str,
-    kind: String,
+    status: OrderStatus,
+    kind: OrderKind,
     customer: String,
     racket: String,
     string: String,
@@ -348,7 +340,7 @@ impl From<&OrderView> for OrderRow {
             stringer: view.stringer.clone(),
             receipt: output::cell(view.receipt_number.as_ref()),
             status: view.status,
-            kind: view.kind.clone(),
+            kind: view.kind,
             customer: output::cell(view.customer.as_ref()),
             racket: output::cell(view.racket.as_ref()),
             string: output::cell(view.string.as_ref()),

@@ -313,3 +313,53 @@ fn inner_gaps(conn: &mut DbConn, filters: &Filters) -> QueryResult<Vec<InnerGap>
     ))
     .load(conn)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn year(numbers: i64, highest: i64, counter: Option<i64>) -> YearAudit {
+        YearAudit { stringer: "stefan".into(), year: 2026, numbers, highest, counter, ..YearAudit::default() }
+    }
+
+    #[test]
+    fn a_sound_year_has_no_problem() {
+        let mut sound = year(3, 3, Some(3));
+        judge(&mut sound);
+        assert!(sound.is_sound(), "{:?}", sound.problems);
+    }
+
+    #[test]
+    fn numbers_handed_out_beyond_the_orders_are_a_gap() {
+        let mut ahead = year(3, 3, Some(5));
+        judge(&mut ahead);
+        assert_eq!(ahead.gaps.iter().map(ToString::to_string).collect::<Vec<_>>(), ["2026-0004..2026-0005"]);
+        assert_eq!(ahead.problems.len(), 1);
+    }
+
+    #[test]
+    fn a_counter_behind_or_missing_is_a_coming_collision() {
+        for counter in [Some(2), None] {
+            let mut behind = year(3, 3, counter);
+            judge(&mut behind);
+            assert!(behind.problems.iter().any(|p| p.contains("the next mint would collide")), "{counter:?}");
+        }
+    }
+
+    #[test]
+    fn duplicates_and_misplaced_receipts_are_problems() {
+        let mut twice = year(4, 3, Some(3));
+        twice.duplicates = 1;
+        twice.misplaced = vec![Misplaced {
+            number: ReceiptNumber::new(2026, 2),
+            order: 7,
+            strung_at: "2027-01-01 00:30 Europe/Zurich".into(),
+            strung_year: 2027,
+        }];
+        twice.misplaced_count = 3;
+        judge(&mut twice);
+        assert_eq!(twice.problems.len(), 3, "{:?}", twice.problems);
+        assert!(twice.problems[1].starts_with("2026-0002 (order 7) was strung on 2027-01-01 00:30"));
+        assert_eq!(twice.problems[2], "2 more orders were strung outside the year of their number");
+    }
+}

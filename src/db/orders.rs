@@ -2,9 +2,10 @@
 
 use super::schema::{orders, stringers};
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, OrderId, OrderKind};
+use crate::domain::{now_utc, parse_timezone, OrderId, OrderKind, OrderStatus};
 use crate::error::Error;
 use chrono::NaiveDateTime;
+use chrono_tz::Tz;
 use diesel::prelude::*;
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -12,7 +13,8 @@ use diesel::prelude::*;
 pub struct Order {
     pub id: i64,
     pub stringer_id: i64,
-    pub kind: String,
+    #[diesel(deserialize_as = String)]
+    pub kind: OrderKind,
     pub customer: Option<String>,
     pub racket: Option<String>,
     pub string: Option<String>,
@@ -99,13 +101,23 @@ pub fn find(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Er
         .ok_or_else(|| tenant.no_such_order(id))
 }
 
+impl Order {
+    pub fn status(&self) -> OrderStatus {
+        OrderStatus::of(self.voided_at.is_some(), self.strung_at.is_some(), self.receipt_number.is_some())
+    }
+}
+
+/// An order in a listing, with its stringer's handle and zone.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub order: Order,
+    pub stringer: String,
+    pub zone: Tz,
+}
+
 /// Orders with their stringer's handle and zone, oldest first; only the tenant's when one
 /// is given, only those numbered in `year` when one is given.
-pub fn list(
-    conn: &mut DbConn,
-    tenant: Option<&Tenant>,
-    year: Option<i32>,
-) -> QueryResult<Vec<(Order, String, String)>> {
+pub fn list(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<Listed>, Error> {
     let mut query = orders::table
         .inner_join(stringers::table)
         .select((Order::as_select(), stringers::handle, stringers::timezone))
@@ -117,7 +129,14 @@ pub fn list(
     if let Some(year) = year {
         query = query.filter(orders::receipt_year.eq(year));
     }
-    query.load(conn)
+    let rows: Vec<(Order, String, String)> = query.load(conn)?;
+    rows.into_iter()
+        .map(|(order, stringer, zone)| {
+            let zone = parse_timezone(&zone)
+                .map_err(|e| Error::Refused(format!("stringer {stringer} has an unusable time zone: {e}")))?;
+            Ok(Listed { order, stringer, zone })
+        })
+        .collect()
 }
 
 /// Edits one of the tenant's orders; its receipt number, if any, stays what it is. A void
@@ -155,7 +174,6 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
              strung (`receipts mint --order {id}`), or edit it"
         )));
     }
-    let kind = old.kind.parse::<OrderKind>().map_err(Error::Refused)?;
     let about = OrderChanges {
         customer: old.customer,
         racket: old.racket,
@@ -167,7 +185,7 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
         paid_at: None,
         notes: old.notes,
     };
-    Ok(insert(conn, tenant, kind, None, &about, Some(id))?)
+    Ok(insert(conn, tenant, old.kind, None, &about, Some(id))?)
 }
 
 /// Deletes an order taken by mistake. An order with a receipt number is a record and can

@@ -82,6 +82,16 @@ fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>>
         }
     }
 
+    Ok(decide(state, &handles, allow_lower))
+}
+
+/// What to do with each (stringer, year): its counter (None: no row) against the highest
+/// number in use. Counters that match are left out.
+fn decide(
+    state: BTreeMap<(i64, i32), (Option<i64>, i64)>,
+    handles: &BTreeMap<i64, String>,
+    allow_lower: bool,
+) -> Vec<CounterChange> {
     let mut changes: Vec<CounterChange> = state
         .into_iter()
         .filter_map(|((id, year), (old, highest))| {
@@ -97,7 +107,7 @@ fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>>
         })
         .collect();
     changes.sort_by(|a, b| (&a.stringer, a.year).cmp(&(&b.stringer, b.year)));
-    Ok(changes)
+    changes
 }
 
 fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> QueryResult<()> {
@@ -114,4 +124,35 @@ fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> Que
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_are_raised_created_and_never_lowered_unless_allowed() {
+        let handles = BTreeMap::from([(1, "stefan".to_string()), (2, "anna".to_string())]);
+        let state = BTreeMap::from([
+            ((1, 2025), (Some(10), 10)),       // matches: left out
+            ((1, 2026), (Some(9999), 10_000)), // compared as integers
+            ((2, 2026), (None, 3)),
+            ((2, 2025), (Some(7), 5)),
+        ]);
+        let summary = |allow_lower| {
+            decide(state.clone(), &handles, allow_lower)
+                .into_iter()
+                .map(|c| (c.stringer, c.year, c.new, c.action))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            summary(false),
+            [
+                ("anna".to_string(), 2025, Some(7), Action::KeptAhead),
+                ("anna".to_string(), 2026, Some(3), Action::Created),
+                ("stefan".to_string(), 2026, Some(10_000), Action::Raised),
+            ]
+        );
+        assert_eq!(summary(true)[0], ("anna".to_string(), 2025, Some(5), Action::Lowered));
+    }
 }

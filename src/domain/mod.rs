@@ -70,6 +70,54 @@ impl fmt::Display for OrderKind {
     }
 }
 
+impl TryFrom<String> for OrderKind {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        stored.parse()
+    }
+}
+
+/// Where an order stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderStatus {
+    /// Taken, not strung yet, no number.
+    Open,
+    /// Strung and numbered.
+    Strung,
+    /// Numbered, but its strung time was cleared (`order unstring`).
+    Unstrung,
+    /// Numbered and void: final.
+    Void,
+}
+
+impl OrderStatus {
+    pub fn of(voided: bool, strung: bool, numbered: bool) -> OrderStatus {
+        match (voided, strung, numbered) {
+            (true, _, _) => OrderStatus::Void,
+            (false, true, _) => OrderStatus::Strung,
+            (false, false, true) => OrderStatus::Unstrung,
+            (false, false, false) => OrderStatus::Open,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::Open => "open",
+            OrderStatus::Strung => "strung",
+            OrderStatus::Unstrung => "unstrung",
+            OrderStatus::Void => "void",
+        }
+    }
+}
+
+impl fmt::Display for OrderStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl FromStr for OrderKind {
     type Err = String;
 

@@ -219,3 +219,33 @@ fn csv_error(path: &Path, e: csv::Error) -> Error {
         _ => Error::BadInput(format!("{}: line 1: unreadable header: {e}", path.display())),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line each record of `text` starts on, as the import reports it.
+    fn lines_of(text: &str) -> Vec<u64> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.csv");
+        std::fs::write(&path, text).unwrap();
+        let (mut file, _) = V1File::open(&path, false, ProgressBar::hidden()).unwrap();
+        let mut lines = Vec::new();
+        while let Some(next) = file.next_record() {
+            lines.push(next.unwrap().0);
+        }
+        lines
+    }
+
+    #[test]
+    fn records_start_where_their_first_line_is() {
+        let header = "v1_id,kind,stringer\n";
+        assert_eq!(lines_of(&format!("{header}1,client,a\n2,client,a\n")), [2, 3]);
+        // CRLF, a field over two lines, and blank lines do not shift the count.
+        assert_eq!(
+            lines_of(&format!("{header}1,client,a\r\n2,\"cli\r\nent\",a\r\n3,client,a\r\n")),
+            [2, 3, 5]
+        );
+        assert_eq!(lines_of(&format!("{header}\n\n1,client,a\n\n2,client,a")), [4, 6]);
+    }
+}

@@ -84,3 +84,67 @@ impl Plan {
         key.strung.map(|(year, _)| ReceiptNumber::new(year, *seq))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono_tz::Tz;
+
+    fn at(text: &str) -> NaiveDateTime {
+        NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M").unwrap()
+    }
+
+    #[test]
+    fn rows_are_numbered_per_stringer_and_year_by_time_kind_and_id() {
+        let mut registry = Registry::empty(Tz::UTC);
+        let (stefan, anna) = (registry.index("stefan"), registry.index("anna"));
+        let key = |row, stringer, kind, v1_id, strung: Option<(i32, &str)>| Key {
+            row,
+            line: u64::from(row) + 2,
+            stringer,
+            kind,
+            v1_id,
+            strung: strung.map(|(year, t)| (year, at(t))),
+        };
+        let keys = vec![
+            key(0, stefan, OrderKind::Client, 2, Some((2025, "2025-03-01 10:00"))),
+            key(1, stefan, OrderKind::Own, 1, Some((2025, "2025-03-01 10:00"))),
+            key(2, stefan, OrderKind::Client, 1, Some((2025, "2025-02-01 10:00"))),
+            key(3, stefan, OrderKind::Client, 3, None),
+            key(4, anna, OrderKind::Client, 1, Some((2026, "2026-01-01 00:00"))),
+            key(5, stefan, OrderKind::Client, 4, Some((2026, "2026-01-05 10:00"))),
+        ];
+        let mut problems = Problems::default();
+        let plan = Plan::new(keys, &registry, &mut problems);
+        assert!(problems.into_result().is_ok());
+        let numbers: Vec<Option<String>> =
+            (0..6).map(|row| plan.number(row).map(|n| n.to_string())).collect();
+        let expected = ["2025-0002", "2025-0003", "2025-0001", "", "2026-0001", "2026-0001"];
+        let expected: Vec<Option<String>> =
+            expected.iter().map(|n| Some(n.to_string()).filter(|n| !n.is_empty())).collect();
+        assert_eq!(numbers, expected);
+        assert_eq!(plan.groups[&(stefan, Some(2025))], Group { orders: 3, numbered: 3, highest: 3 });
+        assert_eq!(plan.groups[&(stefan, None)], Group { orders: 1, numbered: 0, highest: 0 });
+    }
+
+    #[test]
+    fn a_v1_identity_twice_is_a_problem_naming_both_lines() {
+        let mut registry = Registry::empty(Tz::UTC);
+        let stefan = registry.index("stefan");
+        let key = |row: u32| Key {
+            row,
+            line: u64::from(row) + 2,
+            stringer: stefan,
+            kind: OrderKind::Client,
+            v1_id: 7,
+            strung: None,
+        };
+        let mut problems = Problems::default();
+        Plan::new(vec![key(0), key(1)], &registry, &mut problems);
+        let error = problems.into_result().unwrap_err().to_string();
+        assert!(
+            error.contains("line 3, v1_id: client 7 of stringer stefan appears again (first on line 2)"),
+            "{error}"
+        );
+    }
+}

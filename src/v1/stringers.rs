@@ -39,6 +39,12 @@ impl Registry {
         Ok(Registry { entries: Vec::new(), by_handle: HashMap::new(), known, zone_for_new })
     }
 
+    /// A registry of a database without stringers.
+    #[cfg(test)]
+    pub fn empty(zone_for_new: Tz) -> Registry {
+        Registry { entries: Vec::new(), by_handle: HashMap::new(), known: HashMap::new(), zone_for_new }
+    }
+
     /// The index of a handle (in any case: `Stefan` is `stefan`), registering it on first sight.
     pub fn index(&mut self, handle: &str) -> u32 {
         let handle = folded(handle);

@@ -6,6 +6,7 @@ mod support;
 mod concurrency;
 mod lifecycle;
 mod mint;
+mod parity;
 mod restore;
 mod schema;
 mod tenancy;

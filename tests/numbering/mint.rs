@@ -59,7 +59,10 @@ on_both_backends! {
                 .execute(c)?;
             Ok::<_, Error>(())
         });
-        assert!(failed.is_err());
+        assert!(
+            matches!(failed, Err(Error::Database(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::CheckViolation, _)))),
+            "{failed:?}"
+        );
         assert_eq!(counter(&db, &stefan, 2027), None);
 
         // Nothing was skipped: the next mint takes the next number.

@@ -5,6 +5,7 @@ use receipts::db::mint::mint;
 use receipts::db::resync::{resync_counters, Action, Options};
 use receipts::db::void::{void_lost_numbers, void_order};
 use receipts::domain::{NumberRange, OrderId, ReceiptNumber};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::Duration;
@@ -69,27 +70,39 @@ on_both_backends! {
         let stefan = stringer(&mut conn, "stefan", "UTC");
         let orders: Vec<Vec<OrderId>> = (0..WORKERS).map(|_| (0..MINTS).map(|_| order(&mut conn, &stefan)).collect()).collect();
         let barrier = Arc::new(Barrier::new(WORKERS + 1));
+        let minted = Arc::new(AtomicUsize::new(0));
         let mut threads = Vec::new();
         for batch in orders {
             let (mut worker, stefan, barrier) = (db.connect_with_timeout(Duration::from_secs(30)), stefan.clone(), Arc::clone(&barrier));
+            let minted = Arc::clone(&minted);
             threads.push(thread::spawn(move || {
                 barrier.wait();
                 for order in batch {
                     mint(&mut worker, &stefan, order, utc("2026-08-01 10:00")).expect("a mint during resync");
+                    minted.fetch_add(1, Ordering::SeqCst);
                 }
             }));
         }
         let mut resyncer = db.connect_with_timeout(Duration::from_secs(30));
         barrier.wait();
-        for _ in 0..20 {
+        // Resync again and again while the storm lasts; count the runs that began after a
+        // mint had committed and ended before the last one did: they overlapped the storm.
+        let total = WORKERS * MINTS;
+        let mut overlapping = 0;
+        while minted.load(Ordering::SeqCst) < total {
+            let before = minted.load(Ordering::SeqCst);
             for change in resync_counters(&mut resyncer, APPLY).expect("resync during mints") {
                 assert_eq!(change.action, Action::Created, "only the first mint's row can be missing: {change:?}");
+            }
+            if before > 0 && minted.load(Ordering::SeqCst) < total {
+                overlapping += 1;
             }
         }
         for t in threads {
             t.join().expect("a worker panicked");
         }
-        let n = (WORKERS * MINTS) as i64;
+        assert!(overlapping > 0, "no resync ran while mints were under way");
+        let n = total as i64;
         assert_eq!(issued(&db, stefan.id.0, 2026), (1..=n).collect::<Vec<_>>());
         assert_eq!(counter(&db, &stefan, 2026), Some(n));
     }

@@ -22,7 +22,7 @@ on_both_backends! {
         assert!(matches!(conn.write(|c| orders::unstring(c, &stefan, theirs)), Err(Error::NotFound(_))));
         assert!(matches!(conn.write(|c| orders::restring(c, &stefan, theirs)), Err(Error::NotFound(_))));
         let listed = orders::list(conn.conn(), Some(&stefan), None).unwrap();
-        assert_eq!(listed.iter().map(|(o, _, _)| o.id).collect::<Vec<_>>(), vec![mine.0]);
+        assert_eq!(listed.iter().map(|l| l.order.id).collect::<Vec<_>>(), vec![mine.0]);
 
         let counters: Vec<i64> = stefan.counters().select(receipt_counters::stringer_id).load(conn.conn()).unwrap();
         assert_eq!(counters, vec![stefan.id.0]);
