@@ -1,5 +1,11 @@
-//! The tenancy chokepoint: every query on a stringer's orders or counters starts from a
-//! `Tenant`, so it can only ever see and change that stringer's rows.
+//! The tenancy chokepoint: every query a command makes for one stringer (`--stringer H`,
+//! or the owner of the order it names) starts from a `Tenant`, so it can only ever see and
+//! change that stringer's rows.
+//!
+//! Exempt, by design, are the views over every stringer, which no `--stringer` scopes:
+//! `audit`, `order list` and `receipt --year` without `--stringer`, `resync-counters` (it
+//! repairs every counter in one transaction) and `migrate-v1` (a V1 file holds several
+//! stringers). They filter by stringer themselves when one is given.
 
 use super::schema::{orders, receipt_counters, stringers};
 use super::DbConn;

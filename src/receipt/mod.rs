@@ -8,12 +8,11 @@ pub mod text;
 
 use crate::domain::{Language, ReceiptNumber};
 use chrono::NaiveDate;
-use serde::Serialize;
 
 pub use labels::Labels;
 
 /// Everything a receipt shows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Receipt {
     pub number: ReceiptNumber,
     pub language: Language,
@@ -36,7 +35,7 @@ pub struct Receipt {
 }
 
 /// The stringer's business, as the receipt names it.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Business {
     pub name: String,
     pub address: Vec<String>,
@@ -46,7 +45,7 @@ pub struct Business {
     pub vat_number: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Amount {
     /// Minor units (centimes).
     pub minor: i64,
