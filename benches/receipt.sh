@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-50}
 cargo build --release --quiet
-receipts=$PWD/target/release/receipts
+receipts=$(realpath "${CARGO_TARGET_DIR:-target}")/release/receipts
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export DATABASE_URL="$work/receipts.db" TZ=Europe/Zurich

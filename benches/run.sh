@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/BENCHMARKS.md in one run, on one throwaway PostgreSQL: the mint
-# (tables and docs/mint-throughput.png), then migrate-v1. Prints Markdown.
+# (tables and docs/mint-throughput.png), the receipt, then migrate-v1. Prints Markdown.
 #
 #   benches/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${RECEIPTS_TEST_PG_URL:-}" ] || exec scripts/with-postgres "$0" "$@"
 benches/mint.sh
+echo
+echo "## The receipt"
+echo
+benches/receipt.sh
 echo
 echo "## migrate-v1 against the databases' own loaders"
 echo
