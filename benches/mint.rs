@@ -11,7 +11,6 @@ use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;
 use diesel::PgConnection;
-use plotters::prelude::*;
 use receipts::db::mint::mint;
 use receipts::db::{DatabaseUrl, Db, Tenant};
 use receipts::domain::OrderId;
@@ -77,9 +76,9 @@ fn main() -> Result<()> {
         "| `SELECT receipts_mint(...)` as now: the same, in a block that reports lock waits in any server \
          language (a subtransaction per mint) | {function:.0} |"
     );
-    let plot = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mint-throughput.png");
-    draw(&plot, &series)?;
-    println!("\nPlot: `docs/mint-throughput.png`.\n");
+    let plot_data = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mint-throughput.tsv");
+    write_plot_data(&plot_data, &series)?;
+    println!();
 
     println!("## Mint throughput on SQLite ({SQLITE_MINTS} mints, one file, WAL)\n");
     println!("| workers | library mint (mints/s) | the same SQL by the sqlite3 shell (mints/s) | ratio |");
@@ -528,65 +527,23 @@ struct Point {
     floor: f64,
 }
 
-/// Mints per second against workers, for the library and the floors, one panel per
-/// workload.
-fn draw(path: &Path, series: &[(&str, Vec<Point>)]) -> Result<()> {
-    let font = std::fs::read("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
-        .context("the plot needs DejaVu Sans (Debian package fonts-dejavu-core)")?;
-    plotters::style::register_font("sans-serif", FontStyle::Normal, Box::leak(font.into_boxed_slice()))
-        .map_err(|_| anyhow::anyhow!("DejaVu Sans is not a font plotters can use"))?;
-    let root = BitMapBackend::new(path, (1200, 500)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let panels = root.split_evenly((1, series.len()));
-    for (panel, (workload, points)) in panels.iter().zip(series) {
-        // The worker counts are evenly spaced categories; the legend gets the top third.
-        let top = points.iter().map(|p| p.library.max(p.upsert).max(p.floor)).fold(0.0, f64::max) * 1.5;
-        let labels: Vec<String> = points.iter().map(|p| p.workers.to_string()).collect();
-        let mut chart = ChartBuilder::on(panel)
-            .caption(format!("PostgreSQL, {workload}"), ("sans-serif", 22))
-            .margin(15)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(-0.3..(points.len() as f64 - 0.7), 0.0..top)?;
-        chart
-            .configure_mesh()
-            .x_desc("workers (connections)")
-            .y_desc("mints (transactions) per second")
-            .x_labels(points.len())
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 0.01 && i >= 0.0 {
-                    labels.get(i as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&|v| format!("{v:.0}"))
-            .disable_x_mesh()
-            .draw()?;
-        type Line = (&'static str, RGBColor, fn(&Point) -> f64);
-        let lines: [Line; 4] = [
-            ("library mint", BLUE, |p| p.library),
-            ("(i) upsert + update, one statement, prepared", GREEN, |p| p.upsert),
-            ("(i) the same, unnamed statements", RGBColor(120, 120, 120), |p| p.unnamed),
-            ("(ii) floor: one-row UPDATE, prepared", RED, |p| p.floor),
-        ];
-        for (label, color, value) in lines {
-            let data: Vec<(f64, f64)> =
-                points.iter().enumerate().map(|(i, p)| (i as f64, value(p))).collect();
-            chart
-                .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))?
-                .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-            chart.draw_series(data.into_iter().map(|p| Circle::new(p, 4, color.filled())))?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()?;
-    }
-    root.present()?;
-    Ok(())
+/// The figures behind docs/mint-throughput.png, for benches/mint-plot.gp: one block per
+/// workload (two blank lines between), tab-separated rows of workers, library mint,
+/// (i) prepared, (i) unnamed and (ii) floor.
+fn write_plot_data(path: &Path, series: &[(&str, Vec<Point>)]) -> Result<()> {
+    let blocks: Vec<String> = series
+        .iter()
+        .map(|(_, points)| {
+            points
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{}\t{:.0}\t{:.0}\t{:.0}\t{:.0}\n",
+                        p.workers, p.library, p.upsert, p.unnamed, p.floor
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    std::fs::write(path, blocks.join("\n\n")).with_context(|| format!("cannot write {}", path.display()))
 }
