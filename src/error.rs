@@ -60,6 +60,10 @@ pub enum Error {
 
     #[error("{}", one_line(.0))]
     Database(diesel::result::Error),
+
+    /// Writing the output failed (or its reader went away: `receipts order list | head`).
+    #[error("cannot write the output")]
+    Output(#[from] std::io::Error),
 }
 
 impl Error {
@@ -76,6 +80,7 @@ impl Error {
             | Error::DatabaseFile { .. }
             | Error::CounterBehind { .. }
             | Error::AuditFailed(_)
+            | Error::Output(_)
             | Error::Database(_) => exit::FAILURE,
         }
     }

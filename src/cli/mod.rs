@@ -3,7 +3,10 @@
 //! identifiers alone on stdout, and everything meant for people on stderr.
 
 mod audit;
+mod backup;
 mod database;
+mod export;
+mod journal;
 mod migrate_v1;
 mod mint;
 mod order;
@@ -14,9 +17,9 @@ mod stringer;
 mod void;
 
 use crate::db::{Access, DatabaseUrl, Db, Tenant};
-use crate::domain::OrderId;
+use crate::domain::{OrderId, ReceiptNumber};
 use crate::error::Error;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -36,7 +39,8 @@ pub struct Cli {
           default_value = "5", value_parser = parse_seconds)]
     pub lock_timeout: Duration,
 
-    /// Output: table (the default) or json for listings; text or pdf for receipts
+    /// Output: table (the default), json or csv for listings and the ledger; text or pdf for
+    /// receipts
     #[arg(long, value_enum, global = true)]
     pub format: Option<Format>,
 
@@ -66,9 +70,23 @@ pub enum Command {
     /// Check every stringer's numbering: 1..N, no duplicates, voids explained, gaps and
     /// collisions named (exit 1 on any problem)
     Audit(audit::Opts),
+    /// The accountant's ledger of a year: every issued number, voids included (CSV or JSON),
+    /// with totals per stringer and currency on stderr
+    Export(export::Opts),
+    /// The numbering journal: every mint, void, recount and import, oldest first
+    Journal(journal::Opts),
+    /// Copy the SQLite database to a new file while it is in use, and verify the copy
+    Backup(backup::Opts),
     /// Manage the database schema
     #[command(subcommand)]
     Db(database::Command),
+    /// Print a completion script for a shell (bash, zsh, fish, ...)
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff)
+    Man,
 }
 
 /// `--stringer H`: whose orders a command acts on.
@@ -93,6 +111,24 @@ impl StringerOpt {
             Error::Usage("say whose order this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
         })?;
         db.read(|conn| Tenant::load(conn, handle))
+    }
+
+    /// The order named by its id, or by its receipt number (which needs the stringer), and
+    /// whose it is.
+    fn order_named(&self, db: &mut Db, named: &str) -> Result<(Tenant, OrderId), Error> {
+        match named.parse::<ReceiptNumber>() {
+            Ok(number) => {
+                let tenant = self.required(db)?;
+                let order = db.read(|conn| crate::db::receipts::order_holding(conn, &tenant, number))?;
+                Ok((tenant, order))
+            }
+            Err(_) => {
+                let order: OrderId = named.parse().map_err(|e: String| {
+                    Error::Usage(format!("{e}, or a receipt number YYYY-NNNN (with --stringer)"))
+                })?;
+                Ok((self.tenant_for(db, order)?, order))
+            }
+        }
     }
 
     fn optional(&self, db: &mut Db) -> Result<Option<Tenant>, Error> {
@@ -157,7 +193,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::MigrateV1(opts) => migrate_v1::run(opts, &ctx),
         Command::ResyncCounters(opts) => resync::run(opts, &ctx),
         Command::Audit(opts) => audit::run(opts, &ctx),
+        Command::Export(opts) => export::run(opts, &ctx),
+        Command::Journal(opts) => journal::run(opts, &ctx),
+        Command::Backup(opts) => backup::run(opts, &ctx),
         Command::Db(cmd) => database::run(cmd, &ctx),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "receipts", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => Ok(clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?),
     }
 }
 

@@ -1,9 +1,12 @@
 use super::{output, Context, Format, StringerOpt};
-use crate::db::orders::{self, Order, OrderChanges};
+use crate::db::orders::{self, Filter, Order, OrderChanges};
 use crate::db::Access;
-use crate::domain::{format_local, format_utc, Currency, OrderId, OrderKind, OrderStatus, Price, Timestamp};
+use crate::domain::{
+    format_local, format_utc, Currency, OrderId, OrderKind, OrderStatus, Price, StatusFilter, Timestamp,
+};
 use crate::Error;
 use anyhow::Context as _;
+use chrono::NaiveDate;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
@@ -16,8 +19,8 @@ pub enum Command {
     Add(AddOpts),
     /// List orders
     List(ListOpts),
-    /// Show one order
-    Show(OrderOpts),
+    /// Show one order, by its id or its receipt number (YYYY-NNNN, with --stringer)
+    Show(ShowOpts),
     /// Change an order's details; its receipt number stays as it is
     Edit(EditOpts),
     /// Clear the strung time; the order keeps its receipt number
@@ -90,9 +93,34 @@ pub struct ListOpts {
     /// Only this stringer's orders
     #[command(flatten)]
     stringer: StringerOpt,
-    /// Only orders numbered in this year
+    /// Only orders numbered in this year, in number order
     #[arg(long)]
     year: Option<i32>,
+    /// Only orders in this state
+    #[arg(long, value_enum)]
+    status: Option<StatusFilter>,
+    /// Only customers whose name contains this (ignoring case)
+    #[arg(long, value_name = "TEXT")]
+    customer: Option<String>,
+    /// Only orders of this day or later (strung, else taken; the stringer's local day)
+    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    since: Option<NaiveDate>,
+    /// Only orders of this day or earlier
+    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    until: Option<NaiveDate>,
+    /// At most this many orders
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+}
+
+/// `YYYY-MM-DD` or `DD.MM.YYYY`.
+fn parse_day(text: &str) -> Result<NaiveDate, String> {
+    match Timestamp::parse(text)? {
+        Timestamp::Local(at) if at.time() == chrono::NaiveTime::MIN && text.trim().len() == 10 => {
+            Ok(at.date())
+        }
+        _ => Err(format!("\"{text}\" is not a day (expected YYYY-MM-DD or DD.MM.YYYY)")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -107,6 +135,15 @@ pub struct EditOpts {
     /// When the order was paid
     #[arg(long, value_name = "TIMESTAMP")]
     paid_at: Option<Timestamp>,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowOpts {
+    /// The order id, or its receipt number (with --stringer)
+    #[arg(value_name = "ID|NUMBER")]
+    order: String,
+    #[command(flatten)]
+    stringer: StringerOpt,
 }
 
 #[derive(Debug, Args)]
@@ -140,23 +177,27 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             output::line(&id.to_string())?;
         }
         Command::List(opts) => {
+            let format = output::choose(ctx.format, &[Format::Table, Format::Json, Format::Csv])?;
             let tenant = opts.stringer.optional(&mut db)?;
-            let listed = db
-                .read(|conn| orders::list(conn, tenant.as_ref(), opts.year))
-                .context("cannot list the orders")?;
-            let views: Vec<OrderView> =
-                listed.into_iter().map(|l| OrderView::new(l.order, l.stringer, l.zone)).collect();
-            match ctx.listing()? {
-                Format::Json => output::json(&views)?,
-                _ => {
-                    let rows: Vec<OrderRow> = views.iter().map(OrderRow::from).collect();
-                    output::rows(Format::Table, &rows)?;
-                }
-            }
+            let filter = Filter {
+                year: opts.year,
+                status: opts.status,
+                customer: opts.customer,
+                since: opts.since,
+                until: opts.until,
+            };
+            let mut rows = output::Rows::<OrderView>::new(format);
+            db.read(|conn| {
+                orders::for_each(conn, tenant.as_ref(), &filter, opts.limit, |listed| {
+                    Ok(rows.push(&OrderView::new(listed.order, listed.stringer, listed.zone))?)
+                })
+            })
+            .context("cannot list the orders")?;
+            rows.finish()?;
         }
         Command::Show(opts) => {
-            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-            let order = db.read(|conn| orders::find(conn, &tenant, opts.order))?;
+            let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
+            let order = db.read(|conn| orders::find(conn, &tenant, order))?;
             let view = OrderView::new(order, tenant.handle.clone(), tenant.timezone);
             match ctx.listing()? {
                 Format::Json => output::json(&view)?,
@@ -331,6 +372,23 @@ struct OrderRow {
     tension: String,
     price: String,
     strung: String,
+}
+
+/// The table of `order list` shows the `OrderRow` of each order.
+impl Tabled for OrderView {
+    const LENGTH: usize = OrderRow::LENGTH;
+
+    fn fields(&self) -> Vec<std::borrow::Cow<'_, str>> {
+        OrderRow::from(self)
+            .fields()
+            .into_iter()
+            .map(|cell| std::borrow::Cow::Owned(cell.into_owned()))
+            .collect()
+    }
+
+    fn headers() -> Vec<std::borrow::Cow<'static, str>> {
+        OrderRow::headers()
+    }
 }
 
 impl From<&OrderView> for OrderRow {

@@ -10,6 +10,7 @@ use tabled::{Table, Tabled};
 pub enum Format {
     Table,
     Json,
+    Csv,
     Text,
     Pdf,
 }
@@ -19,6 +20,7 @@ impl Format {
         match self {
             Format::Table => "table",
             Format::Json => "json",
+            Format::Csv => "csv",
             Format::Text => "text",
             Format::Pdf => "pdf",
         }
@@ -78,4 +80,123 @@ pub fn count(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+/// Rows written as they come, so a long listing starts at once and never sits whole in
+/// memory: a table (column widths from the first rows; later, wider cells stretch their
+/// line), a JSON array, or CSV with a header row.
+pub struct Rows<R> {
+    format: Format,
+    sink: Sink,
+    /// Table rows held until the widths are known.
+    waiting: Vec<Vec<String>>,
+    widths: Option<Vec<usize>>,
+    written: usize,
+    _row: std::marker::PhantomData<R>,
+}
+
+enum Sink {
+    Text(io::BufWriter<Box<dyn Write>>),
+    Csv(Box<csv::Writer<Box<dyn Write>>>),
+}
+
+/// Table rows looked at before the column widths are fixed.
+const WIDTH_SAMPLE: usize = 1000;
+
+impl<R: Tabled + Serialize> Rows<R> {
+    /// Rows on stdout.
+    pub fn new(format: Format) -> Rows<R> {
+        Rows::to(format, Box::new(io::stdout()))
+    }
+
+    pub fn to(format: Format, out: Box<dyn Write>) -> Rows<R> {
+        let sink = match format {
+            Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+            _ => Sink::Text(io::BufWriter::new(out)),
+        };
+        Rows { format, sink, waiting: Vec::new(), widths: None, written: 0, _row: std::marker::PhantomData }
+    }
+
+    pub fn push(&mut self, row: &R) -> io::Result<()> {
+        match (&mut self.sink, self.format) {
+            (Sink::Csv(csv), _) => csv.serialize(row).map_err(io::Error::other)?,
+            (Sink::Text(out), Format::Json) => {
+                let text = serde_json::to_string_pretty(row).map_err(io::Error::other)?;
+                let indented = text.replace('\n', "\n  ");
+                write!(out, "{}  {indented}", if self.written == 0 { "[\n" } else { ",\n" })?;
+            }
+            (Sink::Text(out), _) => {
+                let cells: Vec<String> = row.fields().into_iter().map(|c| c.into_owned()).collect();
+                match &self.widths {
+                    Some(widths) => write_cells(out, &cells, widths)?,
+                    None => {
+                        self.waiting.push(cells);
+                        if self.waiting.len() == WIDTH_SAMPLE {
+                            self.start_table()?;
+                        }
+                    }
+                }
+            }
+        }
+        self.written += 1;
+        Ok(())
+    }
+
+    /// Ends the listing; returns how many rows it had.
+    pub fn finish(mut self) -> io::Result<usize> {
+        if self.format == Format::Table && self.widths.is_none() {
+            self.start_table()?;
+        }
+        match (&mut self.sink, self.format) {
+            (Sink::Csv(csv), _) => {
+                if self.written == 0 {
+                    let headers: Vec<String> = R::headers().into_iter().map(|h| h.into_owned()).collect();
+                    csv.write_record(&headers)?;
+                }
+                csv.flush()?;
+            }
+            (Sink::Text(out), Format::Json) => {
+                writeln!(out, "{}", if self.written == 0 { "[]" } else { "\n]" })?;
+                out.flush()?;
+            }
+            (Sink::Text(out), _) => out.flush()?,
+        }
+        Ok(self.written)
+    }
+
+    /// Fixes the widths from the header and the rows so far, and writes them.
+    fn start_table(&mut self) -> io::Result<()> {
+        let Sink::Text(out) = &mut self.sink else {
+            return Ok(());
+        };
+        let headers: Vec<String> = R::headers().into_iter().map(|h| h.into_owned()).collect();
+        let mut widths: Vec<usize> = headers.iter().map(|h| display_width(h)).collect();
+        for cells in &self.waiting {
+            for (width, cell) in widths.iter_mut().zip(cells) {
+                *width = (*width).max(display_width(cell));
+            }
+        }
+        write_cells(out, &headers, &widths)?;
+        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
+        writeln!(out, "{}", rule.join("+"))?;
+        for cells in std::mem::take(&mut self.waiting) {
+            write_cells(out, &cells, &widths)?;
+        }
+        self.widths = Some(widths);
+        Ok(())
+    }
+}
+
+/// One table line, as tabled's psql style draws it.
+fn write_cells(out: &mut impl Write, cells: &[String], widths: &[usize]) -> io::Result<()> {
+    let padded: Vec<String> = cells
+        .iter()
+        .zip(widths)
+        .map(|(cell, width)| format!(" {cell}{} ", " ".repeat(width.saturating_sub(display_width(cell)))))
+        .collect();
+    writeln!(out, "{}", padded.join("|"))
+}
+
+fn display_width(text: &str) -> usize {
+    textwrap::core::display_width(text)
 }

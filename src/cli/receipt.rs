@@ -2,7 +2,7 @@ use super::output::{self, choose, Format};
 use super::{Context, StringerOpt};
 use crate::db::receipts::{self, Options};
 use crate::db::Access;
-use crate::domain::{Language, OrderId, ReceiptNumber};
+use crate::domain::Language;
 use crate::receipt::{pdf, text, Receipt};
 use crate::Error;
 use clap::Args;
@@ -47,22 +47,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         let all = db.read(|conn| receipts::receipts_of_year(conn, tenant.as_ref(), year, options))?;
         return write_batch(&all, dir, year);
     }
-    let asked = opts.order.as_deref().unwrap_or_default();
-    let tenant = match asked.parse::<ReceiptNumber>() {
-        Ok(_) => opts.stringer.required(&mut db)?,
-        Err(_) => {
-            let order: OrderId =
-                asked.parse().map_err(|e: String| Error::Usage(format!("{e}, or a receipt number")))?;
-            opts.stringer.tenant_for(&mut db, order)?
-        }
-    };
-    let receipt = db.read(|conn| {
-        let order = match asked.parse::<ReceiptNumber>() {
-            Ok(number) => receipts::order_holding(conn, &tenant, number)?,
-            Err(_) => asked.parse::<OrderId>().map_err(Error::Usage)?,
-        };
-        receipts::receipt(conn, &tenant, order, options)
-    })?;
+    let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+    let receipt = db.read(|conn| receipts::receipt(conn, &tenant, order, options))?;
     let pdf_file =
         opts.output.as_deref().is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")));
     let allowed = if pdf_file { [Format::Pdf, Format::Text] } else { [Format::Text, Format::Pdf] };

@@ -146,3 +146,70 @@ pub fn record(conn: &mut DbConn, event: &Event<'_>) -> QueryResult<()> {
 pub fn record_sqlite(conn: &mut SqliteConnection, event: &Event<'_>) -> QueryResult<()> {
     diesel::insert_into(receipt_events::table).values(event.row()).execute(conn).map(drop)
 }
+
+/// A journal row with its stringer's handle and zone.
+#[derive(Debug, Clone, Queryable)]
+pub struct Logged {
+    pub id: i64,
+    pub kind: String,
+    pub year: i32,
+    pub first_seq: Option<i64>,
+    pub last_seq: Option<i64>,
+    pub order_id: Option<i64>,
+    pub counter_old: Option<i64>,
+    pub counter_new: Option<i64>,
+    pub reason: Option<String>,
+    pub created_at: chrono::NaiveDateTime,
+    pub stringer: String,
+    pub zone: String,
+}
+
+/// Calls `visit` with each journal row, oldest first (of one stringer, of one year when
+/// given), read page by page.
+pub fn for_each(
+    conn: &mut DbConn,
+    stringer: Option<StringerId>,
+    year: Option<i32>,
+    mut visit: impl FnMut(Logged) -> Result<(), crate::Error>,
+) -> Result<(), crate::Error> {
+    use super::schema::stringers;
+    const PAGE: i64 = 1000;
+    let mut after = 0i64;
+    loop {
+        let mut query = receipt_events::table
+            .inner_join(stringers::table)
+            .filter(receipt_events::id.gt(after))
+            .order(receipt_events::id)
+            .select((
+                receipt_events::id,
+                receipt_events::kind,
+                receipt_events::year,
+                receipt_events::first_seq,
+                receipt_events::last_seq,
+                receipt_events::order_id,
+                receipt_events::counter_old,
+                receipt_events::counter_new,
+                receipt_events::reason,
+                receipt_events::created_at,
+                stringers::handle,
+                stringers::timezone,
+            ))
+            .limit(PAGE)
+            .into_boxed();
+        if let Some(stringer) = stringer {
+            query = query.filter(receipt_events::stringer_id.eq(stringer.0));
+        }
+        if let Some(year) = year {
+            query = query.filter(receipt_events::year.eq(year));
+        }
+        let page: Vec<Logged> = query.load(conn)?;
+        let full = page.len() as i64 == PAGE;
+        for logged in page {
+            after = logged.id;
+            visit(logged)?;
+        }
+        if !full {
+            return Ok(());
+        }
+    }
+}

@@ -7,6 +7,7 @@
 //! table locks. Every wait is bounded: for the server, for a lock, for a pooler's queue.
 
 pub mod audit;
+pub mod backup;
 pub mod counters;
 pub mod events;
 pub mod mint;

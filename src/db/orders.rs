@@ -2,11 +2,13 @@
 
 use super::schema::{orders, stringers};
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, parse_timezone, OrderId, OrderKind, OrderStatus};
+use crate::domain::{now_utc, parse_timezone, OrderId, OrderKind, OrderStatus, StatusFilter};
 use crate::error::Error;
+use chrono::NaiveDate;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use diesel::prelude::*;
+use diesel::sql_types::{Nullable, Text, Timestamp};
 
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = orders)]
@@ -115,28 +117,143 @@ pub struct Listed {
     pub zone: Tz,
 }
 
-/// Orders with their stringer's handle and zone, oldest first; only the tenant's when one
-/// is given, only those numbered in `year` when one is given.
-pub fn list(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<Listed>, Error> {
-    let mut query = orders::table
-        .inner_join(stringers::table)
-        .select((Order::as_select(), stringers::handle, stringers::timezone))
-        .order((stringers::handle, orders::id))
+/// Which orders a listing shows.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Numbered in this year (and then in number order).
+    pub year: Option<i32>,
+    pub status: Option<StatusFilter>,
+    /// A case-insensitive part of the customer's name.
+    pub customer: Option<String>,
+    /// The order's day (strung, else taken), from and until, in the stringer's zone.
+    pub since: Option<NaiveDate>,
+    pub until: Option<NaiveDate>,
+}
+
+diesel::define_sql_function!(fn lower(text: Nullable<Text>) -> Nullable<Text>);
+diesel::define_sql_function!(fn coalesce(first: Nullable<Timestamp>, second: Nullable<Timestamp>) -> Nullable<Timestamp>);
+
+/// Orders read per stringer (by handle), page by page, so any number of orders stream in
+/// bounded memory and the first ones arrive at once.
+const PAGE: i64 = 1000;
+
+/// Calls `visit` with each order the filter lets through, with its stringer's handle and
+/// zone: stringer by stringer (only the tenant's when one is given), by receipt number
+/// under a year, else oldest first; at most `limit` of them.
+pub fn for_each(
+    conn: &mut DbConn,
+    tenant: Option<&Tenant>,
+    filter: &Filter,
+    limit: Option<u64>,
+    mut visit: impl FnMut(Listed) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut stringer_query = stringers::table
+        .select((stringers::id, stringers::handle, stringers::timezone))
+        .order(stringers::handle)
         .into_boxed();
     if let Some(tenant) = tenant {
-        query = query.filter(orders::stringer_id.eq(tenant.id.0));
+        stringer_query = stringer_query.filter(stringers::id.eq(tenant.id.0));
     }
-    if let Some(year) = year {
-        query = query.filter(orders::receipt_year.eq(year));
+    let mut left = limit.unwrap_or(u64::MAX);
+    for (stringer_id, handle, zone) in stringer_query.load::<(i64, String, String)>(conn)? {
+        let zone = parse_timezone(&zone)
+            .map_err(|e| Error::Refused(format!("stringer {handle} has an unusable time zone: {e}")))?;
+        let mut after = None;
+        while left > 0 {
+            let page_size = PAGE.min(i64::try_from(left).unwrap_or(PAGE));
+            let page = page_of(conn, stringer_id, zone, filter, after, page_size)?;
+            let full = page.len() as i64 == page_size;
+            for order in page {
+                after = Some(if filter.year.is_some() {
+                    order.receipt_seq.unwrap_or_default()
+                } else {
+                    order.id
+                });
+                visit(Listed { order, stringer: handle.clone(), zone })?;
+                left -= 1;
+            }
+            if !full {
+                break;
+            }
+        }
     }
-    let rows: Vec<(Order, String, String)> = query.load(conn)?;
-    rows.into_iter()
-        .map(|(order, stringer, zone)| {
-            let zone = parse_timezone(&zone)
-                .map_err(|e| Error::Refused(format!("stringer {stringer} has an unusable time zone: {e}")))?;
-            Ok(Listed { order, stringer, zone })
-        })
-        .collect()
+    Ok(())
+}
+
+/// One page of a stringer's orders after the key `after` (receipt sequence under a year
+/// filter, else id).
+fn page_of(
+    conn: &mut DbConn,
+    stringer_id: i64,
+    zone: Tz,
+    filter: &Filter,
+    after: Option<i64>,
+    size: i64,
+) -> QueryResult<Vec<Order>> {
+    let mut query =
+        orders::table.filter(orders::stringer_id.eq(stringer_id)).select(Order::as_select()).into_boxed();
+    match filter.year {
+        Some(year) => {
+            query = query.filter(orders::receipt_year.eq(year)).order(orders::receipt_seq);
+            if let Some(after) = after {
+                query = query.filter(orders::receipt_seq.gt(after));
+            }
+        }
+        None => {
+            query = query.order(orders::id);
+            if let Some(after) = after {
+                query = query.filter(orders::id.gt(after));
+            }
+        }
+    }
+    let not_void = orders::voided_at.is_null();
+    query = match filter.status {
+        None => query,
+        Some(StatusFilter::Open) => query.filter(orders::receipt_number.is_null()),
+        Some(StatusFilter::Strung) => query.filter(orders::strung_at.is_not_null()).filter(not_void),
+        Some(StatusFilter::Paid) => query.filter(orders::paid_at.is_not_null()).filter(not_void),
+        Some(StatusFilter::Unpaid) => query
+            .filter(orders::receipt_number.is_not_null())
+            .filter(orders::paid_at.is_null())
+            .filter(not_void),
+        Some(StatusFilter::Void) => query.filter(orders::voided_at.is_not_null()),
+    };
+    if let Some(part) = &filter.customer {
+        let escaped = part.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        query = query.filter(lower(orders::customer).like(format!("%{escaped}%")).escape('\\'));
+    }
+    let day = coalesce(orders::strung_at, orders::ordered_at);
+    if let Some(since) = filter.since {
+        query = query.filter(day.ge(local_midnight(since, zone)));
+    }
+    if let Some(until) = filter.until.and_then(|d| d.succ_opt()) {
+        query = query.filter(coalesce(orders::strung_at, orders::ordered_at).lt(local_midnight(until, zone)));
+    }
+    query.limit(size).load(conn)
+}
+
+/// The first instant of a local day.
+fn local_midnight(day: NaiveDate, zone: Tz) -> NaiveDateTime {
+    use chrono::TimeZone;
+    let midnight = day.and_time(chrono::NaiveTime::MIN);
+    match zone.from_local_datetime(&midnight).earliest() {
+        Some(at) => at.naive_utc(),
+        // A day whose midnight the clocks skip starts an hour later.
+        None => zone
+            .from_local_datetime(&(midnight + chrono::Duration::hours(1)))
+            .earliest()
+            .map_or(midnight, |at| at.naive_utc()),
+    }
+}
+
+/// Orders with their stringer's handle and zone (see `for_each`), all of them in memory.
+pub fn list(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<Listed>, Error> {
+    let mut listed = Vec::new();
+    for_each(conn, tenant, &Filter { year, ..Filter::default() }, None, |l| {
+        listed.push(l);
+        Ok(())
+    })?;
+    Ok(listed)
 }
 
 /// Edits one of the tenant's orders; its receipt number, if any, stays what it is. A void

@@ -118,6 +118,21 @@ impl fmt::Display for OrderStatus {
     }
 }
 
+/// Which orders `order list --status` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatusFilter {
+    /// Taken, not strung: no number yet
+    Open,
+    /// Strung and numbered, not void
+    Strung,
+    /// Paid, not void
+    Paid,
+    /// Numbered, not paid, not void: money still to come
+    Unpaid,
+    /// Void
+    Void,
+}
+
 impl FromStr for OrderKind {
     type Err = String;
 

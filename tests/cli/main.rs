@@ -88,6 +88,7 @@ mod deploy;
 mod errors;
 mod guard_rails;
 mod help;
+mod ledger;
 mod migrate_v1;
 mod production;
 mod receipt;
