@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Writes a large synthetic V1 export for benchmarks: ROWS rows over 4 stringers and 5 years,
+"""Writes a large synthetic V1 export for benchmarks: ROWS rows over 4 stringers and YEARS years
+(5 unless given: 2021 to 2025; 4: 2022 to 2025),
 both kinds, strung_at as UTC instants (a form both the program and the databases' own CSV
 loaders read), about 1 in 50 rows never strung, rows in shuffled order.
 
-    python3 benches/gen-v1.py ROWS OUT.csv
+    python3 benches/gen-v1.py ROWS OUT.csv [YEARS]
 """
 import csv
 import random
@@ -11,9 +12,10 @@ import sys
 from datetime import datetime, timedelta
 
 rows, out = int(sys.argv[1]), sys.argv[2]
+year_count = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 rng = random.Random(rows)
 stringers = ["stefan", "anna", "mia", "luca"]
-years = [2021, 2022, 2023, 2024, 2025]
+years = list(range(2026 - year_count, 2026))
 next_id = {"client": 0, "self": 0}
 records = []
 for i in range(rows):

@@ -194,7 +194,11 @@ fn page_of(
         orders::table.filter(orders::stringer_id.eq(stringer_id)).select(Order::as_select()).into_boxed();
     match filter.year {
         Some(year) => {
-            query = query.filter(orders::receipt_year.eq(year)).order(orders::receipt_seq);
+            // Implied by the year, and said so the partial index on numbered orders is used.
+            query = query
+                .filter(orders::receipt_number.is_not_null())
+                .filter(orders::receipt_year.eq(year))
+                .order(orders::receipt_seq);
             if let Some(after) = after {
                 query = query.filter(orders::receipt_seq.gt(after));
             }
