@@ -20,12 +20,16 @@ pg_db="ledger_bench_$$"
 psql -q "$RECEIPTS_TEST_PG_URL" -c "CREATE DATABASE $pg_db"
 pg_url="${RECEIPTS_TEST_PG_URL%/*}/$pg_db"
 
-# "seconds peak-MiB" of a shell command line, the median of three runs by time.
+# "seconds peak-MiB" of a shell command line: the run of median time of three (wall clock
+# around GNU time, which gives the peak RSS).
 measure() {
     for _ in 1 2 3; do
-        /usr/bin/time -f "%e %M" -o "$work/time" sh -c "$1" >/dev/null 2>&1 || true
-        cat "$work/time"
-    done | sort -n | sed -n 2p | awk '{ printf "%.3f %.0f", $1, $2 / 1024 }'
+        local start end
+        start=$(date +%s%N)
+        /usr/bin/time -f "%M" -o "$work/time" sh -c "$1" >/dev/null 2>&1 || true
+        end=$(date +%s%N)
+        echo "$(( (end - start) / 1000 )) $(tail -1 "$work/time")"
+    done | sort -n | sed -n 2p | awk '{ printf "%.3f %.0f\n", $1 / 1e6, $2 / 1024 }'
 }
 
 echo "| backend | command | seconds | peak RSS (MiB) | rows/s |"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/BENCHMARKS.md in one run, on one throwaway PostgreSQL: the mint
-# (tables and docs/mint-throughput.png), the receipt, then migrate-v1. Prints Markdown.
+# (tables and docs/mint-throughput.png), the receipt, the ledger, then migrate-v1. Prints Markdown.
 #
 #   benches/run.sh
 set -euo pipefail
@@ -11,6 +11,10 @@ echo
 echo "## The receipt"
 echo
 benches/receipt.sh
+echo
+echo "## The ledger"
+echo
+benches/ledger.sh
 echo
 echo "## migrate-v1 against the databases' own loaders"
 echo
