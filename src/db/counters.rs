@@ -22,6 +22,21 @@ fn row(
         .filter(receipt_counters::year.eq(year))
 }
 
+/// A new counter row.
+#[derive(Insertable)]
+#[diesel(table_name = receipt_counters)]
+struct NewCounter {
+    stringer_id: i64,
+    year: i32,
+    last_n: i64,
+    created_at: NaiveDateTime,
+    updated_at: NaiveDateTime,
+}
+
+fn new_row(stringer: StringerId, year: i32, last_n: i64, now: NaiveDateTime) -> NewCounter {
+    NewCounter { stringer_id: stringer.0, year, last_n, created_at: now, updated_at: now }
+}
+
 /// `last_n` of (stringer, year); None when the year has no counter row yet.
 pub fn last_n(conn: &mut DbConn, stringer: StringerId, year: i32) -> QueryResult<Option<i64>> {
     row(stringer, year).select(receipt_counters::last_n).first(conn).optional()
@@ -41,13 +56,7 @@ pub fn of_stringer(conn: &mut DbConn, stringer: StringerId) -> QueryResult<Vec<(
 /// missing row is made at 0, which is what it means.
 pub fn lock(conn: &mut DbConn, stringer: StringerId, year: i32, now: NaiveDateTime) -> QueryResult<i64> {
     let missing = diesel::insert_into(receipt_counters::table)
-        .values((
-            receipt_counters::stringer_id.eq(stringer.0),
-            receipt_counters::year.eq(year),
-            receipt_counters::last_n.eq(0i64),
-            receipt_counters::created_at.eq(now),
-            receipt_counters::updated_at.eq(now),
-        ))
+        .values(new_row(stringer, year, 0, now))
         .on_conflict_do_nothing();
     match conn {
         DbConn::Postgres(pg) => {
@@ -77,13 +86,7 @@ pub fn set(
             .execute(conn)
             .map(drop),
         None => diesel::insert_into(receipt_counters::table)
-            .values((
-                receipt_counters::stringer_id.eq(stringer.0),
-                receipt_counters::year.eq(year),
-                receipt_counters::last_n.eq(new),
-                receipt_counters::created_at.eq(now),
-                receipt_counters::updated_at.eq(now),
-            ))
+            .values(new_row(stringer, year, new, now))
             .execute(conn)
             .map(drop),
     }
@@ -98,13 +101,7 @@ pub fn bump(
     now: NaiveDateTime,
 ) -> QueryResult<i64> {
     diesel::insert_into(receipt_counters::table)
-        .values((
-            receipt_counters::stringer_id.eq(stringer.0),
-            receipt_counters::year.eq(year),
-            receipt_counters::last_n.eq(1i64),
-            receipt_counters::created_at.eq(now),
-            receipt_counters::updated_at.eq(now),
-        ))
+        .values(new_row(stringer, year, 1, now))
         .on_conflict((receipt_counters::stringer_id, receipt_counters::year))
         .do_update()
         .set((

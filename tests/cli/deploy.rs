@@ -19,12 +19,7 @@ fn as_role(url: &str, role: &str) -> String {
 }
 
 fn receipts_as(url: &str, args: &[&str]) -> Output {
-    let out = binary().env_clear().env("DATABASE_URL", url).env("TZ", "UTC").args(args).output().unwrap();
-    Output {
-        code: out.status.code().unwrap(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    binary().env_clear().env("DATABASE_URL", url).env("TZ", "UTC").args(args).output().unwrap().into()
 }
 
 fn ok_as(url: &str, args: &[&str]) -> String {

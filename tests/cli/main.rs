@@ -29,15 +29,21 @@ struct Output {
     stderr: String,
 }
 
+impl From<std::process::Output> for Output {
+    /// What a finished process left: never a panic.
+    fn from(out: std::process::Output) -> Output {
+        let output = Output {
+            code: out.status.code().expect("exited, not killed"),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        };
+        assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
+        output
+    }
+}
+
 fn run(db: &TestDb, args: &[&str]) -> Output {
-    let out = receipts(db).args(args).output().unwrap();
-    let output = Output {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    };
-    assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
-    output
+    receipts(db).args(args).output().unwrap().into()
 }
 
 /// Runs a command that must succeed; returns its stdout without the final newline.

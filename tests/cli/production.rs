@@ -20,12 +20,7 @@ fn receipts_at(url: &str) -> Command {
 }
 
 fn outcome(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap();
-    Output {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    cmd.output().unwrap().into()
 }
 
 #[test]
@@ -156,12 +151,7 @@ fn spawn(cmd: &mut Command) -> Child {
 }
 
 fn finish(child: Child) -> Output {
-    let out = child.wait_with_output().unwrap();
-    Output {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
+    child.wait_with_output().unwrap().into()
 }
 
 #[test]
@@ -185,7 +175,8 @@ fn pgbouncer_with_its_server_down_is_exit_69_within_the_connect_timeout() {
     let mut cluster = Cluster::start();
     let bounced = cluster.start_pgbouncer("postgres") + "?connect_timeout=2";
     // Warm: PgBouncer has met the server and answers logins by itself.
-    assert_eq!(outcome(receipts_at(&bounced).args(["db", "migrate"])).code, 0);
+    let warm = outcome(receipts_at(&bounced).args(["db", "migrate"]));
+    assert_eq!(warm.code, 0, "{}", warm.stderr);
     cluster.stop_server();
     let started = Instant::now();
     let out = outcome(receipts_at(&bounced).args(["stringer", "list"]));

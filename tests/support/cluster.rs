@@ -112,6 +112,12 @@ impl Cluster {
         }
         run(as_owner(Path::new(&bin)).arg("-d").arg(&ini), "start PgBouncer");
         self.bouncer = Some(port);
+        // It forks into the background before it listens: wait until it takes connections.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(std::time::Instant::now() < deadline, "PgBouncer did not start listening");
+            std::thread::yield_now();
+        }
         format!("postgres://postgres@127.0.0.1:{port}/{database}")
     }
 
