@@ -1,9 +1,9 @@
 use super::output::{self, choose, Format};
 use super::{Context, StringerOpt};
 use crate::db::receipts::{self, Options};
-use crate::db::Access;
+use crate::db::{Access, Db, Tenant};
 use crate::domain::Language;
-use crate::receipt::{pdf, text, Receipt};
+use crate::receipt::{pdf, text};
 use crate::Error;
 use clap::Args;
 use std::io::Write;
@@ -44,8 +44,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if let (Some(year), Some(dir)) = (opts.year, &opts.out_dir) {
         choose(ctx.format, &[Format::Pdf])?;
         let tenant = opts.stringer.optional(&mut db)?;
-        let all = db.read(|conn| receipts::receipts_of_year(conn, tenant.as_ref(), year, options))?;
-        return write_batch(&all, dir, year);
+        return write_year(&mut db, tenant.as_ref(), year, options, dir);
     }
     let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
     let receipt = db.read(|conn| receipts::receipt(conn, &tenant, order, options))?;
@@ -77,27 +76,36 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One PDF per receipt of the year; a file that exists is left alone when it is the same,
-/// and never overwritten when it differs.
-fn write_batch(all: &[(String, Receipt)], dir: &Path, year: i32) -> anyhow::Result<()> {
+/// One PDF per receipt of the year, written as the receipts are read; a file that exists
+/// is left alone when it is the same, and never overwritten when it differs.
+fn write_year(
+    db: &mut Db,
+    tenant: Option<&Tenant>,
+    year: i32,
+    options: Options,
+    dir: &Path,
+) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::InputFile(format!("cannot create {}: {e}", dir.display())))?;
     let (mut written, mut same, mut differing) = (0usize, 0usize, Vec::new());
-    for (handle, receipt) in all {
-        let path = dir.join(format!("{handle}-{}.pdf", receipt.number));
-        let bytes = pdf::render(receipt)?;
-        match std::fs::read(&path) {
-            Ok(existing) if existing == bytes => same += 1,
-            Ok(_) => differing.push(path.display().to_string()),
-            Err(_) => {
-                write_new_or_same(&path, &bytes)?;
-                written += 1;
+    db.read(|conn| {
+        receipts::for_each_of_year(conn, tenant, year, options, |handle, receipt| {
+            let path = dir.join(format!("{handle}-{}.pdf", receipt.number));
+            let bytes = pdf::render(&receipt)?;
+            match std::fs::read(&path) {
+                Ok(existing) if existing == bytes => same += 1,
+                Ok(_) => differing.push(path.display().to_string()),
+                Err(_) => {
+                    write_new_or_same(&path, &bytes)?;
+                    written += 1;
+                }
             }
-        }
-    }
+            Ok(())
+        })
+    })?;
     eprintln!(
         "{} of {year} in {}: {written} written, {same} unchanged, {} left alone because they differ",
-        output::count(all.len(), "receipt"),
+        output::count(written + same + differing.len(), "receipt"),
         dir.display(),
         differing.len()
     );

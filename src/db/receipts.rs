@@ -3,10 +3,10 @@
 //! number.
 
 use super::orders::{self, Order};
-use super::schema::{orders as orders_table, stringers};
+use super::schema::orders as orders_table;
 use super::stringers::Stringer;
 use super::{DbConn, Tenant};
-use crate::domain::{parse_timezone, Language, OrderId, ReceiptNumber};
+use crate::domain::{Language, OrderId, ReceiptNumber};
 use crate::error::Error;
 use crate::receipt::{Amount, Business, Receipt};
 use chrono::{NaiveDate, NaiveDateTime};
@@ -46,32 +46,24 @@ pub fn order_holding(conn: &mut DbConn, tenant: &Tenant, number: ReceiptNumber) 
         .ok_or_else(|| Error::NotFound(format!("stringer {} has no receipt {number}", tenant.handle)))
 }
 
-/// Every receipt of `year`, of one stringer or all, by stringer and number.
-pub fn receipts_of_year(
+/// Calls `visit` with every receipt of `year`, of one stringer or all, by stringer and
+/// number, read page by page.
+pub fn for_each_of_year(
     conn: &mut DbConn,
     tenant: Option<&Tenant>,
     year: i32,
     options: Options,
-) -> Result<Vec<(String, Receipt)>, Error> {
-    let mut stringer_query =
-        stringers::table.select(Stringer::as_select()).order(stringers::handle).into_boxed();
-    if let Some(tenant) = tenant {
-        stringer_query = stringer_query.filter(stringers::id.eq(tenant.id.0));
-    }
-    let mut receipts = Vec::new();
-    for stringer in stringer_query.load(conn)? {
-        let zone = parse_timezone(&stringer.timezone).map_err(Error::Refused)?;
-        let numbered: Vec<Order> = orders_table::table
-            .filter(orders_table::stringer_id.eq(stringer.id))
-            .filter(orders_table::receipt_year.eq(year))
-            .order(orders_table::receipt_seq)
-            .select(Order::as_select())
-            .load(conn)?;
-        for order in numbered {
-            receipts.push((stringer.handle.clone(), build(&order, &stringer, zone, options)?));
-        }
-    }
-    Ok(receipts)
+    mut visit: impl FnMut(&str, Receipt) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let profiles: std::collections::HashMap<String, Stringer> =
+        super::stringers::list(conn)?.into_iter().map(|s| (s.handle.clone(), s)).collect();
+    let filter = orders::Filter { year: Some(year), ..orders::Filter::default() };
+    orders::for_each(conn, tenant, &filter, None, |listed| {
+        let stringer = profiles
+            .get(&listed.stringer)
+            .ok_or_else(|| super::stringers::no_such_stringer(&listed.stringer))?;
+        visit(&listed.stringer, build(&listed.order, stringer, listed.zone, options)?)
+    })
 }
 
 /// The receipt of a numbered order: dates are the stringer's local dates; the issue date
