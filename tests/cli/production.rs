@@ -205,23 +205,18 @@ fn judge_concurrent_imports(outcomes: [Output; 2]) {
     }
 }
 
+/// `migrate-v1` of the sample, started, willing to wait a minute for a lock.
+fn import_sample(db: &TestDb) -> Child {
+    spawn(receipts(db).args(["--lock-timeout", "60", "migrate-v1", &sample(), "--timezone", "Europe/Zurich"]))
+}
+
 #[test]
 fn concurrent_imports_of_one_file_on_postgres() {
     let db = TestDb::postgres();
     // Both imports plan, then wait for the import lock, which the test holds.
     let mut holder = PgConnection::establish(&db.url).unwrap();
     holder.batch_execute("BEGIN; SELECT pg_advisory_xact_lock(hashtext('receipts migrate-v1'))").unwrap();
-    let import = || {
-        spawn(receipts(&db).args([
-            "--lock-timeout",
-            "60",
-            "migrate-v1",
-            &sample(),
-            "--timezone",
-            "Europe/Zurich",
-        ]))
-    };
-    let (a, b) = (import(), import());
+    let (a, b) = (import_sample(&db), import_sample(&db));
     let deadline = Instant::now() + Duration::from_secs(30);
     while db.query_i64("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") != Some(2)
     {
@@ -238,17 +233,7 @@ fn concurrent_imports_of_one_file_on_postgres() {
 fn concurrent_imports_of_one_file_on_sqlite() {
     let db = TestDb::sqlite();
     ok(&db, &["db", "migrate"]);
-    let import = || {
-        spawn(receipts(&db).args([
-            "--lock-timeout",
-            "60",
-            "migrate-v1",
-            &sample(),
-            "--timezone",
-            "Europe/Zurich",
-        ]))
-    };
-    let (a, b) = (import(), import());
+    let (a, b) = (import_sample(&db), import_sample(&db));
     judge_concurrent_imports([finish(a), finish(b)]);
     assert_eq!(db.query_i64("SELECT count(*) FROM orders"), Some(315));
 }
