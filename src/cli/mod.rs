@@ -175,11 +175,25 @@ pub fn parse() -> Result<Cli, ExitCode> {
             ExitCode::from(if err.use_stderr() { crate::error::exit::USAGE } else { 0 })
         }
         _ => {
-            let rendered = err.render().to_string();
-            eprintln!("{}", rendered.lines().next().unwrap_or("error: invalid arguments"));
+            eprintln!("{}", one_line_usage_error(&err.render().to_string()));
             ExitCode::from(crate::error::exit::USAGE)
         }
     })
+}
+
+/// clap's message up to its usage hint, in one line: "error: the following required
+/// arguments were not provided: --at <TIMESTAMP>".
+fn one_line_usage_error(rendered: &str) -> String {
+    let said: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.is_empty() && !line.starts_with("Usage:"))
+        .collect();
+    if said.is_empty() {
+        "error: invalid arguments (see --help)".to_string()
+    } else {
+        said.join(" ")
+    }
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -227,6 +241,16 @@ mod tests {
     fn the_command_line_is_well_formed() {
         use clap::CommandFactory;
         super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn usage_errors_keep_what_clap_names_in_one_line() {
+        use clap::Parser;
+        let err = super::Cli::try_parse_from(["receipts", "mint", "--order", "1", "--backdate"]).unwrap_err();
+        assert_eq!(
+            super::one_line_usage_error(&err.render().to_string()),
+            "error: the following required arguments were not provided: --at <TIMESTAMP>"
+        );
     }
 
     #[test]

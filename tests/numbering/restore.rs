@@ -70,14 +70,20 @@ on_both_backends! {
         let stefan = stringer(&mut conn, "stefan", "UTC");
         let orders: Vec<Vec<OrderId>> = (0..WORKERS).map(|_| (0..MINTS).map(|_| order(&mut conn, &stefan)).collect()).collect();
         let barrier = Arc::new(Barrier::new(WORKERS + 1));
+        // Halfway, the workers wait until a resync has finished: at least one resync then
+        // lies between mints, whatever the scheduler does; the others run among them.
+        let halfway = Arc::new(Barrier::new(WORKERS + 1));
         let minted = Arc::new(AtomicUsize::new(0));
         let mut threads = Vec::new();
         for batch in orders {
             let (mut worker, stefan, barrier) = (db.connect_with_timeout(Duration::from_secs(30)), stefan.clone(), Arc::clone(&barrier));
-            let minted = Arc::clone(&minted);
+            let (minted, halfway) = (Arc::clone(&minted), Arc::clone(&halfway));
             threads.push(thread::spawn(move || {
                 barrier.wait();
-                for order in batch {
+                for (i, order) in batch.into_iter().enumerate() {
+                    if i == MINTS / 2 {
+                        halfway.wait();
+                    }
                     mint(&mut worker, &stefan, order, utc("2026-08-01 10:00")).expect("a mint during resync");
                     minted.fetch_add(1, Ordering::SeqCst);
                 }
@@ -85,17 +91,21 @@ on_both_backends! {
         }
         let mut resyncer = db.connect_with_timeout(Duration::from_secs(30));
         barrier.wait();
-        // Resync again and again while the storm lasts; count the runs that began after a
-        // mint had committed and ended before the last one did: they overlapped the storm.
+        // Resync again and again while the storm lasts; count the runs that ended with
+        // some mints committed and some still to come.
         let total = WORKERS * MINTS;
-        let mut overlapping = 0;
+        let (mut overlapping, mut past_halfway) = (0, false);
         while minted.load(Ordering::SeqCst) < total {
-            let before = minted.load(Ordering::SeqCst);
             for change in resync_counters(&mut resyncer, APPLY).expect("resync during mints") {
                 assert_eq!(change.action, Action::Created, "only the first mint's row can be missing: {change:?}");
             }
-            if before > 0 && minted.load(Ordering::SeqCst) < total {
+            let done = minted.load(Ordering::SeqCst);
+            if done > 0 && done < total {
                 overlapping += 1;
+            }
+            if !past_halfway && done >= total / 2 {
+                halfway.wait();
+                past_halfway = true;
             }
         }
         for t in threads {
