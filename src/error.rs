@@ -18,8 +18,15 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
 
-    #[error("{0}")]
-    NotFound(String),
+    #[error("there is no stringer \"{0}\" (see `receipts stringer list`)")]
+    NoSuchStringer(String),
+
+    /// An order id that does not exist, or not for the stringer named.
+    #[error("{}", match .stringer { Some(s) => format!("stringer {s} has no order {order}"), None => format!("there is no order {order}") })]
+    NoSuchOrder { order: crate::domain::OrderId, stringer: Option<String> },
+
+    #[error("stringer {stringer} has no receipt {number}")]
+    NoSuchReceipt { number: crate::domain::ReceiptNumber, stringer: String },
 
     #[error("{0}")]
     Refused(String),
@@ -74,7 +81,9 @@ impl Error {
             Error::InputFile(_) => exit::NO_INPUT,
             Error::Unreachable { .. } | Error::ConnectionLost(_) => exit::UNAVAILABLE,
             Error::Busy(_) => exit::TEMPORARY,
-            Error::NotFound(_)
+            Error::NoSuchStringer(_)
+            | Error::NoSuchOrder { .. }
+            | Error::NoSuchReceipt { .. }
             | Error::Refused(_)
             | Error::NotMigrated
             | Error::DatabaseFile { .. }

@@ -43,7 +43,7 @@ pub fn order_holding(conn: &mut DbConn, tenant: &Tenant, number: ReceiptNumber) 
         .first::<i64>(conn)
         .optional()?
         .map(OrderId)
-        .ok_or_else(|| Error::NotFound(format!("stringer {} has no receipt {number}", tenant.handle)))
+        .ok_or_else(|| Error::NoSuchReceipt { number, stringer: tenant.handle.clone() })
 }
 
 /// Calls `visit` with every receipt of `year`, of one stringer or all, by stringer and

@@ -79,7 +79,7 @@ pub fn find(conn: &mut DbConn, handle: &str) -> Result<Stringer, Error> {
 }
 
 pub fn no_such_stringer(handle: &str) -> Error {
-    Error::NotFound(format!("there is no stringer \"{handle}\" (see `receipts stringer list`)"))
+    Error::NoSuchStringer(handle.to_string())
 }
 
 /// What `stringer edit` changes; `None` leaves a field as it is, and an empty text clears

@@ -48,7 +48,7 @@ impl Tenant {
             .select((stringers::id, stringers::handle, stringers::timezone))
             .first::<(i64, String, String)>(conn)
             .optional()?
-            .ok_or_else(|| Error::NotFound(format!("there is no order {order}")))?;
+            .ok_or(Error::NoSuchOrder { order, stringer: None })?;
         Tenant::from_row(row)
     }
 
@@ -61,6 +61,6 @@ impl Tenant {
 
     /// The error for an order id this stringer does not have.
     pub fn no_such_order(&self, order: OrderId) -> Error {
-        Error::NotFound(format!("stringer {} has no order {order}", self.handle))
+        Error::NoSuchOrder { order, stringer: Some(self.handle.clone()) }
     }
 }

@@ -123,7 +123,7 @@ on_both_backends! {
         let mut conn = db.connect();
         let stefan = stringer(&mut conn, "stefan", "UTC");
         let err = mint(&mut conn, &stefan, receipts::domain::OrderId(4242), utc("2026-03-01 10:00")).unwrap_err();
-        assert!(matches!(err, Error::NotFound(_)), "{err:?}");
+        assert!(matches!(err, Error::NoSuchOrder { order: receipts::domain::OrderId(4242), .. }), "{err:?}");
         assert_eq!(counter(&db, &stefan, 2026), None);
     }
 }

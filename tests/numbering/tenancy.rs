@@ -16,11 +16,11 @@ on_both_backends! {
         mint(&mut conn, &stefan, mine, utc("2026-03-01 10:00")).unwrap();
         mint(&mut conn, &anna, theirs, utc("2026-03-01 10:00")).unwrap();
 
-        assert!(matches!(orders::find(conn.conn(), &stefan, theirs), Err(Error::NotFound(_))));
-        assert!(matches!(mint(&mut conn, &stefan, theirs, utc("2026-03-02 10:00")), Err(Error::NotFound(_))));
-        assert!(matches!(void_order(&mut conn, &stefan, theirs, "no"), Err(Error::NotFound(_))));
-        assert!(matches!(conn.write(|c| orders::unstring(c, &stefan, theirs)), Err(Error::NotFound(_))));
-        assert!(matches!(conn.write(|c| orders::restring(c, &stefan, theirs)), Err(Error::NotFound(_))));
+        assert!(matches!(orders::find(conn.conn(), &stefan, theirs), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
+        assert!(matches!(mint(&mut conn, &stefan, theirs, utc("2026-03-02 10:00")), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
+        assert!(matches!(void_order(&mut conn, &stefan, theirs, "no"), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
+        assert!(matches!(conn.write(|c| orders::unstring(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
+        assert!(matches!(conn.write(|c| orders::restring(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         let listed = orders::list(conn.conn(), Some(&stefan), None).unwrap();
         assert_eq!(listed.iter().map(|l| l.order.id).collect::<Vec<_>>(), vec![mine.0]);
 
