@@ -1,5 +1,5 @@
 use super::{output, Context, Format};
-use crate::db::Access;
+use crate::db::{Access, Db};
 use crate::domain::{parse_timezone, validate_handle};
 use crate::v1::{migrate_v1, GroupReport, Options};
 use chrono_tz::Tz;
@@ -36,7 +36,12 @@ struct Row {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.open(Access::Write)?;
+    // A dry run only looks: it never creates or writes the database, and with no database
+    // yet it plans against an empty one.
+    let mut db = match ctx.open(if opts.dry_run { Access::Read } else { Access::Write }) {
+        Err(crate::Error::InputFile(_)) if opts.dry_run => Db::empty()?,
+        opened => opened?,
+    };
     let options = Options {
         stringer: opts.stringer,
         timezone: opts.timezone,

@@ -26,7 +26,8 @@ struct Row {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.open(Access::Write)?;
+    // A dry run only looks: it never creates or writes the database.
+    let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
     let changes = resync_counters(&mut db, Options { dry_run: opts.dry_run, allow_lower: opts.allow_lower })?;
     match ctx.listing()? {
         Format::Json => output::json(&changes)?,

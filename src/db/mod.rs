@@ -86,6 +86,8 @@ pub struct Db {
     conn: DbConn,
     url: DatabaseUrl,
     lock_timeout: Duration,
+    /// An SQLite file opened read-only: its transactions only read.
+    read_only: bool,
 }
 
 impl Db {
@@ -102,7 +104,8 @@ impl Db {
             DatabaseUrl::Postgres(text) => DbConn::Postgres(connect_postgres(url, text)?),
             DatabaseUrl::Sqlite(path) => DbConn::Sqlite(open_sqlite(path, access, lock_timeout)?),
         };
-        let mut db = Db { conn, url: url.clone(), lock_timeout };
+        let read_only = matches!((url, access), (DatabaseUrl::Sqlite(_), Access::Read));
+        let mut db = Db { conn, url: url.clone(), lock_timeout, read_only };
         if let (DbConn::Sqlite(_), Access::Write) = (&db.conn, access) {
             db.migrate()?;
         }
@@ -111,6 +114,18 @@ impl Db {
                 return Err(Error::NotMigrated);
             }
         }
+        Ok(db)
+    }
+
+    /// An empty database of the current schema that lives in memory: what a dry run plans
+    /// against when there is no database yet.
+    pub fn empty() -> Result<Db, Error> {
+        let conn = SqliteConnection::establish(":memory:")
+            .map_err(|e| Error::Refused(first_line(&e.to_string())))?;
+        let url = DatabaseUrl::Sqlite(":memory:".into());
+        let mut db =
+            Db { conn: DbConn::Sqlite(conn), url, lock_timeout: DEFAULT_LOCK_TIMEOUT, read_only: false };
+        db.migrate()?;
         Ok(db)
     }
 
@@ -205,10 +220,9 @@ impl Db {
     ) -> Result<T, Error> {
         type Manager = <DbConn as Connection>::TransactionManager;
         let lock_timeout = self.lock_timeout_setting();
+        let only_reads = lock == Lock::Read || self.read_only;
         let begun = match &mut self.conn {
-            DbConn::Sqlite(c) if lock == Lock::Read => {
-                AnsiTransactionManager::begin_transaction_sql(c, "BEGIN")
-            }
+            DbConn::Sqlite(c) if only_reads => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN"),
             DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE"),
             DbConn::Postgres(c) => AnsiTransactionManager::begin_transaction(c).and_then(|()| {
                 diesel::sql_query("SELECT receipts_begin($1, $2) AS value")

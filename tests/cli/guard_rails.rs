@@ -237,9 +237,12 @@ on_both_backends! {
         .args(["migrate-v1", file.to_str().unwrap(), "--dry-run"])
         .output()
         .unwrap();
-    assert!(out.status.success());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("would create stringer ana (time zone America/Chicago)"));
+    if db.backend == Backend::Sqlite {
+        assert!(!std::path::Path::new(&db.url).exists(), "a dry run created the database");
+    }
     }
 }
 
