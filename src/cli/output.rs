@@ -2,8 +2,7 @@
 
 use serde::Serialize;
 use std::io::{self, Write};
-use tabled::settings::Style;
-use tabled::{Table, Tabled};
+use tabled::Tabled;
 
 /// What `--format` asks for; each command writes some of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -44,16 +43,13 @@ pub fn choose(asked: Option<Format>, allowed: &[Format]) -> Result<Format, crate
     }
 }
 
-/// Rows as a table, or as a JSON array of objects.
+/// Rows held in memory, written as `Rows` writes them.
 pub fn rows<R: Tabled + Serialize>(format: Format, rows: &[R]) -> io::Result<()> {
-    match format {
-        Format::Json => json(rows),
-        _ => {
-            let mut table = Table::new(rows);
-            table.with(Style::psql());
-            line(&table.to_string())
-        }
+    let mut out = Rows::new(format);
+    for row in rows {
+        out.push(row)?;
     }
+    out.finish().map(drop)
 }
 
 pub fn json<T: Serialize + ?Sized>(value: &T) -> io::Result<()> {

@@ -141,10 +141,6 @@ impl Db {
         }
     }
 
-    pub fn lock_timeout(&self) -> Duration {
-        self.lock_timeout
-    }
-
     /// The lock timeout as PostgreSQL's `lock_timeout` setting (milliseconds): at least 1,
     /// since 0 would mean waiting forever there.
     pub fn lock_timeout_setting(&self) -> String {

@@ -250,16 +250,6 @@ fn local_midnight(day: NaiveDate, zone: Tz) -> NaiveDateTime {
     }
 }
 
-/// Orders with their stringer's handle and zone (see `for_each`), all of them in memory.
-pub fn list(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<Listed>, Error> {
-    let mut listed = Vec::new();
-    for_each(conn, tenant, &Filter { year, ..Filter::default() }, None, |l| {
-        listed.push(l);
-        Ok(())
-    })?;
-    Ok(listed)
-}
-
 /// Edits one of the tenant's orders; its receipt number, if any, stays what it is. A void
 /// order is final: only its notes can still change.
 pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, changes: &OrderChanges) -> Result<Order, Error> {

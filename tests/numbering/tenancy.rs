@@ -21,8 +21,13 @@ on_both_backends! {
         assert!(matches!(void_order(&mut conn, &stefan, theirs, "no"), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         assert!(matches!(conn.write(|c| orders::unstring(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         assert!(matches!(conn.write(|c| orders::restring(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
-        let listed = orders::list(conn.conn(), Some(&stefan), None).unwrap();
-        assert_eq!(listed.iter().map(|l| l.order.id).collect::<Vec<_>>(), vec![mine.0]);
+        let mut listed = Vec::new();
+        orders::for_each(conn.conn(), Some(&stefan), &orders::Filter::default(), None, |l| {
+            listed.push(l.order.id);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(listed, vec![mine.0]);
 
         let counters: Vec<i64> = stefan.counters().select(receipt_counters::stringer_id).load(conn.conn()).unwrap();
         assert_eq!(counters, vec![stefan.id.0]);
