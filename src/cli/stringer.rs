@@ -57,7 +57,7 @@ pub struct EditOpts {
     #[arg(long, value_name = "TZ", value_parser = parse_timezone)]
     timezone: Option<Tz>,
     /// Postal address, printed on receipts: give it once per line (--address "Bahnhofstrasse 1"
-    /// --address "8001 Zürich"); a line break inside a value starts a new line too
+    /// --address "8001 Zürich"), or in one value with \n between the lines
     #[arg(long, value_name = "LINE")]
     address: Vec<String>,
     /// Contact e-mail, printed on receipts
@@ -191,7 +191,9 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             }
         }
         Command::Edit(opts) => {
-            let address = (!opts.address.is_empty()).then(|| opts.address.join("\n"));
+            // Lines come as repeated flags, or in one value split by line breaks or by `\n`
+            // as typed in a shell.
+            let address = (!opts.address.is_empty()).then(|| opts.address.join("\n").replace("\\n", "\n"));
             let profile = Profile {
                 name: opts.name.map(|n| n.trim().to_string()),
                 timezone: opts.timezone,

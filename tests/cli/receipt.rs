@@ -255,6 +255,10 @@ on_both_backends! {
             assert!(show.contains(wanted), "{wanted}: {show}");
         }
         assert!(show.contains("2025-0004"), "the next number: {show}");
+        // One value with \n between the lines, as typed in a shell.
+        ok(&db, &["stringer", "edit", "stefan", "--address", "Rue du Lac 2\\n1000 Lausanne"]);
+        let text = ok(&db, &["receipt", &paid]);
+        assert!(text.contains("\nRue du Lac 2\n1000 Lausanne\n"), "{text}");
         // Without a VAT number, no VAT at all.
         ok(&db, &["stringer", "edit", "stefan", "--vat-number", ""]);
         let text = ok(&db, &["receipt", &paid, "--lang", "en"]);
