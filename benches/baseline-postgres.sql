@@ -12,13 +12,11 @@ INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
 SELECT DISTINCT stringer, stringer, 'UTC', now(), now() FROM staging
 ON CONFLICT (handle) DO NOTHING;
 INSERT INTO orders (stringer_id, kind, customer, racket, string, tension, price_minor, currency,
-                    ordered_at, strung_at, paid_at, receipt_number, receipt_year, receipt_seq,
+                    ordered_at, strung_at, paid_at, receipt_year, receipt_seq,
                     v1_kind, v1_id, notes, created_at, updated_at)
 SELECT s.id, t.kind, NULLIF(t.customer, ''), NULLIF(t.racket, ''), NULLIF(t.string, ''),
        NULLIF(t.tension, ''), (t.price * 100)::bigint, 'CHF', NULLIF(t.ordered_at, '')::timestamp,
        t.strung_at AT TIME ZONE 'UTC', NULLIF(t.paid_at, '')::timestamp,
-       CASE WHEN t.n IS NOT NULL THEN lpad(t.y::text, 4, '0') || '-'
-            || CASE WHEN t.n < 10000 THEN lpad(t.n::text, 4, '0') ELSE t.n::text END END,
        t.y, t.n, t.kind, t.v1_id, NULLIF(t.notes, ''), now(), now()
 FROM (
     SELECT *, EXTRACT(YEAR FROM strung_at AT TIME ZONE 'UTC')::int AS y,

@@ -16,12 +16,12 @@ INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
 SELECT DISTINCT stringer, stringer, 'UTC', datetime('now'), datetime('now') FROM staging WHERE true
 ON CONFLICT (handle) DO NOTHING;
 INSERT INTO orders (stringer_id, kind, customer, racket, string, tension, price_minor, currency,
-                    ordered_at, strung_at, paid_at, receipt_number, receipt_year, receipt_seq,
+                    ordered_at, strung_at, paid_at, receipt_year, receipt_seq,
                     v1_kind, v1_id, notes, created_at, updated_at)
 SELECT s.id, t.kind, NULLIF(t.customer, ''), NULLIF(t.racket, ''), NULLIF(t.string, ''),
        NULLIF(t.tension, ''), CAST(round(t.price * 100) AS INTEGER), 'CHF',
        datetime(NULLIF(t.ordered_at, '')), datetime(NULLIF(t.strung_at, '')), datetime(NULLIF(t.paid_at, '')),
-       CASE WHEN t.n IS NOT NULL THEN printf('%04d-%04d', t.y, t.n) END, t.y, t.n, t.kind,
+       t.y, t.n, t.kind,
        CAST(t.v1_id AS INTEGER), NULLIF(t.notes, ''), datetime('now'), datetime('now')
 FROM (
     SELECT *, CASE WHEN strung_at <> '' THEN CAST(substr(strung_at, 1, 4) AS INTEGER) END AS y,

@@ -115,7 +115,6 @@ bumped AS (
     ON CONFLICT (stringer_id, year) DO UPDATE SET last_n = c.last_n + 1, updated_at = EXCLUDED.updated_at
     RETURNING last_n)
 UPDATE orders SET strung_at = now(), receipt_year = 2026, receipt_seq = bumped.last_n,
-    receipt_number = '2026-' || CASE WHEN bumped.last_n < 10000 THEN lpad(bumped.last_n::text, 4, '0') ELSE bumped.last_n::text END,
     updated_at = now()
 FROM bumped, o WHERE orders.id = o.id;
 ";
@@ -136,7 +135,6 @@ target AS (
     RETURNING last_n
 ), numbered AS (
     UPDATE orders SET strung_at = now(), receipt_year = 2026, receipt_seq = bumped.last_n,
-        receipt_number = '2026-' || CASE WHEN bumped.last_n < 10000 THEN lpad(bumped.last_n::text, 4, '0') ELSE bumped.last_n::text END,
         updated_at = now()
     FROM bumped, o WHERE orders.id = o.id
     RETURNING orders.id, orders.receipt_seq
@@ -179,7 +177,7 @@ impl Postgres {
         let url = format!("{}/{name}", self.admin.rsplit_once('/').context("a URL ending in /database")?.0);
         let mut db = Db::connect(&DatabaseUrl::Postgres(url.clone()), Duration::from_secs(30))?;
         db.migrate()?;
-        db.conn().batch_execute(&format!(
+        db.without_transaction(|c| c.batch_execute(&format!(
             "INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
                  SELECT 's' || g, 's' || g, 'UTC', now(), now() FROM generate_series(1, {stringers}) g;
              INSERT INTO orders (stringer_id, kind, created_at, updated_at)
@@ -188,11 +186,16 @@ impl Postgres {
              CREATE TABLE bench_floor (id BIGINT PRIMARY KEY, n BIGINT NOT NULL);
              INSERT INTO bench_floor SELECT g, 0 FROM generate_series(1, {stringers}) g;
              CREATE EXTENSION IF NOT EXISTS pg_stat_statements;"
-        ))?;
+        )))?;
+        // The first release's function, on today's schema, where the number's text is derived.
         let unguarded = include_str!("../migrations/postgres/2026-11-22-000001_mint_function/up.sql")
-            .replace("CREATE FUNCTION receipts_mint(", "CREATE FUNCTION receipts_mint_unguarded(");
-        db.conn().batch_execute(&unguarded)?;
-        db.conn().batch_execute("VACUUM ANALYZE")?;
+            .replace("CREATE FUNCTION receipts_mint(", "CREATE FUNCTION receipts_mint_unguarded(")
+            .replace(
+                "receipt_number = lpad(p_year::text, 4, '0') || '-'\n            || CASE WHEN seq < 10000 THEN lpad(seq::text, 4, '0') ELSE seq::text END,\n",
+                "",
+            );
+        db.without_transaction(|c| c.batch_execute(&unguarded))?;
+        db.without_transaction(|c| c.batch_execute("VACUUM ANALYZE"))?;
         Ok(url)
     }
 
@@ -254,17 +257,17 @@ impl Postgres {
         let database = DatabaseUrl::Postgres(url.clone());
         let mut minter = Db::connect(&database, Duration::from_secs(5))?;
         let mut stats = Db::connect(&database, Duration::from_secs(5))?;
-        let tenant = Tenant::load(minter.conn(), "s1")?;
+        let tenant = minter.read(|c| Tenant::load(c, "s1"))?;
         let at = chrono::NaiveDateTime::parse_from_str(STRUNG_AT, "%Y-%m-%d %H:%M:%S")?;
         let count = "SELECT CAST(COALESCE(sum(calls), 0) AS BIGINT) AS value FROM pg_stat_statements \
                      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) \
                      AND query NOT LIKE '%pg_stat_statements%'";
-        stats.conn().batch_execute("SELECT pg_stat_statements_reset()")?;
+        stats.without_transaction(|c| c.batch_execute("SELECT pg_stat_statements_reset()"))?;
         for id in 1..=100 {
             mint(&mut minter, &tenant, OrderId(id), at)?;
         }
         let library = query_i64(&mut stats, count)? as f64 / 100.0;
-        stats.conn().batch_execute("SELECT pg_stat_statements_reset()")?;
+        stats.without_transaction(|c| c.batch_execute("SELECT pg_stat_statements_reset()"))?;
         run_ok(Command::new(env!("CARGO_BIN_EXE_receipts")).args([
             "--database-url",
             &url,
@@ -292,7 +295,9 @@ fn run_mints(
 ) -> Result<(u64, Duration)> {
     let mut setup = Db::connect(url, Duration::from_secs(30))?;
     let tenants: Arc<Vec<Tenant>> = Arc::new(
-        (1..=stringers).map(|i| Tenant::load(setup.conn(), &format!("s{i}"))).collect::<Result<_, _>>()?,
+        (1..=stringers)
+            .map(|i| setup.read(|c| Tenant::load(c, &format!("s{i}"))))
+            .collect::<Result<_, _>>()?,
     );
     let at = chrono::NaiveDateTime::parse_from_str(STRUNG_AT, "%Y-%m-%d %H:%M:%S")?;
     let next = Arc::new(AtomicI64::new(1));
@@ -354,7 +359,7 @@ fn query_i64(db: &mut Db, sql: &str) -> Result<i64> {
         #[diesel(sql_type = diesel::sql_types::Nullable<BigInt>)]
         value: Option<i64>,
     }
-    Ok(diesel::sql_query(sql).get_result::<Row>(db.conn())?.value.unwrap_or(0))
+    Ok(db.without_transaction(|c| diesel::sql_query(sql).get_result::<Row>(c))?.value.unwrap_or(0))
 }
 
 /// An SQLite file with one stringer (s1) and `orders` orders.
@@ -362,13 +367,15 @@ fn sqlite_database(dir: &Path, name: &str, orders: i64) -> Result<DatabaseUrl> {
     let path = dir.join(name);
     let url = DatabaseUrl::Sqlite(path);
     let mut db = Db::connect(&url, Duration::from_secs(30))?;
-    db.conn().batch_execute(&format!(
-        "INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
+    db.without_transaction(|c| {
+        c.batch_execute(&format!(
+            "INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
              VALUES ('s1', 's1', 'UTC', '{STRUNG_AT}', '{STRUNG_AT}');
          WITH RECURSIVE g(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM g WHERE k < {orders})
          INSERT INTO orders (stringer_id, kind, created_at, updated_at)
              SELECT 1, 'client', '{STRUNG_AT}', '{STRUNG_AT}' FROM g;"
-    ))?;
+        ))
+    })?;
     Ok(url)
 }
 
@@ -388,7 +395,6 @@ fn sqlite_mint_sql(order: i64) -> String {
              ON CONFLICT (stringer_id, year) DO UPDATE SET last_n = last_n + 1, updated_at = excluded.updated_at;
          UPDATE orders SET strung_at = '{STRUNG_AT}', receipt_year = {YEAR},
              receipt_seq = (SELECT last_n FROM receipt_counters WHERE stringer_id = 1 AND year = {YEAR}),
-             receipt_number = printf('%04d-%04d', {YEAR}, (SELECT last_n FROM receipt_counters WHERE stringer_id = 1 AND year = {YEAR})),
              updated_at = '{STRUNG_AT}'
          WHERE id = {order} AND receipt_number IS NULL;
          COMMIT;\n"

@@ -1,6 +1,9 @@
-//! Failures a user can act on, each with its documented exit code. Everything else is a
-//! plain database failure (exit 1) reported with its context.
+//! Failures a user can act on, each with its documented exit code and its wording in one
+//! place. Refusals carry their data (tests match on the data, people read the sentence);
+//! database failures arrive here already classified by `db::failure`.
 
+use crate::domain::{OrderId, ReceiptNumber};
+use std::fmt;
 use std::process::ExitCode;
 
 /// Exit codes of the command-line contract.
@@ -10,6 +13,8 @@ pub mod exit {
     pub const BAD_INPUT: u8 = 65;
     pub const NO_INPUT: u8 = 66;
     pub const UNAVAILABLE: u8 = 69;
+    /// An output file exists and holds something else: nothing is ever overwritten.
+    pub const CANNOT_CREATE: u8 = 73;
     pub const TEMPORARY: u8 = 75;
 }
 
@@ -23,10 +28,64 @@ pub enum Error {
 
     /// An order id that does not exist, or not for the stringer named.
     #[error("{}", match .stringer { Some(s) => format!("stringer {s} has no order {order}"), None => format!("there is no order {order}") })]
-    NoSuchOrder { order: crate::domain::OrderId, stringer: Option<String> },
+    NoSuchOrder { order: OrderId, stringer: Option<String> },
 
     #[error("stringer {stringer} has no receipt {number}")]
-    NoSuchReceipt { number: crate::domain::ReceiptNumber, stringer: String },
+    NoSuchReceipt { number: ReceiptNumber, stringer: String },
+
+    #[error("there is already a stringer \"{handle}\" (handles ignore case)")]
+    HandleTaken { handle: String },
+
+    /// A stored time zone this program's time-zone table does not have.
+    #[error("stringer {stringer} has a time zone this program does not know: \"{zone}\"")]
+    UnknownZone { stringer: String, zone: String },
+
+    /// The order has no receipt number, and what was asked needs one.
+    #[error("{}", unnumbered(*.order, *.wanted))]
+    Unnumbered { order: OrderId, wanted: Wanted },
+
+    /// A void order is final: it can be restrung into a new order, nothing else.
+    #[error(
+        "order {order} ({number}) is void ({reason}) and cannot be {action}; \
+         for a new order of the same racket run `receipts order restring {order}`"
+    )]
+    VoidIsFinal { order: OrderId, number: ReceiptNumber, reason: String, action: &'static str },
+
+    #[error("order {order} ({number}) is already void: {reason}")]
+    AlreadyVoid { order: OrderId, number: ReceiptNumber, reason: String },
+
+    #[error(
+        "order {order} holds receipt {number} and can never be deleted: void it instead \
+         (`receipts void --order {order} --reason ...`)"
+    )]
+    NumberedIsKept { order: OrderId, number: ReceiptNumber },
+
+    #[error("order {order} cannot be deleted: order {copy} restrings it")]
+    RestrungBy { order: OrderId, copy: OrderId },
+
+    /// `void --number` of numbers that orders hold: they are not lost.
+    #[error("{}", held_numbers(.numbers, .stringer, .held, *.more))]
+    NumbersHeld { numbers: String, stringer: String, held: Vec<(ReceiptNumber, OrderId)>, more: bool },
+
+    /// A new time zone would move issued receipts into another year.
+    #[error("{}", zone_moves(.stringer, .from, .to, .moved, *.count))]
+    ZoneMovesReceipts { stringer: String, from: String, to: String, moved: Vec<String>, count: i64 },
+
+    /// An order strung again after `unstring` keeps its number, so it keeps its year.
+    #[error(
+        "order {order} holds receipt {number}, so it can only be strung again in {}, \
+         not on {at} ({year}); for a new number run `receipts order restring {order}`",
+        .number.year
+    )]
+    StrungOutsideYear { order: OrderId, number: ReceiptNumber, at: String, year: i32 },
+
+    /// An instant whose local year the receipt numbers cannot hold.
+    #[error("{at} is in the year {year}: receipts are numbered in the years {} to {}", crate::domain::YEARS.start(), crate::domain::YEARS.end())]
+    YearOutOfRange { at: String, year: i32 },
+
+    /// An output file that exists and differs: nothing is ever overwritten.
+    #[error("{path} exists already and {what} never overwrites a file: choose another name")]
+    OutputExists { path: String, what: &'static str },
 
     #[error("{0}")]
     Refused(String),
@@ -52,20 +111,21 @@ pub enum Error {
 
     /// Lock waits that ran out, serialization failures, deadlocks: trying again may work.
     #[error("{0}; nothing was changed, try again")]
-    Busy(String),
+    Busy(Busy),
 
     #[error(
         "receipt number {number} is already taken by another order of stringer {stringer}: \
-         the counter for {year} is behind the orders (was the database restored?); \
-         nothing was changed: run `receipts resync-counters`"
+         the counter for {} is behind the orders (was the database restored?); \
+         nothing was changed: run `receipts resync-counters`",
+        .number.year
     )]
-    CounterBehind { stringer: String, year: i32, number: String },
+    CounterBehind { stringer: String, number: ReceiptNumber },
 
     /// The audit found what it reports; the report itself went to stdout.
     #[error("{0}")]
     AuditFailed(String),
 
-    #[error("{}", one_line(.0))]
+    #[error("{}", first_line(&.0.to_string()))]
     Database(diesel::result::Error),
 
     /// Writing the output failed (or its reader went away: `receipts order list | head`).
@@ -73,17 +133,108 @@ pub enum Error {
     Output(#[from] std::io::Error),
 }
 
+/// What was asked of an order that has no receipt number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wanted {
+    Void,
+    Restring,
+    Receipt,
+}
+
+fn unnumbered(order: OrderId, wanted: Wanted) -> String {
+    match wanted {
+        Wanted::Void => format!(
+            "order {order} has no receipt number, so there is nothing to void \
+             (an order without a number can be deleted: `receipts order delete {order}`)"
+        ),
+        Wanted::Restring => format!(
+            "order {order} was never strung, so there is nothing to restring: mint it when it is \
+             strung (`receipts mint --order {order}`), or edit it"
+        ),
+        Wanted::Receipt => format!(
+            "order {order} has no receipt number yet, so it has no receipt: mint it when it is \
+             strung (`receipts mint --order {order}`)"
+        ),
+    }
+}
+
+fn held_numbers(numbers: &str, stringer: &str, held: &[(ReceiptNumber, OrderId)], more: bool) -> String {
+    if let [(number, order)] = held {
+        return format!(
+            "{number} of stringer {stringer} belongs to order {order}, so it is not lost: \
+             void that order with `receipts void --order {order} --reason ...`"
+        );
+    }
+    let shown: Vec<String> = held.iter().map(|(number, order)| format!("{number} (order {order})")).collect();
+    format!(
+        "{numbers} of stringer {stringer} includes numbers that orders hold, so they are not lost: {}{}; \
+         void only the numbers no order holds (`receipts audit` lists them as gaps)",
+        shown.join(", "),
+        if more { ", ..." } else { "" }
+    )
+}
+
+fn zone_moves(stringer: &str, from: &str, to: &str, moved: &[String], count: i64) -> String {
+    let more = count - moved.len() as i64;
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!(
+        "changing the time zone of {stringer} from {from} to {to} would move {count} issued receipt(s) into \
+         another year: {}{more}; receipts keep their numbers, so the zone stays {from}",
+        moved.join(", ")
+    )
+}
+
+/// Why trying again may work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Busy {
+    /// PostgreSQL: a lock held by another transaction for longer than the lock timeout.
+    LockTimeout,
+    Deadlock,
+    /// A serialization failure.
+    Collision,
+    /// SQLite: another process kept the file locked.
+    FileLocked,
+    /// Another import created a stringer of the file while this one was planned.
+    ConcurrentImport,
+}
+
+impl fmt::Display for Busy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Busy::LockTimeout => "another transaction held a lock for longer than the lock timeout",
+            Busy::Deadlock => "the transaction deadlocked with another one",
+            Busy::Collision => "the transaction collided with another one",
+            Busy::FileLocked => "another process kept the database locked for longer than the lock timeout",
+            Busy::ConcurrentImport => {
+                "another import created a stringer of this file while this one was planned"
+            }
+        })
+    }
+}
+
 impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) => exit::USAGE,
-            Error::BadInput(_) => exit::BAD_INPUT,
+            Error::BadInput(_) | Error::StrungOutsideYear { .. } | Error::YearOutOfRange { .. } => {
+                exit::BAD_INPUT
+            }
             Error::InputFile(_) => exit::NO_INPUT,
             Error::Unreachable { .. } | Error::ConnectionLost(_) => exit::UNAVAILABLE,
+            Error::OutputExists { .. } => exit::CANNOT_CREATE,
             Error::Busy(_) => exit::TEMPORARY,
             Error::NoSuchStringer(_)
             | Error::NoSuchOrder { .. }
             | Error::NoSuchReceipt { .. }
+            | Error::HandleTaken { .. }
+            | Error::UnknownZone { .. }
+            | Error::Unnumbered { .. }
+            | Error::VoidIsFinal { .. }
+            | Error::AlreadyVoid { .. }
+            | Error::NumberedIsKept { .. }
+            | Error::RestrungBy { .. }
+            | Error::NumbersHeld { .. }
+            | Error::ZoneMovesReceipts { .. }
             | Error::Refused(_)
             | Error::NotMigrated
             | Error::DatabaseFile { .. }
@@ -95,41 +246,6 @@ impl Error {
     }
 }
 
-impl From<diesel::result::Error> for Error {
-    /// Sorts database failures into what the user can do about them, by their kind (the
-    /// SQLSTATE class diesel reports) and never by a server's message, which may be in any
-    /// language. Lock waits that ran out on PostgreSQL arrive as serialization failures
-    /// (`receipts_begin` and `receipts_mint` report them so); SQLite's busy error has a fixed
-    /// English text. A missing schema is found by asking the server (`Db::explain`).
-    fn from(error: diesel::result::Error) -> Self {
-        use diesel::result::{DatabaseErrorKind as Kind, Error as DbError};
-        let DbError::DatabaseError(kind, info) = &error else {
-            return Error::Database(error);
-        };
-        let message = info.message();
-        match kind {
-            Kind::SerializationFailure if message == "receipts: lock timeout" => {
-                Error::Busy("another transaction held a lock for longer than the lock timeout".into())
-            }
-            Kind::SerializationFailure if message == "receipts: deadlock" => {
-                Error::Busy("the transaction deadlocked with another one".into())
-            }
-            Kind::SerializationFailure => Error::Busy("the transaction collided with another one".into()),
-            Kind::ClosedConnection | Kind::UnableToSendCommand => {
-                Error::ConnectionLost(crate::db::first_line(message))
-            }
-            // SQLite's own texts (SQLITE_BUSY, SQLITE_LOCKED), which it never translates.
-            _ if message == "database is locked" || message.starts_with("database table is locked") => {
-                Error::Busy(
-                    "another process kept the database locked for longer than the lock timeout".into(),
-                )
-            }
-            _ if message.starts_with("no such table") => Error::NotMigrated,
-            _ => Error::Database(error),
-        }
-    }
-}
-
 /// The exit code for an error that reached `main`: the first `Error` in its chain decides.
 pub fn exit_code_of(error: &anyhow::Error) -> ExitCode {
     let code =
@@ -137,7 +253,18 @@ pub fn exit_code_of(error: &anyhow::Error) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// A database failure in one line: a client library's message may run over several.
-fn one_line(error: &diesel::result::Error) -> String {
-    crate::db::first_line(&error.to_string())
+/// The first line of a client library's message, trimmed: errors are one line.
+pub fn first_line(text: &str) -> String {
+    text.lines().map(str::trim).find(|line| !line.is_empty()).unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn library_messages_are_cut_to_one_line() {
+        assert_eq!(
+            super::first_line("\nserver closed the connection unexpectedly\n\tThis probably means..."),
+            "server closed the connection unexpectedly"
+        );
+    }
 }

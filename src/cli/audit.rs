@@ -1,4 +1,5 @@
-use super::{output, Context, Format, StringerOpt};
+use super::output::{self, Rows, Shown};
+use super::{Context, StringerOpt};
 use crate::db::audit::{audit, YearAudit};
 use crate::db::Access;
 use crate::domain::ReceiptNumber;
@@ -16,6 +17,9 @@ pub struct Opts {
     /// Only this year
     #[arg(long)]
     year: Option<i32>,
+    /// A table for people, or JSON for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Shown,
 }
 
 #[derive(Serialize, Tabled)]
@@ -34,10 +38,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
     let report =
-        db.read(|conn| Ok(audit(conn, tenant.as_ref(), opts.year)?)).context("cannot audit the numbering")?;
-    match ctx.listing()? {
-        Format::Json => output::json(&report)?,
-        _ => output::line(&text(&report))?,
+        db.read(|conn| audit(conn, tenant.as_ref(), opts.year)).context("cannot audit the numbering")?;
+    match opts.format {
+        Shown::Json => output::json(&report)?,
+        Shown::Table => table(&report)?,
     }
     let unsound = report.iter().filter(|y| !y.is_sound()).count();
     if unsound > 0 {
@@ -57,10 +61,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 }
 
 /// The table, then one line per void and per problem.
-fn text(report: &[YearAudit]) -> String {
-    let rows: Vec<Row> = report
-        .iter()
-        .map(|y| Row {
+fn table(report: &[YearAudit]) -> std::io::Result<()> {
+    let mut rows = Rows::<Row>::new(Shown::Table.into());
+    for y in report {
+        rows.push(&Row {
             stringer: y.stringer.clone(),
             year: y.year,
             numbers: y.numbers,
@@ -73,19 +77,19 @@ fn text(report: &[YearAudit]) -> String {
             voids: y.voids.len(),
             gaps: y.gaps.len(),
             status: if y.is_sound() { "ok" } else { "PROBLEM" },
-        })
-        .collect();
-    let mut text = tabled::Table::new(&rows).with(tabled::settings::Style::psql()).to_string();
+        })?;
+    }
+    rows.finish()?;
     for y in report {
         for void in &y.voids {
-            text.push_str(&format!(
-                "\n{} {}: void {} (order {}): {}",
+            output::line(&format!(
+                "{} {}: void {} (order {}): {}",
                 y.stringer, y.year, void.number, void.order, void.reason
-            ));
+            ))?;
         }
         for problem in &y.problems {
-            text.push_str(&format!("\n{} {}: PROBLEM: {problem}", y.stringer, y.year));
+            output::line(&format!("{} {}: PROBLEM: {problem}", y.stringer, y.year))?;
         }
     }
-    text
+    Ok(())
 }

@@ -1,4 +1,4 @@
-use super::output::{self, choose, Format, Rows};
+use super::output::{self, Ledger, Rows};
 use super::{Context, StringerOpt};
 use crate::db::orders::{self, Filter, Listed};
 use crate::db::Access;
@@ -24,6 +24,9 @@ pub struct Opts {
     /// Write to this file instead of stdout (an existing file is not overwritten)
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// CSV for an accountant's program, or JSON for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Ledger,
 }
 
 /// One issued number of the year, as the accountant's ledger lists it.
@@ -55,28 +58,29 @@ struct Totals {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let format = choose(ctx.format, &[Format::Csv, Format::Json])?;
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
     let out: Box<dyn Write> = match &opts.output {
         None => Box::new(std::io::stdout()),
         Some(path) => {
             Box::new(std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
-                Error::InputFile(format!(
-                    "cannot create {}: {e} (an export never overwrites a file)",
-                    path.display()
-                ))
+                match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => {
+                        Error::OutputExists { path: path.display().to_string(), what: "an export" }
+                    }
+                    _ => Error::InputFile(format!("cannot create {}: {e}", path.display())),
+                }
             })?)
         }
     };
-    let mut rows = Rows::<Entry>::to(format, out);
+    let mut rows = Rows::<Entry>::to(opts.format.into(), out);
     let mut totals: BTreeMap<(String, String), Totals> = BTreeMap::new();
     let filter = Filter { year: Some(opts.year), ..Filter::default() };
     db.read(|conn| {
         orders::for_each(conn, tenant.as_ref(), &filter, None, |listed| {
             let entry = entry(&listed);
             let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
-            let amount = listed.order.price_minor.unwrap_or(0);
+            let amount = listed.order.price.map_or(0, |p| p.0);
             if listed.order.voided_at.is_some() {
                 sums.voids += 1;
             } else {
@@ -108,12 +112,13 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn entry(listed: &Listed) -> Entry {
+fn entry(listed: &Listed<'_>) -> Entry {
     let order = &listed.order;
-    let local = |at: Option<NaiveDateTime>| at.map(|at| iso_local(at, listed.zone)).unwrap_or_default();
+    let zone = listed.stringer.zone();
+    let local = |at: Option<NaiveDateTime>| at.map(|at| iso_local(at, zone)).unwrap_or_default();
     Entry {
-        stringer: listed.stringer.clone(),
-        receipt_number: order.receipt_number.clone().unwrap_or_default(),
+        stringer: listed.stringer.handle().to_string(),
+        receipt_number: output::cell(order.number),
         status: if order.voided_at.is_some() { "void" } else { "issued" },
         strung_at: local(order.strung_at),
         paid_at: local(order.paid_at),
@@ -121,10 +126,10 @@ fn entry(listed: &Listed) -> Entry {
         racket: order.racket.clone().unwrap_or_default(),
         string: order.string.clone().unwrap_or_default(),
         tension: order.tension.clone().unwrap_or_default(),
-        amount: order.price_minor.map(|p| Price(p).to_string()).unwrap_or_default(),
-        currency: order.currency.clone(),
+        amount: output::cell(order.price),
+        currency: order.currency.to_string(),
         void_reason: order.void_reason.clone().unwrap_or_default(),
-        order_id: order.id,
+        order_id: order.id.0,
     }
 }
 

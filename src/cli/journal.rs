@@ -1,8 +1,8 @@
-use super::output::{choose, Format, Rows};
+use super::output::{Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::db::events::{self, Logged};
 use crate::db::Access;
-use crate::domain::{format_local, parse_timezone, ReceiptNumber};
+use crate::domain::{format_local, EventKind, ReceiptNumber};
 use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
@@ -15,6 +15,9 @@ pub struct Opts {
     /// Only this year's numbers
     #[arg(long)]
     year: Option<i32>,
+    /// A table for people, JSON for scripts, or CSV for spreadsheets
+    #[arg(long, value_enum, default_value_t)]
+    format: Listed,
 }
 
 /// One journal entry for people: when, what, which numbers, which order, the counter, why.
@@ -31,25 +34,20 @@ struct Entry {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let format = choose(ctx.format, &[Format::Table, Format::Json, Format::Csv])?;
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
-    let mut rows = Rows::<Entry>::new(format);
-    db.read(|conn| {
-        events::for_each(conn, tenant.as_ref().map(|t| t.id), opts.year, |e| Ok(rows.push(&entry(e))?))
-    })
-    .context("cannot read the journal")?;
-    if rows.finish()? == 0 && format == Format::Table {
+    let mut rows = Rows::<Entry>::new(opts.format.into());
+    db.read(|conn| events::for_each(conn, tenant.as_ref(), opts.year, |e| Ok(rows.push(&entry(e))?)))
+        .context("cannot read the journal")?;
+    if rows.finish()? == 0 && opts.format == Listed::Table {
         eprintln!("the journal is empty: no number was issued, voided or recounted yet");
     }
     Ok(())
 }
 
-fn entry(logged: Logged) -> Entry {
-    let when = match parse_timezone(&logged.zone) {
-        Ok(zone) => format!("{} {zone}", format_local(logged.created_at, zone)),
-        Err(_) => format!("{} UTC", logged.created_at.format("%Y-%m-%d %H:%M")),
-    };
+fn entry(logged: Logged<'_>) -> Entry {
+    let zone = logged.stringer.zone();
+    let when = format!("{} {zone}", format_local(logged.created_at, zone));
     let number = |seq: i64| ReceiptNumber::new(logged.year, seq);
     let numbers = match (logged.first_seq, logged.last_seq) {
         (Some(first), Some(last)) if first == last => number(first).to_string(),
@@ -60,16 +58,16 @@ fn entry(logged: Logged) -> Entry {
         (Some(old), Some(new)) => format!("{} {old} -> {new}", logged.year),
         _ => String::new(),
     };
-    let what = match logged.kind.as_str() {
-        "v1_import" => "import".to_string(),
+    let what = match logged.kind {
+        EventKind::V1Import => "import".to_string(),
         kind => kind.to_string(),
     };
     Entry {
         when,
         what,
-        stringer: logged.stringer,
+        stringer: logged.stringer.handle().to_string(),
         numbers,
-        order: logged.order_id.map(|o| o.to_string()).unwrap_or_default(),
+        order: logged.order.map(|o| o.to_string()).unwrap_or_default(),
         counter,
         reason: logged.reason.unwrap_or_default(),
     }

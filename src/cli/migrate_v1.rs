@@ -1,4 +1,5 @@
-use super::{output, Context, Format};
+use super::output::{self, Shown};
+use super::Context;
 use crate::db::{Access, Db};
 use crate::domain::{parse_timezone, validate_handle};
 use crate::v1::{migrate_v1, GroupReport, Options};
@@ -23,6 +24,9 @@ pub struct Opts {
     /// Check the file and show the plan; write nothing
     #[arg(long)]
     dry_run: bool,
+    /// The summary as a table for people, or JSON for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Shown,
 }
 
 #[derive(Serialize, Tabled)]
@@ -52,9 +56,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }
-    match ctx.listing()? {
-        Format::Json => output::json(&report)?,
-        _ => output::rows(Format::Table, &report.groups.iter().map(row).collect::<Vec<_>>())?,
+    match opts.format {
+        Shown::Json => output::json(&report)?,
+        Shown::Table => output::rows(Shown::Table, &report.groups.iter().map(row).collect::<Vec<_>>())?,
     }
     let file = opts.file.display();
     let verb = if report.dry_run { "would create" } else { "created" };

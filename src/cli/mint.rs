@@ -28,8 +28,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let now = now_utc();
     let strung_at = match opts.at {
         Some(at) => {
-            let at = at.resolve(tenant.timezone).map_err(Error::Usage)?;
-            check_strung_at(at, now, tenant.timezone, opts.backdate).map_err(Error::BadInput)?;
+            let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
+            check_strung_at(at, now, tenant.zone(), opts.backdate).map_err(Error::BadInput)?;
             at
         }
         None => now,
@@ -37,7 +37,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let minted = mint(&mut db, &tenant, opts.order, strung_at)?;
     let (order, number) = (minted.order, minted.number);
     match minted.outcome {
-        Outcome::Fresh => eprintln!("order {order} strung: receipt {number} for {}", tenant.handle),
+        Outcome::Fresh => eprintln!("order {order} strung: receipt {number} for {}", tenant.handle()),
         Outcome::Restrung => eprintln!("order {order} strung again; it keeps receipt {number}"),
         Outcome::AlreadyStrung if opts.at.is_some() => eprintln!(
             "order {order} is strung already and has receipt {number}; nothing minted and --at was \

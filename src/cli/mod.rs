@@ -19,11 +19,11 @@ mod void;
 use crate::db::{Access, DatabaseUrl, Db, Tenant};
 use crate::domain::{OrderId, ReceiptNumber};
 use crate::error::Error;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::time::Duration;
-
-pub use output::Format;
 
 /// Receipt numbers for racket stringers: YYYY-NNNN per stringer and year, gapless, on SQLite or PostgreSQL.
 #[derive(Debug, Parser)]
@@ -31,21 +31,28 @@ pub use output::Format;
 pub struct Cli {
     /// Database: postgres://..., postgresql://..., sqlite://PATH, file:PATH or a file path
     /// [default: receipts.db in the platform's data directory]
-    #[arg(long, env = "DATABASE_URL", hide_env_values = true, global = true, value_name = "URL")]
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, global = true, value_name = "URL",
+          help_heading = GLOBAL)]
     pub database_url: Option<String>,
 
     /// Seconds a change waits for a lock held by someone else before giving up (exit 75)
     #[arg(long, env = "RECEIPTS_LOCK_TIMEOUT", hide_env_values = true, global = true, value_name = "SECONDS",
-          default_value = "5", value_parser = parse_seconds)]
+          default_value = "5", value_parser = parse_seconds, help_heading = GLOBAL)]
     pub lock_timeout: Duration,
-
-    /// Output: table (the default), json or csv for listings and the ledger; text or pdf for
-    /// receipts
-    #[arg(long, value_enum, global = true)]
-    pub format: Option<Format>,
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The heading of the options every command takes, shown after a command's own.
+const GLOBAL: &str = "Global options";
+
+/// A value parser for one of a domain type's names, so that clap stays out of `domain`.
+fn one_of<T>(values: impl IntoIterator<Item = PossibleValue>) -> impl TypedValueParser<Value = T>
+where
+    T: FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<T>())
 }
 
 #[derive(Debug, Subcommand)]
@@ -143,15 +150,9 @@ impl StringerOpt {
 pub struct Context {
     database_url: Option<String>,
     lock_timeout: Duration,
-    format: Option<Format>,
 }
 
 impl Context {
-    /// The format of a listing: a table (the default) or JSON.
-    pub fn listing(&self) -> Result<Format, Error> {
-        output::choose(self.format, &[Format::Table, Format::Json])
-    }
-
     /// The database, opened for what the command does: a command that only reads never
     /// creates, migrates or writes an SQLite file.
     pub fn open(&self, access: Access) -> Result<Db, Error> {
@@ -197,7 +198,7 @@ fn one_line_usage_error(rendered: &str) -> String {
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    let ctx = Context { database_url: cli.database_url, lock_timeout: cli.lock_timeout, format: cli.format };
+    let ctx = Context { database_url: cli.database_url, lock_timeout: cli.lock_timeout };
     match cli.command {
         Command::Stringer(cmd) => stringer::run(cmd, &ctx),
         Command::Order(cmd) => order::run(cmd, &ctx),

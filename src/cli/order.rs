@@ -1,6 +1,7 @@
-use super::{output, Context, Format, StringerOpt};
+use super::output::{self, Listed, Shown};
+use super::{one_of, Context, StringerOpt};
 use crate::db::orders::{self, Filter, Order, OrderChanges};
-use crate::db::Access;
+use crate::db::{Access, Tenant};
 use crate::domain::{
     format_local, format_utc, Currency, OrderId, OrderKind, OrderStatus, Price, StatusFilter, Timestamp,
 };
@@ -8,7 +9,7 @@ use crate::Error;
 use anyhow::Context as _;
 use chrono::NaiveDate;
 use chrono::NaiveDateTime;
-use chrono_tz::Tz;
+use clap::builder::PossibleValue;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabled::Tabled;
@@ -36,7 +37,8 @@ pub struct AddOpts {
     #[command(flatten)]
     stringer: StringerOpt,
     /// A client's racket or the stringer's own
-    #[arg(long, value_enum, default_value_t = OrderKind::Client)]
+    #[arg(long, default_value = OrderKind::Client.as_str(),
+          value_parser = one_of::<OrderKind>([OrderKind::Client, OrderKind::Own].map(|k| k.as_str().into())))]
     kind: OrderKind,
     #[command(flatten)]
     details: DetailOpts,
@@ -48,22 +50,25 @@ pub struct AddOpts {
 /// What an order is about, for `order add` and `order edit`.
 #[derive(Debug, Args)]
 pub struct DetailOpts {
+    /// The customer's name, printed on the receipt
     #[arg(long)]
     customer: Option<String>,
+    /// The racket, e.g. "Babolat Pure Aero"
     #[arg(long)]
     racket: Option<String>,
     /// The string used, e.g. "RPM Blast 1.25"
     #[arg(long)]
     string: Option<String>,
-    /// e.g. "24/23 kg"
+    /// The tension, e.g. "24/23 kg"
     #[arg(long)]
     tension: Option<String>,
-    /// e.g. 35.00
+    /// The price, e.g. 35.00
     #[arg(long, value_parser = clap::value_parser!(Price))]
     price: Option<Price>,
     /// Currency of the price [default for a new order: CHF]
     #[arg(long, value_parser = clap::value_parser!(Currency))]
     currency: Option<Currency>,
+    /// Notes on the order
     #[arg(long)]
     notes: Option<String>,
 }
@@ -80,7 +85,7 @@ impl DetailOpts {
             string: self.string,
             tension: self.tension,
             price_minor: self.price.map(|p| p.0),
-            currency: self.currency.map(|c| c.0),
+            currency: self.currency.map(|c| c.to_string()),
             returned_at,
             paid_at,
             notes: self.notes,
@@ -97,7 +102,8 @@ pub struct ListOpts {
     #[arg(long)]
     year: Option<i32>,
     /// Only orders in this state
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = one_of::<StatusFilter>(
+        StatusFilter::ALL.map(|s| PossibleValue::new(s.as_str()).help(s.meaning()))))]
     status: Option<StatusFilter>,
     /// Only customers whose name contains this (ignoring case)
     #[arg(long, value_name = "TEXT")]
@@ -111,6 +117,9 @@ pub struct ListOpts {
     /// At most this many orders
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
+    /// A table for people, JSON for scripts, or CSV for spreadsheets
+    #[arg(long, value_enum, default_value_t)]
+    format: Listed,
 }
 
 /// `YYYY-MM-DD` or `DD.MM.YYYY`.
@@ -144,6 +153,9 @@ pub struct ShowOpts {
     order: String,
     #[command(flatten)]
     stringer: StringerOpt,
+    /// The order for people, or JSON for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Shown,
 }
 
 #[derive(Debug, Args)]
@@ -156,89 +168,103 @@ pub struct OrderOpts {
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
-    let access = match cmd {
-        Command::List(_) | Command::Show(_) => Access::Read,
-        _ => Access::Write,
-    };
-    let mut db = ctx.open(access)?;
     match cmd {
-        Command::Add(opts) => {
-            let tenant = opts.stringer.required(&mut db)?;
-            let ordered_at = opts
-                .ordered_at
-                .map(|t| t.resolve(tenant.timezone))
-                .transpose()
-                .map_err(crate::Error::Usage)?;
-            let about = opts.details.into_changes(None, None);
-            let id = db
-                .write(|conn| Ok::<_, Error>(orders::add(conn, &tenant, opts.kind, ordered_at, &about)?))
-                .context("cannot add the order")?;
-            eprintln!("added order {id} for {}", tenant.handle);
-            output::line(&id.to_string())?;
-        }
-        Command::List(opts) => {
-            let format = output::choose(ctx.format, &[Format::Table, Format::Json, Format::Csv])?;
-            let tenant = opts.stringer.optional(&mut db)?;
-            let filter = Filter {
-                year: opts.year,
-                status: opts.status,
-                customer: opts.customer,
-                since: opts.since,
-                until: opts.until,
-            };
-            let mut rows = output::Rows::<OrderView>::new(format);
-            db.read(|conn| {
-                orders::for_each(conn, tenant.as_ref(), &filter, opts.limit, |listed| {
-                    Ok(rows.push(&OrderView::new(listed.order, listed.stringer, listed.zone))?)
-                })
-            })
-            .context("cannot list the orders")?;
-            rows.finish()?;
-        }
-        Command::Show(opts) => {
-            let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
-            let order = db.read(|conn| orders::find(conn, &tenant, order))?;
-            let view = OrderView::new(order, tenant.handle.clone(), tenant.timezone);
-            match ctx.listing()? {
-                Format::Json => output::json(&view)?,
-                _ => output::line(&view.details())?,
-            }
-        }
-        Command::Edit(opts) => {
-            let order = opts.target.order;
-            let tenant = opts.target.stringer.tenant_for(&mut db, order)?;
-            let resolve = |at: Option<Timestamp>| {
-                at.map(|t| t.resolve(tenant.timezone)).transpose().map_err(Error::Usage)
-            };
-            let changes = opts.details.into_changes(resolve(opts.returned_at)?, resolve(opts.paid_at)?);
-            let edited = db.write(|conn| orders::edit(conn, &tenant, order, &changes))?;
-            match edited.receipt_number {
-                Some(number) => eprintln!("order {order} updated; it keeps receipt {number}"),
-                None => eprintln!("order {order} updated"),
-            }
-        }
-        Command::Unstring(opts) => {
-            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-            let order = db.write(|conn| orders::unstring(conn, &tenant, opts.order))?;
-            match order.receipt_number {
-                Some(number) => {
-                    eprintln!("order {} is no longer strung; it keeps receipt {number}", opts.order)
-                }
-                None => eprintln!("order {} is not strung", opts.order),
-            }
-        }
-        Command::Restring(opts) => {
-            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-            let id = db.write(|conn| orders::restring(conn, &tenant, opts.order))?;
-            eprintln!("order {id} restrings order {}; mint it when it is strung", opts.order);
-            output::line(&id.to_string())?;
-        }
-        Command::Delete(opts) => {
-            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-            db.write(|conn| orders::delete(conn, &tenant, opts.order))?;
-            eprintln!("order {} deleted", opts.order);
-        }
+        Command::Add(opts) => add(opts, ctx),
+        Command::List(opts) => list(opts, ctx),
+        Command::Show(opts) => show(opts, ctx),
+        Command::Edit(opts) => edit(opts, ctx),
+        Command::Unstring(opts) => unstring(opts, ctx),
+        Command::Restring(opts) => restring(opts, ctx),
+        Command::Delete(opts) => delete(opts, ctx),
     }
+}
+
+fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let tenant = opts.stringer.required(&mut db)?;
+    let ordered_at = opts.ordered_at.map(|t| t.resolve(tenant.zone())).transpose().map_err(Error::Usage)?;
+    let about = opts.details.into_changes(None, None);
+    let id = db
+        .write(|conn| Ok::<_, Error>(orders::add(conn, &tenant, opts.kind, ordered_at, &about)?))
+        .context("cannot add the order")?;
+    eprintln!("added order {id} for {}", tenant.handle());
+    output::line(&id.to_string())?;
+    Ok(())
+}
+
+fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Read)?;
+    let tenant = opts.stringer.optional(&mut db)?;
+    let filter = Filter {
+        year: opts.year,
+        status: opts.status,
+        customer: opts.customer,
+        since: opts.since,
+        until: opts.until,
+    };
+    let mut rows = output::Rows::<OrderView>::new(opts.format.into());
+    db.read(|conn| {
+        orders::for_each(conn, tenant.as_ref(), &filter, opts.limit, |listed| {
+            Ok(rows.push(&OrderView::new(listed.order, listed.stringer))?)
+        })
+    })
+    .context("cannot list the orders")?;
+    rows.finish()?;
+    Ok(())
+}
+
+fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Read)?;
+    let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
+    let order = db.read(|conn| orders::find(conn, &tenant, order))?;
+    let view = OrderView::new(order, &tenant);
+    match opts.format {
+        Shown::Json => output::json(&view)?,
+        Shown::Table => output::line(&view.details())?,
+    }
+    Ok(())
+}
+
+fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let order = opts.target.order;
+    let tenant = opts.target.stringer.tenant_for(&mut db, order)?;
+    let resolve =
+        |at: Option<Timestamp>| at.map(|t| t.resolve(tenant.zone())).transpose().map_err(Error::Usage);
+    let changes = opts.details.into_changes(resolve(opts.returned_at)?, resolve(opts.paid_at)?);
+    let edited = db.write(|conn| orders::edit(conn, &tenant, order, &changes))?;
+    match edited.number {
+        Some(number) => eprintln!("order {order} updated; it keeps receipt {number}"),
+        None => eprintln!("order {order} updated"),
+    }
+    Ok(())
+}
+
+fn unstring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+    let order = db.write(|conn| orders::unstring(conn, &tenant, opts.order))?;
+    match order.number {
+        Some(number) => eprintln!("order {} is no longer strung; it keeps receipt {number}", opts.order),
+        None => eprintln!("order {} is not strung", opts.order),
+    }
+    Ok(())
+}
+
+fn restring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+    let id = db.write(|conn| orders::restring(conn, &tenant, opts.order))?;
+    eprintln!("order {id} restrings order {}; mint it when it is strung", opts.order);
+    output::line(&id.to_string())?;
+    Ok(())
+}
+
+fn delete(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+    db.write(|conn| orders::delete(conn, &tenant, opts.order))?;
+    eprintln!("order {} deleted", opts.order);
     Ok(())
 }
 
@@ -283,32 +309,33 @@ struct LocalTimes {
 }
 
 impl OrderView {
-    fn new(order: Order, stringer: String, tz: Tz) -> OrderView {
+    fn new(order: Order, stringer: &Tenant) -> OrderView {
+        let tz = stringer.zone();
         let utc = |at: Option<NaiveDateTime>| at.map(format_utc);
         let local = |at: Option<NaiveDateTime>| at.map(|at| format_local(at, tz));
         let status = order.status();
         OrderView {
-            id: order.id,
-            stringer,
+            id: order.id.0,
+            stringer: stringer.handle().to_string(),
             kind: order.kind,
             status,
-            receipt_number: order.receipt_number,
+            receipt_number: order.number.map(|n| n.to_string()),
             customer: order.customer,
             racket: order.racket,
             string: order.string,
             tension: order.tension,
-            price: order.price_minor.map(|p| Price(p).to_string()),
-            price_minor: order.price_minor,
-            currency: order.currency,
+            price: order.price.map(|p| p.to_string()),
+            price_minor: order.price.map(|p| p.0),
+            currency: order.currency.to_string(),
             ordered_at: utc(order.ordered_at),
             strung_at: utc(order.strung_at),
             returned_at: utc(order.returned_at),
             paid_at: utc(order.paid_at),
             voided_at: utc(order.voided_at),
             void_reason: order.void_reason,
-            restring_of: order.restring_of,
-            v1_kind: order.v1_kind,
-            v1_id: order.v1_id,
+            restring_of: order.restring_of.map(|id| id.0),
+            v1_kind: order.v1.map(|(kind, _)| kind.to_string()),
+            v1_id: order.v1.map(|(_, id)| id),
             notes: order.notes,
             local: LocalTimes {
                 zone: tz.name().to_string(),

@@ -4,48 +4,70 @@ use serde::Serialize;
 use std::io::{self, Write};
 use tabled::Tabled;
 
-/// What `--format` asks for; each command writes some of these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// `--format` of the commands that show something: a table for people, JSON for scripts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shown {
+    #[default]
+    Table,
+    Json,
+}
+
+/// `--format` of the listings that scripts also read into spreadsheets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Listed {
+    #[default]
+    Table,
+    Json,
+    Csv,
+}
+
+/// `--format` of the ledger: for an accountant's program.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Ledger {
+    #[default]
+    Csv,
+    Json,
+}
+
+/// How `Rows` lays rows out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Table,
     Json,
     Csv,
-    Text,
-    Pdf,
 }
 
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Table => "table",
-            Format::Json => "json",
-            Format::Csv => "csv",
-            Format::Text => "text",
-            Format::Pdf => "pdf",
+impl From<Shown> for Format {
+    fn from(shown: Shown) -> Format {
+        match shown {
+            Shown::Table => Format::Table,
+            Shown::Json => Format::Json,
         }
     }
 }
 
-/// The format a command writes: the one asked for if the command can write it, else its
-/// first (its default).
-pub fn choose(asked: Option<Format>, allowed: &[Format]) -> Result<Format, crate::Error> {
-    match asked {
-        None => Ok(allowed[0]),
-        Some(format) if allowed.contains(&format) => Ok(format),
-        Some(format) => {
-            let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
-            Err(crate::Error::Usage(format!(
-                "this command does not write --format {}: it writes {}",
-                format.name(),
-                names.join(", ")
-            )))
+impl From<Listed> for Format {
+    fn from(listed: Listed) -> Format {
+        match listed {
+            Listed::Table => Format::Table,
+            Listed::Json => Format::Json,
+            Listed::Csv => Format::Csv,
+        }
+    }
+}
+
+impl From<Ledger> for Format {
+    fn from(ledger: Ledger) -> Format {
+        match ledger {
+            Ledger::Csv => Format::Csv,
+            Ledger::Json => Format::Json,
         }
     }
 }
 
 /// Rows held in memory, written as `Rows` writes them.
-pub fn rows<R: Tabled + Serialize>(format: Format, rows: &[R]) -> io::Result<()> {
-    let mut out = Rows::new(format);
+pub fn rows<R: Tabled + Serialize>(format: impl Into<Format>, rows: &[R]) -> io::Result<()> {
+    let mut out = Rows::new(format.into());
     for row in rows {
         out.push(row)?;
     }

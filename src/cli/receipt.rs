@@ -1,5 +1,5 @@
-use super::output::{self, choose, Format};
-use super::{Context, StringerOpt};
+use super::output;
+use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::{self, Options};
 use crate::db::{Access, Db, Tenant};
 use crate::domain::Language;
@@ -26,7 +26,7 @@ pub struct Opts {
     #[arg(short, long, value_name = "FILE", conflicts_with = "year")]
     output: Option<PathBuf>,
     /// Language of the receipt [default: the stringer's, else English]
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
     lang: Option<Language>,
     /// Mark it as a copy (a re-issue the customer asked for)
     #[arg(long)]
@@ -36,13 +36,23 @@ pub struct Opts {
     width: u16,
     #[command(flatten)]
     stringer: StringerOpt,
+    /// text for a terminal or a receipt printer, or pdf (PDF/A) [default: pdf when -o ends in
+    /// .pdf, else text]
+    #[arg(long, value_enum, conflicts_with = "year")]
+    format: Option<Document>,
+}
+
+/// What `receipt` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Document {
+    Text,
+    Pdf,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let options = Options { language: opts.lang, copy: opts.copy };
     if let (Some(year), Some(dir)) = (opts.year, &opts.out_dir) {
-        choose(ctx.format, &[Format::Pdf])?;
         let tenant = opts.stringer.optional(&mut db)?;
         return write_year(&mut db, tenant.as_ref(), year, options, dir);
     }
@@ -50,16 +60,16 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let receipt = db.read(|conn| receipts::receipt(conn, &tenant, order, options))?;
     let pdf_file =
         opts.output.as_deref().is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")));
-    let allowed = if pdf_file { [Format::Pdf, Format::Text] } else { [Format::Text, Format::Pdf] };
-    let bytes = match choose(ctx.format, &allowed)? {
-        Format::Pdf if opts.output.is_none() => {
+    let format = opts.format.unwrap_or(if pdf_file { Document::Pdf } else { Document::Text });
+    let bytes = match format {
+        Document::Pdf if opts.output.is_none() => {
             return Err(Error::Usage(
                 "a PDF receipt goes to a file: pass -o FILE.pdf (or -o - for stdout)".into(),
             )
             .into())
         }
-        Format::Pdf => pdf::render(&receipt)?,
-        _ => text::render(&receipt, opts.width).into_bytes(),
+        Document::Pdf => pdf::render(&receipt)?,
+        Document::Text => text::render(&receipt, opts.width).into_bytes(),
     };
     match opts.output.as_deref() {
         None => std::io::stdout().lock().write_all(&bytes)?,
@@ -70,7 +80,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         Some(path) => {
             write_new_or_same(path, &bytes)?;
-            eprintln!("wrote receipt {} of {} to {}", receipt.number, tenant.handle, path.display());
+            eprintln!("wrote receipt {} of {} to {}", receipt.number, tenant.handle(), path.display());
         }
     }
     Ok(())
@@ -127,10 +137,7 @@ fn write_new_or_same(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         if existing == bytes {
             return Ok(());
         }
-        return Err(Error::Refused(format!(
-            "{} exists and differs: receipts never overwrite a file; choose another name",
-            path.display()
-        )));
+        return Err(Error::OutputExists { path: path.display().to_string(), what: "a receipt" });
     }
     let cannot = |e: std::io::Error| Error::InputFile(format!("cannot write {}: {e}", path.display()));
     let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(cannot)?;

@@ -1,4 +1,5 @@
-use super::{output, Context, Format};
+use super::output::{self, Shown};
+use super::Context;
 use crate::db::resync::{resync_counters, Action, CounterChange, Options};
 use crate::db::Access;
 use clap::Args;
@@ -14,6 +15,9 @@ pub struct Opts {
     /// the highest order were never given to a customer: otherwise they would be issued twice
     #[arg(long)]
     allow_lower: bool,
+    /// A table for people, or JSON for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Shown,
 }
 
 #[derive(Serialize, Tabled)]
@@ -29,13 +33,13 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // A dry run only looks: it never creates or writes the database.
     let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
     let changes = resync_counters(&mut db, Options { dry_run: opts.dry_run, allow_lower: opts.allow_lower })?;
-    match ctx.listing()? {
-        Format::Json => output::json(&changes)?,
-        Format::Table if !changes.is_empty() => {
+    match opts.format {
+        Shown::Json => output::json(&changes)?,
+        Shown::Table if !changes.is_empty() => {
             let rows: Vec<Row> = changes.iter().map(row).collect();
-            output::rows(Format::Table, &rows)?;
+            output::rows(Shown::Table, &rows)?;
         }
-        _ => {}
+        Shown::Table => {}
     }
     let applied = changes.iter().filter(|c| c.action != Action::KeptAhead).count();
     let kept = changes.len() - applied;

@@ -1,9 +1,8 @@
-use super::{output, Context, Format};
+use super::output::{self, Shown};
+use super::{one_of, Context};
 use crate::db::stringers::{self, Profile};
-use crate::db::{counters, Access};
-use crate::domain::{
-    default_timezone, format_utc, parse_timezone, validate_handle, Language, ReceiptNumber, StringerId,
-};
+use crate::db::{counters, Access, Tenant};
+use crate::domain::{default_timezone, format_utc, parse_timezone, validate_handle, Language, ReceiptNumber};
 use crate::Error;
 use anyhow::Context as _;
 use chrono_tz::Tz;
@@ -16,7 +15,7 @@ pub enum Command {
     /// Add a stringer (prints the handle)
     Add(AddOpts),
     /// List the stringers
-    List,
+    List(ListOpts),
     /// Show a stringer's profile and, per year, the counter and the next number
     Show(ShowOpts),
     /// Change a stringer's profile; a new time zone applies to future mints, and is refused if
@@ -39,10 +38,20 @@ pub struct AddOpts {
 }
 
 #[derive(Debug, Args)]
+pub struct ListOpts {
+    /// A table for people, or JSON for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Shown,
+}
+
+#[derive(Debug, Args)]
 pub struct ShowOpts {
     /// The stringer's handle
     #[arg(value_parser = validate_handle)]
     handle: String,
+    /// The profile and counters for people, or JSON for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Shown,
 }
 
 #[derive(Debug, Args)]
@@ -71,7 +80,7 @@ pub struct EditOpts {
     #[arg(long)]
     vat_number: Option<String>,
     /// Language of receipts
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
     language: Option<Language>,
 }
 
@@ -108,104 +117,115 @@ struct YearRow {
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
-    let access = match cmd {
-        Command::List | Command::Show(_) => Access::Read,
-        Command::Add(_) | Command::Edit(_) => Access::Write,
-    };
-    let mut db = ctx.open(access)?;
     match cmd {
-        Command::Add(opts) => {
-            let name = opts.name.unwrap_or_else(|| opts.handle.clone());
-            let timezone = match opts.timezone {
-                Some(zone) => zone,
-                None => default_timezone().map_err(Error::Usage)?,
-            };
-            let added = db.write(|conn| stringers::add(conn, &opts.handle, name.trim(), timezone))?;
-            eprintln!("added stringer {} ({}, time zone {})", added.handle, added.name, added.timezone);
-            output::line(&added.handle)?;
-        }
-        Command::List => {
-            let rows: Vec<StringerRow> = db
-                .read(|conn| Ok(stringers::list(conn)?))
-                .context("cannot list the stringers")?
-                .into_iter()
-                .map(|s| StringerRow {
-                    handle: s.handle,
-                    name: s.name,
-                    timezone: s.timezone,
-                    created_at: format_utc(s.created_at),
-                })
-                .collect();
-            output::rows(ctx.listing()?, &rows)?;
-            if rows.is_empty() && ctx.listing()? == Format::Table {
-                eprintln!("no stringers yet: add one with `receipts stringer add HANDLE`");
-            }
-        }
-        Command::Show(opts) => {
-            let (stringer, counters) = db.read(|conn| {
-                let stringer = stringers::find(conn, &opts.handle)?;
-                let counters = counters::of_stringer(conn, StringerId(stringer.id))?;
-                Ok((stringer, counters))
-            })?;
-            let years: Vec<YearRow> = counters
-                .into_iter()
-                .map(|(year, counter)| YearRow { year, counter, next: ReceiptNumber::new(year, counter + 1) })
-                .collect();
-            let view = StringerView {
-                handle: stringer.handle,
-                name: stringer.name,
-                timezone: stringer.timezone,
-                address: stringer.address,
-                email: stringer.email,
-                phone: stringer.phone,
-                vat_number: stringer.vat_number,
-                language: stringer.language,
-                created_at: format_utc(stringer.created_at),
-                years,
-            };
-            match ctx.listing()? {
-                Format::Json => output::json(&view)?,
-                _ => {
-                    let address = view.address.as_ref().map(|a| a.replace('\n', "\n             "));
-                    let profile = [
-                        ("handle", Some(&view.handle)),
-                        ("name", Some(&view.name)),
-                        ("time zone", Some(&view.timezone)),
-                        ("address", address.as_ref()),
-                        ("email", view.email.as_ref()),
-                        ("phone", view.phone.as_ref()),
-                        ("VAT number", view.vat_number.as_ref()),
-                        ("language", view.language.as_ref()),
-                    ];
-                    let text: Vec<String> = profile
-                        .iter()
-                        .filter_map(|(field, value)| value.map(|v| format!("{field:<12} {v}")))
-                        .collect();
-                    output::line(&text.join("\n"))?;
-                    if view.years.is_empty() {
-                        output::line("no receipts yet")?;
-                    } else {
-                        output::rows(Format::Table, &view.years)?;
-                    }
-                }
-            }
-        }
-        Command::Edit(opts) => {
-            // Lines come as repeated flags, or in one value split by line breaks or by `\n`
-            // as typed in a shell.
-            let address = (!opts.address.is_empty()).then(|| opts.address.join("\n").replace("\\n", "\n"));
-            let profile = Profile {
-                name: opts.name.map(|n| n.trim().to_string()),
-                timezone: opts.timezone,
-                address,
-                email: opts.email,
-                phone: opts.phone,
-                vat_number: opts.vat_number,
-                language: opts.language,
-            };
-            let edited = db.write(|conn| stringers::edit(conn, &opts.handle, &profile))?;
-            eprintln!("stringer {} updated ({}, time zone {})", edited.handle, edited.name, edited.timezone);
-        }
+        Command::Add(opts) => add(opts, ctx),
+        Command::List(opts) => list(opts, ctx),
+        Command::Show(opts) => show(opts, ctx),
+        Command::Edit(opts) => edit(opts, ctx),
     }
+}
+
+fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let name = opts.name.unwrap_or_else(|| opts.handle.clone());
+    let zone = match opts.timezone {
+        Some(zone) => zone,
+        None => default_timezone().map_err(Error::Usage)?,
+    };
+    let added = db.write(|conn| stringers::add(conn, &opts.handle, name.trim(), zone))?;
+    eprintln!("added stringer {} ({}, time zone {})", added.handle, added.name, added.zone);
+    output::line(&added.handle)?;
+    Ok(())
+}
+
+fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Read)?;
+    let rows: Vec<StringerRow> = db
+        .read(stringers::list)
+        .context("cannot list the stringers")?
+        .into_iter()
+        .map(|s| StringerRow {
+            handle: s.handle,
+            name: s.name,
+            timezone: s.zone.name().to_string(),
+            created_at: format_utc(s.created_at),
+        })
+        .collect();
+    output::rows(opts.format, &rows)?;
+    if rows.is_empty() && opts.format == Shown::Table {
+        eprintln!("no stringers yet: add one with `receipts stringer add HANDLE`");
+    }
+    Ok(())
+}
+
+fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Read)?;
+    let (stringer, counters) = db.read(|conn| {
+        let tenant = Tenant::load(conn, &opts.handle)?;
+        let stringer = stringers::profile(conn, &tenant)?;
+        let counters = counters::of_stringer(conn, &tenant)?;
+        Ok((stringer, counters))
+    })?;
+    let years: Vec<YearRow> = counters
+        .into_iter()
+        .map(|(year, counter)| YearRow { year, counter, next: ReceiptNumber::new(year, counter + 1) })
+        .collect();
+    let view = StringerView {
+        handle: stringer.handle,
+        name: stringer.name,
+        timezone: stringer.zone.name().to_string(),
+        address: stringer.address,
+        email: stringer.email,
+        phone: stringer.phone,
+        vat_number: stringer.vat_number,
+        language: stringer.language.map(|l| l.code().to_string()),
+        created_at: format_utc(stringer.created_at),
+        years,
+    };
+    if opts.format == Shown::Json {
+        output::json(&view)?;
+        return Ok(());
+    }
+    let address = view.address.as_ref().map(|a| a.replace('\n', "\n             "));
+    let profile = [
+        ("handle", Some(&view.handle)),
+        ("name", Some(&view.name)),
+        ("time zone", Some(&view.timezone)),
+        ("address", address.as_ref()),
+        ("email", view.email.as_ref()),
+        ("phone", view.phone.as_ref()),
+        ("VAT number", view.vat_number.as_ref()),
+        ("language", view.language.as_ref()),
+    ];
+    let text: Vec<String> =
+        profile.iter().filter_map(|(field, value)| value.map(|v| format!("{field:<12} {v}"))).collect();
+    output::line(&text.join("\n"))?;
+    if view.years.is_empty() {
+        output::line("no receipts yet")?;
+    } else {
+        output::rows(Shown::Table, &view.years)?;
+    }
+    Ok(())
+}
+
+fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    // Lines come as repeated flags, or in one value split by line breaks or by `\n` as typed
+    // in a shell.
+    let address = (!opts.address.is_empty()).then(|| opts.address.join("\n").replace("\\n", "\n"));
+    let profile = Profile {
+        name: opts.name.map(|n| n.trim().to_string()),
+        zone: opts.timezone,
+        address,
+        email: opts.email,
+        phone: opts.phone,
+        vat_number: opts.vat_number,
+        language: opts.language,
+    };
+    let edited = db.write(|conn| {
+        let tenant = Tenant::load(conn, &opts.handle)?;
+        stringers::edit(conn, &tenant, &profile)
+    })?;
+    eprintln!("stringer {} updated ({}, time zone {})", edited.handle, edited.name, edited.zone);
     Ok(())
 }

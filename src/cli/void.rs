@@ -1,4 +1,5 @@
-use super::{output, Context, Format, StringerOpt};
+use super::output::{self, Shown};
+use super::{Context, StringerOpt};
 use crate::db::void::{void_lost_numbers, void_order};
 use crate::db::Access;
 use crate::domain::{NumberRange, OrderId};
@@ -23,6 +24,9 @@ pub struct Opts {
     dry_run: bool,
     #[command(flatten)]
     stringer: StringerOpt,
+    /// With --number: what was recorded as JSON on stdout, for scripts
+    #[arg(long, value_enum, default_value_t)]
+    format: Shown,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
@@ -39,7 +43,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     };
     let tenant = opts.stringer.required(&mut db)?;
     let lost = void_lost_numbers(&mut db, &tenant, numbers, reason, opts.dry_run)?;
-    if ctx.listing()? == Format::Json {
+    if opts.format == Shown::Json {
         output::json(&lost)?;
     }
     let count = output::count(numbers.count() as usize, "number");
@@ -56,10 +60,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if opts.dry_run {
         eprintln!(
             "dry run: {numbers} of {} ({count}) would be recorded as void{counter}: {reason}; nothing was written",
-            tenant.handle
+            tenant.handle()
         );
     } else {
-        eprintln!("{numbers} of {} ({count}) recorded as void{counter}: {reason}", tenant.handle);
+        eprintln!("{numbers} of {} ({count}) recorded as void{counter}: {reason}", tenant.handle());
     }
     Ok(())
 }

@@ -1,9 +1,10 @@
 //! The audit: proof, per (stringer, year), that the issued numbers are exactly 1..=last_n,
 //! with every void explained and every gap or coming collision named.
 
-use super::schema::{orders, receipt_counters, stringers};
+use super::schema::{orders, receipt_counters};
 use super::{DbConn, Tenant};
-use crate::domain::{format_local, local_year, parse_timezone, year_start, ReceiptNumber, StringerId};
+use crate::domain::{format_local, local_year, year_start, ReceiptNumber};
+use crate::error::Error;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use diesel::prelude::*;
@@ -29,7 +30,48 @@ pub struct YearAudit {
     pub misplaced: Vec<Misplaced>,
     /// How many there are in all.
     pub misplaced_count: i64,
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
+}
+
+/// Something wrong with a (stringer, year): JSON shows its code and data, people the sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Problem {
+    /// Numbers held by more than one order.
+    Duplicates { count: i64 },
+    /// Numbers issued that no order holds.
+    Gap { first: ReceiptNumber, last: ReceiptNumber },
+    /// A numbered order strung outside the year of its number.
+    Misplaced { number: ReceiptNumber, order: i64, strung_at: String, strung_year: i32 },
+    /// More misplaced orders than are listed.
+    MoreMisplaced { count: i64 },
+    /// The counter is behind (or missing): the next mint would collide.
+    CounterBehind { counter: Option<i64>, highest: ReceiptNumber },
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Problem::Duplicates { count } => write!(f, "{count} numbers are held by more than one order"),
+            Problem::Gap { first, last } => write!(
+                f,
+                "{} issued but held by no order (document lost numbers with `receipts void --number`)",
+                Gap { first: *first, last: *last }
+            ),
+            Problem::Misplaced { number, order, strung_at, strung_year } => write!(
+                f,
+                "{number} (order {order}) was strung on {strung_at}, in {strung_year}: a receipt's year is the year it was strung"
+            ),
+            Problem::MoreMisplaced { count } => {
+                write!(f, "{count} more orders were strung outside the year of their number")
+            }
+            Problem::CounterBehind { counter, highest } => write!(
+                f,
+                "counter {} is behind the highest number {highest}: the next mint would collide; run `receipts resync-counters`",
+                counter.map_or("missing".to_string(), |c| c.to_string())
+            ),
+        }
+    }
 }
 
 /// A numbered order whose strung time lies in another local year than its number's.
@@ -47,15 +89,15 @@ pub struct Misplaced {
 /// bounds are computed once, so the database compares instants on an index.
 pub fn strung_outside_year(
     conn: &mut DbConn,
-    stringer: StringerId,
+    tenant: &Tenant,
     year: i32,
     zone: Tz,
     limit: i64,
 ) -> QueryResult<(Vec<Misplaced>, i64)> {
     let (from, until) = (year_start(year, zone), year_start(year + 1, zone));
     let outside = || {
-        orders::table
-            .filter(orders::stringer_id.eq(stringer.0))
+        tenant
+            .orders()
             .filter(orders::receipt_year.eq(year))
             .filter(orders::strung_at.lt(from).or(orders::strung_at.ge(until)))
     };
@@ -113,33 +155,32 @@ impl YearAudit {
     }
 }
 
-/// Audits every (stringer, year), or only the tenant's, or only one year.
-pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> QueryResult<Vec<YearAudit>> {
-    let stringer_filter = tenant.map(|t| t.id.0);
-    let stringer_rows: Vec<(i64, String, String)> =
-        stringers::table.select((stringers::id, stringers::handle, stringers::timezone)).load(conn)?;
-    let zones: BTreeMap<i64, Result<Tz, String>> =
-        stringer_rows.iter().map(|(id, _, zone)| (*id, parse_timezone(zone))).collect();
-    let handles: BTreeMap<i64, String> =
-        stringer_rows.into_iter().map(|(id, handle, _)| (id, handle)).collect();
+/// Audits every (stringer, year), or only the tenant's, or only one year. A view over every
+/// stringer at once (a few grouped queries, never a loop over orders), exempt from tenancy:
+/// it filters by the tenant's id itself when one is given.
+pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<YearAudit>, Error> {
+    let tenants: BTreeMap<i64, Tenant> = match tenant {
+        Some(tenant) => BTreeMap::from([(tenant.id().0, tenant.clone())]),
+        None => Tenant::all(conn)?.into_iter().map(|t| (t.id().0, t)).collect(),
+    };
     let mut years: BTreeMap<(i64, i32), YearAudit> = BTreeMap::new();
     fn entry<'a>(
         years: &'a mut BTreeMap<(i64, i32), YearAudit>,
-        handles: &BTreeMap<i64, String>,
+        tenants: &BTreeMap<i64, Tenant>,
         stringer: i64,
         year: i32,
     ) -> &'a mut YearAudit {
         years.entry((stringer, year)).or_insert_with(|| YearAudit {
-            stringer: handles.get(&stringer).cloned().unwrap_or_else(|| stringer.to_string()),
+            stringer: tenants.get(&stringer).map_or_else(|| stringer.to_string(), |t| t.handle().to_string()),
             year,
             ..YearAudit::default()
         })
     }
 
-    let filters = Filters { stringer: stringer_filter, year };
+    let filters = Filters { stringer: tenant.map(|t| t.id().0), year };
     let mut counters = receipt_counters::table.into_boxed();
     let mut voided = orders::table.filter(orders::voided_at.is_not_null()).into_boxed();
-    if let Some(id) = stringer_filter {
+    if let Some(id) = filters.stringer {
         counters = counters.filter(receipt_counters::stringer_id.eq(id));
         voided = voided.filter(orders::stringer_id.eq(id));
     }
@@ -157,7 +198,7 @@ pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Q
     ))
     .load::<Summary>(conn)?
     {
-        let audit = entry(&mut years, &handles, summary.stringer_id, summary.year);
+        let audit = entry(&mut years, &tenants, summary.stringer_id, summary.year);
         audit.numbers = summary.numbers;
         audit.duplicates = summary.numbers - summary.distinct_numbers;
         audit.highest = summary.highest;
@@ -166,7 +207,7 @@ pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Q
         .select((receipt_counters::stringer_id, receipt_counters::year, receipt_counters::last_n))
         .load::<(i64, i32, i64)>(conn)?
     {
-        entry(&mut years, &handles, stringer, year).counter = Some(last_n);
+        entry(&mut years, &tenants, stringer, year).counter = Some(last_n);
     }
     for (stringer, year, seq, order, reason) in voided
         .select((
@@ -180,7 +221,7 @@ pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Q
         .load::<(i64, Option<i32>, Option<i64>, i64, Option<String>)>(conn)?
     {
         if let (Some(year), Some(seq)) = (year, seq) {
-            entry(&mut years, &handles, stringer, year).voids.push(Void {
+            entry(&mut years, &tenants, stringer, year).voids.push(Void {
                 number: ReceiptNumber::new(year, seq),
                 order,
                 reason: reason.unwrap_or_default(),
@@ -188,20 +229,16 @@ pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Q
         }
     }
     for gap in inner_gaps(conn, &filters)? {
-        entry(&mut years, &handles, gap.stringer_id, gap.year).gaps.push(Gap {
+        entry(&mut years, &tenants, gap.stringer_id, gap.year).gaps.push(Gap {
             first: ReceiptNumber::new(gap.year, gap.first_missing),
             last: ReceiptNumber::new(gap.year, gap.last_missing),
         });
     }
 
     for (&(stringer, year), audit) in years.iter_mut() {
-        match zones.get(&stringer) {
-            Some(Ok(zone)) => {
-                (audit.misplaced, audit.misplaced_count) =
-                    strung_outside_year(conn, StringerId(stringer), year, *zone, 5)?;
-            }
-            Some(Err(e)) => audit.problems.push(format!("the stringer's time zone is unusable: {e}")),
-            None => {}
+        if let Some(tenant) = tenants.get(&stringer) {
+            (audit.misplaced, audit.misplaced_count) =
+                strung_outside_year(conn, tenant, year, tenant.zone(), 5)?;
         }
     }
 
@@ -223,29 +260,28 @@ fn judge(audit: &mut YearAudit) {
         });
     }
     if audit.duplicates > 0 {
-        audit.problems.push(format!("{} numbers are held by more than one order", audit.duplicates));
+        audit.problems.push(Problem::Duplicates { count: audit.duplicates });
     }
     for gap in &audit.gaps {
-        audit.problems.push(format!(
-            "{gap} issued but held by no order (document lost numbers with `receipts void --number`)"
-        ));
+        audit.problems.push(Problem::Gap { first: gap.first, last: gap.last });
     }
-    for misplaced in &audit.misplaced {
-        audit.problems.push(format!(
-            "{} (order {}) was strung on {}, in {}: a receipt's year is the year it was strung",
-            misplaced.number, misplaced.order, misplaced.strung_at, misplaced.strung_year
-        ));
+    for m in &audit.misplaced {
+        audit.problems.push(Problem::Misplaced {
+            number: m.number,
+            order: m.order,
+            strung_at: m.strung_at.clone(),
+            strung_year: m.strung_year,
+        });
     }
     let unlisted = audit.misplaced_count - audit.misplaced.len() as i64;
     if unlisted > 0 {
-        audit.problems.push(format!("{unlisted} more orders were strung outside the year of their number"));
+        audit.problems.push(Problem::MoreMisplaced { count: unlisted });
     }
     if counter < audit.highest {
-        let counter = audit.counter.map_or("missing".to_string(), |c| c.to_string());
-        audit.problems.push(format!(
-            "counter {counter} is behind the highest number {}: the next mint would collide; run `receipts resync-counters`",
-            ReceiptNumber::new(audit.year, audit.highest)
-        ));
+        audit.problems.push(Problem::CounterBehind {
+            counter: audit.counter,
+            highest: ReceiptNumber::new(audit.year, audit.highest),
+        });
     }
 }
 
@@ -342,7 +378,13 @@ mod tests {
         for counter in [Some(2), None] {
             let mut behind = year(3, 3, counter);
             judge(&mut behind);
-            assert!(behind.problems.iter().any(|p| p.contains("the next mint would collide")), "{counter:?}");
+            assert!(
+                behind
+                    .problems
+                    .iter()
+                    .any(|p| matches!(p, Problem::CounterBehind { counter: c, .. } if *c == counter)),
+                "{counter:?}"
+            );
         }
     }
 
@@ -359,7 +401,9 @@ mod tests {
         twice.misplaced_count = 3;
         judge(&mut twice);
         assert_eq!(twice.problems.len(), 3, "{:?}", twice.problems);
-        assert!(twice.problems[1].starts_with("2026-0002 (order 7) was strung on 2027-01-01 00:30"));
-        assert_eq!(twice.problems[2], "2 more orders were strung outside the year of their number");
+        assert!(twice.problems[1]
+            .to_string()
+            .starts_with("2026-0002 (order 7) was strung on 2027-01-01 00:30"));
+        assert_eq!(twice.problems[2], Problem::MoreMisplaced { count: 2 });
     }
 }

@@ -1,8 +1,8 @@
 //! A consistent copy of a live SQLite database (`VACUUM INTO`: one read transaction, so
 //! commands may go on writing meanwhile), checked before it is called a backup.
 
-use super::audit::{audit, YearAudit};
-use super::{Access, DatabaseUrl, Db, DbConn};
+use super::audit::{audit, Problem, YearAudit};
+use super::{Access, DatabaseUrl, Db};
 use crate::error::Error;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
@@ -19,7 +19,7 @@ pub struct Backup {
 /// verifies the copy: SQLite's integrity check, and an audit that finds the same problems
 /// (none, for a sound database) as the source's.
 pub fn backup(db: &mut Db, target: &Path) -> Result<Backup, Error> {
-    if !matches!(db.conn(), DbConn::Sqlite(_)) {
+    if !db.is_sqlite() {
         return Err(Error::Usage(
             "backup copies an SQLite file; back PostgreSQL up with pg_dump \
              (pg_dump --format=custom --file=receipts.dump \"$DATABASE_URL\"), see docs/RESTORE.md"
@@ -27,19 +27,22 @@ pub fn backup(db: &mut Db, target: &Path) -> Result<Backup, Error> {
         ));
     }
     if target.exists() {
-        return Err(Error::Refused(format!("{} exists: a backup never overwrites a file", target.display())));
+        return Err(Error::OutputExists { path: target.display().to_string(), what: "a backup" });
     }
-    let before = problems(&db.read(|conn| Ok(audit(conn, None, None)?))?);
-    diesel::sql_query("VACUUM INTO ?")
-        .bind::<Text, _>(target.to_string_lossy().into_owned())
-        .execute(db.conn())
-        .map_err(|e| Error::InputFile(format!("cannot write the backup {}: {e}", target.display())))?;
+    let before = problems(&db.read(|conn| audit(conn, None, None))?);
+    // VACUUM cannot run inside a transaction; on its own it is one read transaction.
+    db.without_transaction(|conn| {
+        diesel::sql_query("VACUUM INTO ?")
+            .bind::<Text, _>(target.to_string_lossy().into_owned())
+            .execute(conn)
+    })
+    .map_err(|e| Error::InputFile(format!("cannot write the backup {}: {e}", target.display())))?;
     verify(target, &before).inspect_err(|_| {
         let _ = std::fs::remove_file(target);
     })
 }
 
-fn verify(target: &Path, expected_problems: &[String]) -> Result<Backup, Error> {
+fn verify(target: &Path, expected_problems: &[(String, i32, Problem)]) -> Result<Backup, Error> {
     let mut copy =
         Db::open(&DatabaseUrl::Sqlite(target.to_path_buf()), Access::Read, super::DEFAULT_LOCK_TIMEOUT)?;
     #[derive(QueryableByName)]
@@ -47,7 +50,7 @@ fn verify(target: &Path, expected_problems: &[String]) -> Result<Backup, Error> 
         #[diesel(sql_type = Text)]
         integrity_check: String,
     }
-    let checks: Vec<Check> = diesel::sql_query("PRAGMA integrity_check").load(copy.conn())?;
+    let checks: Vec<Check> = copy.read(|conn| Ok(diesel::sql_query("PRAGMA integrity_check").load(conn)?))?;
     if checks.len() != 1 || checks[0].integrity_check != "ok" {
         return Err(Error::Refused(format!(
             "the backup {} failed SQLite's integrity check ({}); it was removed",
@@ -55,7 +58,7 @@ fn verify(target: &Path, expected_problems: &[String]) -> Result<Backup, Error> 
             checks.first().map_or("no answer", |c| c.integrity_check.as_str())
         )));
     }
-    let report = copy.read(|conn| Ok(audit(conn, None, None)?))?;
+    let report = copy.read(|conn| audit(conn, None, None))?;
     if problems(&report) != expected_problems {
         return Err(Error::Refused(format!(
             "the backup {} does not audit like the database it copies; it was removed",
@@ -65,9 +68,10 @@ fn verify(target: &Path, expected_problems: &[String]) -> Result<Backup, Error> 
     Ok(Backup { sequences: report.len(), numbers: report.iter().map(|y| y.numbers).sum() })
 }
 
-fn problems(report: &[YearAudit]) -> Vec<String> {
+/// Every problem of the report, with its (stringer, year).
+fn problems(report: &[YearAudit]) -> Vec<(String, i32, Problem)> {
     report
         .iter()
-        .flat_map(|y| y.problems.iter().map(move |p| format!("{} {}: {p}", y.stringer, y.year)))
+        .flat_map(|y| y.problems.iter().map(move |p| (y.stringer.clone(), y.year, p.clone())))
         .collect()
 }

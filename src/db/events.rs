@@ -2,29 +2,10 @@
 //! Rows are only ever appended (the database refuses updates and deletes).
 
 use super::schema::receipt_events;
-use super::DbConn;
-use crate::domain::{now_utc, NumberRange, OrderId, ReceiptNumber, StringerId};
+use super::{DbConn, Tenant};
+use crate::domain::{now_utc, EventKind, NumberRange, OrderId, ReceiptNumber, StringerId};
 use diesel::prelude::*;
-use diesel::SqliteConnection;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    Mint,
-    Void,
-    Resync,
-    V1Import,
-}
-
-impl EventKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::Mint => "mint",
-            EventKind::Void => "void",
-            EventKind::Resync => "resync",
-            EventKind::V1Import => "v1_import",
-        }
-    }
-}
+use std::collections::HashMap;
 
 /// One journal entry; numbers are (year, first_seq..=last_seq) of the stringer.
 #[derive(Debug, Clone)]
@@ -142,71 +123,85 @@ pub fn record(conn: &mut DbConn, event: &Event<'_>) -> QueryResult<()> {
     diesel::insert_into(receipt_events::table).values(event.row()).execute(conn).map(drop)
 }
 
-/// `record`, for the steps that run on SQLite only.
-pub fn record_sqlite(conn: &mut SqliteConnection, event: &Event<'_>) -> QueryResult<()> {
-    diesel::insert_into(receipt_events::table).values(event.row()).execute(conn).map(drop)
-}
-
-/// A journal row with its stringer's handle and zone.
-#[derive(Debug, Clone, Queryable)]
-pub struct Logged {
+/// A journal row with its stringer.
+#[derive(Debug, Clone)]
+pub struct Logged<'a> {
     pub id: i64,
-    pub kind: String,
+    pub kind: EventKind,
     pub year: i32,
     pub first_seq: Option<i64>,
     pub last_seq: Option<i64>,
-    pub order_id: Option<i64>,
+    pub order: Option<OrderId>,
     pub counter_old: Option<i64>,
     pub counter_new: Option<i64>,
     pub reason: Option<String>,
     pub created_at: chrono::NaiveDateTime,
-    pub stringer: String,
-    pub zone: String,
+    pub stringer: &'a Tenant,
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = receipt_events)]
+struct LoggedRow {
+    id: i64,
+    #[diesel(deserialize_as = String)]
+    kind: EventKind,
+    stringer_id: i64,
+    year: i32,
+    first_seq: Option<i64>,
+    last_seq: Option<i64>,
+    order_id: Option<i64>,
+    counter_old: Option<i64>,
+    counter_new: Option<i64>,
+    reason: Option<String>,
+    created_at: chrono::NaiveDateTime,
 }
 
 /// Calls `visit` with each journal row, oldest first (of one stringer, of one year when
 /// given), read page by page.
 pub fn for_each(
     conn: &mut DbConn,
-    stringer: Option<StringerId>,
+    tenant: Option<&Tenant>,
     year: Option<i32>,
-    mut visit: impl FnMut(Logged) -> Result<(), crate::Error>,
+    mut visit: impl FnMut(Logged<'_>) -> Result<(), crate::Error>,
 ) -> Result<(), crate::Error> {
-    use super::schema::stringers;
     const PAGE: i64 = 1000;
+    let tenants: HashMap<StringerId, Tenant> = match tenant {
+        Some(tenant) => HashMap::from([(tenant.id(), tenant.clone())]),
+        None => Tenant::all(conn)?.into_iter().map(|t| (t.id(), t)).collect(),
+    };
     let mut after = 0i64;
     loop {
         let mut query = receipt_events::table
-            .inner_join(stringers::table)
             .filter(receipt_events::id.gt(after))
             .order(receipt_events::id)
-            .select((
-                receipt_events::id,
-                receipt_events::kind,
-                receipt_events::year,
-                receipt_events::first_seq,
-                receipt_events::last_seq,
-                receipt_events::order_id,
-                receipt_events::counter_old,
-                receipt_events::counter_new,
-                receipt_events::reason,
-                receipt_events::created_at,
-                stringers::handle,
-                stringers::timezone,
-            ))
+            .select(LoggedRow::as_select())
             .limit(PAGE)
             .into_boxed();
-        if let Some(stringer) = stringer {
-            query = query.filter(receipt_events::stringer_id.eq(stringer.0));
+        if let Some(tenant) = tenant {
+            query = query.filter(receipt_events::stringer_id.eq(tenant.id().0));
         }
         if let Some(year) = year {
             query = query.filter(receipt_events::year.eq(year));
         }
-        let page: Vec<Logged> = query.load(conn)?;
+        let page: Vec<LoggedRow> = query.load(conn)?;
         let full = page.len() as i64 == PAGE;
-        for logged in page {
-            after = logged.id;
-            visit(logged)?;
+        for row in page {
+            after = row.id;
+            // Journal rows reference their stringer (a foreign key): it is among all of them.
+            let Some(stringer) = tenants.get(&StringerId(row.stringer_id)) else { continue };
+            visit(Logged {
+                id: row.id,
+                kind: row.kind,
+                year: row.year,
+                first_seq: row.first_seq,
+                last_seq: row.last_seq,
+                order: row.order_id.map(OrderId),
+                counter_old: row.counter_old,
+                counter_new: row.counter_new,
+                reason: row.reason,
+                created_at: row.created_at,
+                stringer,
+            })?;
         }
         if !full {
             return Ok(());

@@ -7,16 +7,17 @@
 //! "no number yet" *before* the counter moves, so two processes minting one order produce
 //! one number and no gap.
 
-use super::counters;
 use super::events::{self, Event};
-use super::schema::orders;
+use super::failure::{classify, Failure, Unique};
+use super::schema::orders as orders_table;
+use super::{counters, orders};
 use super::{Db, DbConn, Tenant};
 use crate::domain::{format_local, local_year, now_utc, OrderId, ReceiptNumber, YEARS};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
-use diesel::{PgConnection, SqliteConnection};
+use diesel::PgConnection;
 
 /// The outcome of `mint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,12 +62,11 @@ pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTi
         None => db.write(|conn| mint_in_transaction(conn, tenant, order, strung_at)),
     };
     match minted {
-        Err(Error::Database(e)) if is_receipt_number_collision(&e) => {
-            let last_n = counters::last_n(db.conn(), tenant.id, year)?.unwrap_or(0);
+        Err(Error::Database(e)) if classify(&e) == Failure::UniqueViolation(Unique::ReceiptNumber) => {
+            let last_n = db.read(|conn| Ok(counters::last_n(conn, tenant, year)?))?.unwrap_or(0);
             Err(Error::CounterBehind {
-                stringer: tenant.handle.clone(),
-                year,
-                number: ReceiptNumber::new(year, last_n + 1).to_string(),
+                stringer: tenant.handle().to_string(),
+                number: ReceiptNumber::new(year, last_n + 1),
             })
         }
         other => other,
@@ -84,7 +84,7 @@ pub fn mint_in_transaction(
     let fresh_seq = match conn {
         // The caller's transaction has set the lock timeout already.
         DbConn::Postgres(pg) => mint_statement(pg, tenant, order, year, strung_at, None)?,
-        DbConn::Sqlite(lite) => mint_step_by_step(lite, tenant, order, year, strung_at, now_utc())?,
+        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, now_utc())?,
     };
     match fresh_seq {
         Some(seq) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh }),
@@ -95,14 +95,9 @@ pub fn mint_in_transaction(
 /// The year `strung_at` gives a receipt; one the schema cannot hold is refused here, as
 /// bad input, before it reaches a CHECK constraint.
 fn receipt_year(tenant: &Tenant, strung_at: NaiveDateTime) -> Result<i32, Error> {
-    let year = local_year(strung_at, tenant.timezone);
+    let year = local_year(strung_at, tenant.zone());
     if !YEARS.contains(&year) {
-        return Err(Error::BadInput(format!(
-            "{} is in the year {year}: receipts are numbered in the years {} to {}",
-            format_local(strung_at, tenant.timezone),
-            YEARS.start(),
-            YEARS.end()
-        )));
+        return Err(Error::YearOutOfRange { at: format_local(strung_at, tenant.zone()), year });
     }
     Ok(year)
 }
@@ -115,49 +110,33 @@ fn already_numbered(
     order: OrderId,
     strung_at: NaiveDateTime,
 ) -> Result<Minted, Error> {
-    let (year, seq, was_strung, void_reason) = tenant
-        .orders()
-        .filter(orders::id.eq(order.0))
-        .select((
-            orders::receipt_year,
-            orders::receipt_seq,
-            orders::strung_at.is_not_null(),
-            orders::void_reason,
-        ))
-        .first::<(Option<i32>, Option<i64>, bool, Option<String>)>(conn)
-        .optional()?
-        .ok_or_else(|| tenant.no_such_order(order))?;
-    let (Some(year), Some(seq)) = (year, seq) else {
+    let found = orders::find(conn, tenant, order)?;
+    let Some(number) = found.number else {
         return Err(Error::Refused(format!("order {order} could not be numbered")));
     };
-    let number = ReceiptNumber::new(year, seq);
-    if let Some(reason) = void_reason {
-        return Err(Error::Refused(format!(
-            "order {order} ({number}) is void ({reason}) and cannot be strung again; \
-             for a new order of the same racket run `receipts order restring {order}`"
-        )));
-    }
-    if was_strung {
+    orders::refuse_if_void(&found, "strung again")?;
+    if found.strung_at.is_some() {
         return Ok(Minted { order, number, outcome: Outcome::AlreadyStrung });
     }
     // Strung again after `order unstring`: the order keeps its number, so the new time must
     // lie in the number's year.
-    let new_year = local_year(strung_at, tenant.timezone);
-    if new_year != year {
-        return Err(Error::BadInput(format!(
-            "order {order} holds receipt {number}, so it can only be strung again in {year}, \
-             not on {} ({new_year}); for a new number run `receipts order restring {order}`",
-            format_local(strung_at, tenant.timezone)
-        )));
+    let new_year = local_year(strung_at, tenant.zone());
+    if new_year != number.year {
+        return Err(Error::StrungOutsideYear {
+            order,
+            number,
+            at: format_local(strung_at, tenant.zone()),
+            year: new_year,
+        });
     }
-    diesel::update(tenant.orders().filter(orders::id.eq(order.0)))
-        .set((orders::strung_at.eq(strung_at), orders::updated_at.eq(now_utc())))
+    diesel::update(tenant.orders().filter(orders_table::id.eq(order.0)))
+        .set((orders_table::strung_at.eq(strung_at), orders_table::updated_at.eq(now_utc())))
         .execute(conn)?;
     Ok(Minted { order, number, outcome: Outcome::Restrung })
 }
 
-/// Calls `receipts_mint` (migrations/postgres/*_mint_function): the new sequence number, or
-/// None when the order is not eligible. `lock_timeout` (milliseconds) bounds its lock
+/// Calls `receipts_mint` (migrations/postgres/*_number_derived): the new sequence number,
+/// or None when the order is not eligible. `lock_timeout` (milliseconds) bounds its lock
 /// waits; None keeps the transaction's.
 fn mint_statement(
     conn: &mut PgConnection,
@@ -169,7 +148,7 @@ fn mint_statement(
 ) -> QueryResult<Option<i64>> {
     diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6) AS receipt_seq")
         .bind::<BigInt, _>(order.0)
-        .bind::<BigInt, _>(tenant.id.0)
+        .bind::<BigInt, _>(tenant.id().0)
         .bind::<Integer, _>(year)
         .bind::<Timestamp, _>(strung_at)
         .bind::<Timestamp, _>(now_utc())
@@ -187,42 +166,28 @@ struct MintedSeq {
 /// The same steps as `receipts_mint`, one statement each, for SQLite: its `BEGIN
 /// IMMEDIATE` write lock already keeps every other writer out.
 fn mint_step_by_step(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConn,
     tenant: &Tenant,
     order: OrderId,
     year: i32,
     strung_at: NaiveDateTime,
     now: NaiveDateTime,
 ) -> QueryResult<Option<i64>> {
-    let unnumbered = tenant.orders().filter(orders::id.eq(order.0)).filter(orders::receipt_number.is_null());
+    let unnumbered =
+        tenant.orders().filter(orders_table::id.eq(order.0)).filter(orders_table::receipt_seq.is_null());
     let eligible: i64 = unnumbered.count().get_result(conn)?;
     if eligible == 0 {
         return Ok(None);
     }
-    let seq = counters::bump(conn, tenant.id, year, now)?;
-    let number = ReceiptNumber::new(year, seq);
+    let seq = counters::bump(conn, tenant, year, now)?;
     diesel::update(unnumbered)
         .set((
-            orders::strung_at.eq(strung_at),
-            orders::receipt_year.eq(year),
-            orders::receipt_seq.eq(seq),
-            orders::receipt_number.eq(number.to_string()),
-            orders::updated_at.eq(now),
+            orders_table::strung_at.eq(strung_at),
+            orders_table::receipt_year.eq(year),
+            orders_table::receipt_seq.eq(seq),
+            orders_table::updated_at.eq(now),
         ))
         .execute(conn)?;
-    events::record_sqlite(conn, &Event::mint(tenant.id, order, number))?;
+    events::record(conn, &Event::mint(tenant.id(), order, ReceiptNumber::new(year, seq)))?;
     Ok(Some(seq))
-}
-
-/// Whether a failed write hit the one-number-per-order-per-stringer index: the counter
-/// handed out a number some order already has.
-fn is_receipt_number_collision(error: &diesel::result::Error) -> bool {
-    use diesel::result::{DatabaseErrorKind, Error as DbError};
-    match error {
-        DbError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-            info.constraint_name() == Some("orders_receipt_number_key")
-                || info.message().contains("orders.receipt_number")
-        }
-        _ => false,
-    }
 }

@@ -10,6 +10,7 @@ pub mod audit;
 pub mod backup;
 pub mod counters;
 pub mod events;
+pub mod failure;
 pub mod mint;
 pub mod orders;
 pub mod receipts;
@@ -18,9 +19,10 @@ pub mod schema;
 pub mod stringers;
 pub mod tenant;
 mod url;
+pub mod v1_import;
 pub mod void;
 
-use crate::error::Error;
+use crate::error::{first_line, Error};
 use diesel::connection::{AnsiTransactionManager, CacheSize, SimpleConnection, TransactionManager};
 use diesel::migration::MigrationSource;
 use diesel::prelude::*;
@@ -30,6 +32,7 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use std::path::Path;
 use std::time::Duration;
 
+pub use failure::{classify, Failure};
 pub use tenant::Tenant;
 pub use url::DatabaseUrl;
 
@@ -129,8 +132,15 @@ impl Db {
         Ok(db)
     }
 
-    pub fn conn(&mut self) -> &mut DbConn {
-        &mut self.conn
+    /// The connection outside any transaction, for the statements that cannot run inside
+    /// one (SQLite's `VACUUM INTO`) and for an administrator's own SQL. Everything the
+    /// program does goes through `read`, `write` or `transaction`.
+    pub fn without_transaction<T>(&mut self, work: impl FnOnce(&mut DbConn) -> T) -> T {
+        work(&mut self.conn)
+    }
+
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self.conn, DbConn::Sqlite(_))
     }
 
     /// The PostgreSQL connection, for the statements that are PostgreSQL's own.
@@ -246,33 +256,25 @@ impl Db {
         })
     }
 
-    /// A plain failure, explained where the database can tell more.
+    /// A plain failure, explained where the database can tell more: which file is read-only
+    /// or full, or (PostgreSQL, asked of the server) that the schema is missing.
     pub fn explain(&mut self, error: Error) -> Error {
-        let Error::Database(diesel::result::Error::DatabaseError(_, info)) = &error else {
+        let Error::Database(cause) = &error else {
             return error;
         };
-        match &self.url {
-            DatabaseUrl::Sqlite(path) => {
-                let message = info.message().to_string();
-                // SQLite's messages are fixed English texts, never translated.
-                if message.contains("readonly database") {
-                    return Error::DatabaseFile {
-                        path: path.display().to_string(),
-                        problem: "is read-only".into(),
-                    };
-                }
-                if message.contains("database or disk is full") {
-                    return Error::DatabaseFile {
-                        path: path.display().to_string(),
-                        problem: "cannot grow: the disk is full".into(),
-                    };
-                }
-                error
+        match (&self.url, classify(cause)) {
+            (DatabaseUrl::Sqlite(path), Failure::ReadOnly) => {
+                Error::DatabaseFile { path: path.display().to_string(), problem: "is read-only".into() }
             }
-            DatabaseUrl::Postgres(_) => match self.schema_is_behind() {
+            (DatabaseUrl::Sqlite(path), Failure::DiskFull) => Error::DatabaseFile {
+                path: path.display().to_string(),
+                problem: "cannot grow: the disk is full".into(),
+            },
+            (DatabaseUrl::Postgres(_), _) => match self.schema_is_behind() {
                 Ok(true) => Error::NotMigrated,
                 _ => error,
             },
+            _ => error,
         }
     }
 }
@@ -358,9 +360,9 @@ fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<Sq
             conn.batch_execute(&format!(
                 "{busy} PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
             ))
-            .map_err(|e| match e.to_string() {
-                m if m.contains("readonly") => problem("is read-only".into()),
-                m => problem(first_line(&m)),
+            .map_err(|e| match classify(&e) {
+                Failure::ReadOnly => problem("is read-only".into()),
+                _ => problem(first_line(&e.to_string())),
             })?;
             Ok(conn)
         }
@@ -405,11 +407,6 @@ fn with_connect_timeout(url: &str) -> (String, Duration) {
     }
 }
 
-/// The first line of a client library's message, trimmed: errors are one line.
-pub fn first_line(text: &str) -> String {
-    text.lines().map(str::trim).find(|line| !line.is_empty()).unwrap_or_default().to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,13 +432,5 @@ mod tests {
     fn sqlite_paths_become_uris() {
         assert_eq!(sqlite_uri(Path::new("/var/r.db"), "mode=ro"), "file:/var/r.db?mode=ro");
         assert_eq!(sqlite_uri(Path::new("a?b#c%d.db"), "mode=rwc"), "file:a%3Fb%23c%25d.db?mode=rwc");
-    }
-
-    #[test]
-    fn library_messages_are_cut_to_one_line() {
-        assert_eq!(
-            first_line("\nserver closed the connection unexpectedly\n\tThis probably means..."),
-            "server closed the connection unexpectedly"
-        );
     }
 }

@@ -1,43 +1,102 @@
 //! Orders: what was brought in, and whether and when it was strung and numbered.
 
-use super::schema::{orders, stringers};
+use super::schema::orders;
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, parse_timezone, OrderId, OrderKind, OrderStatus, StatusFilter};
-use crate::error::Error;
+use crate::domain::{
+    now_utc, Currency, OrderId, OrderKind, OrderStatus, Price, ReceiptNumber, StatusFilter, StringerId,
+};
+use crate::error::{Error, Wanted};
 use chrono::NaiveDate;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use diesel::prelude::*;
 use diesel::sql_types::{Nullable, Text, Timestamp};
 
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = orders)]
+/// An order as the program uses it: stored texts parsed, ids typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Order {
-    pub id: i64,
-    pub stringer_id: i64,
-    #[diesel(deserialize_as = String)]
+    pub id: OrderId,
+    pub stringer: StringerId,
     pub kind: OrderKind,
     pub customer: Option<String>,
     pub racket: Option<String>,
     pub string: Option<String>,
     pub tension: Option<String>,
-    pub price_minor: Option<i64>,
-    pub currency: String,
+    pub price: Option<Price>,
+    pub currency: Currency,
     pub ordered_at: Option<NaiveDateTime>,
     pub strung_at: Option<NaiveDateTime>,
     pub returned_at: Option<NaiveDateTime>,
     pub paid_at: Option<NaiveDateTime>,
-    pub receipt_number: Option<String>,
-    pub receipt_year: Option<i32>,
-    pub receipt_seq: Option<i64>,
+    pub number: Option<ReceiptNumber>,
     pub voided_at: Option<NaiveDateTime>,
     pub void_reason: Option<String>,
-    pub restring_of: Option<i64>,
-    pub v1_kind: Option<String>,
-    pub v1_id: Option<i64>,
+    pub restring_of: Option<OrderId>,
+    /// The V1 identity of an imported order: its kind and id there.
+    pub v1: Option<(OrderKind, i64)>,
     pub notes: Option<String>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+}
+
+/// An order row as stored.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = orders)]
+pub(super) struct OrderRow {
+    id: i64,
+    stringer_id: i64,
+    #[diesel(deserialize_as = String)]
+    kind: OrderKind,
+    customer: Option<String>,
+    racket: Option<String>,
+    string: Option<String>,
+    tension: Option<String>,
+    price_minor: Option<i64>,
+    #[diesel(deserialize_as = String)]
+    currency: Currency,
+    ordered_at: Option<NaiveDateTime>,
+    strung_at: Option<NaiveDateTime>,
+    returned_at: Option<NaiveDateTime>,
+    paid_at: Option<NaiveDateTime>,
+    receipt_year: Option<i32>,
+    receipt_seq: Option<i64>,
+    voided_at: Option<NaiveDateTime>,
+    void_reason: Option<String>,
+    restring_of: Option<i64>,
+    v1_kind: Option<String>,
+    v1_id: Option<i64>,
+    notes: Option<String>,
+    created_at: NaiveDateTime,
+    updated_at: NaiveDateTime,
+}
+
+impl From<OrderRow> for Order {
+    fn from(row: OrderRow) -> Order {
+        Order {
+            id: OrderId(row.id),
+            stringer: StringerId(row.stringer_id),
+            kind: row.kind,
+            customer: row.customer,
+            racket: row.racket,
+            string: row.string,
+            tension: row.tension,
+            price: row.price_minor.map(Price),
+            currency: row.currency,
+            ordered_at: row.ordered_at,
+            strung_at: row.strung_at,
+            returned_at: row.returned_at,
+            paid_at: row.paid_at,
+            number: row.receipt_year.zip(row.receipt_seq).map(|(year, seq)| ReceiptNumber::new(year, seq)),
+            voided_at: row.voided_at,
+            void_reason: row.void_reason,
+            restring_of: row.restring_of.map(OrderId),
+            // The schema's CHECKs allow only known kinds, and both parts or neither.
+            v1: row.v1_kind.and_then(|kind| kind.parse().ok()).zip(row.v1_id),
+            notes: row.notes,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
 }
 
 /// What an order is about: all of it for a new order; for an edit, the fields that change
@@ -80,7 +139,7 @@ fn insert(
     diesel::insert_into(orders::table)
         .values((
             about,
-            orders::stringer_id.eq(tenant.id.0),
+            orders::stringer_id.eq(tenant.id().0),
             orders::kind.eq(kind.as_str()),
             orders::ordered_at.eq(ordered_at.unwrap_or(now)),
             orders::restring_of.eq(restring_of.map(|id| id.0)),
@@ -97,24 +156,24 @@ pub fn find(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Er
     tenant
         .orders()
         .filter(orders::id.eq(id.0))
-        .select(Order::as_select())
+        .select(OrderRow::as_select())
         .first(conn)
         .optional()?
+        .map(Order::from)
         .ok_or_else(|| tenant.no_such_order(id))
 }
 
 impl Order {
     pub fn status(&self) -> OrderStatus {
-        OrderStatus::of(self.voided_at.is_some(), self.strung_at.is_some(), self.receipt_number.is_some())
+        OrderStatus::of(self.voided_at.is_some(), self.strung_at.is_some(), self.number.is_some())
     }
 }
 
-/// An order in a listing, with its stringer's handle and zone.
+/// An order in a listing, with its stringer.
 #[derive(Debug, Clone)]
-pub struct Listed {
+pub struct Listed<'a> {
     pub order: Order,
-    pub stringer: String,
-    pub zone: Tz,
+    pub stringer: &'a Tenant,
 }
 
 /// Which orders a listing shows.
@@ -137,39 +196,33 @@ diesel::define_sql_function!(fn coalesce(first: Nullable<Timestamp>, second: Nul
 /// bounded memory and the first ones arrive at once.
 const PAGE: i64 = 1000;
 
-/// Calls `visit` with each order the filter lets through, with its stringer's handle and
-/// zone: stringer by stringer (only the tenant's when one is given), by receipt number
-/// under a year, else oldest first; at most `limit` of them.
+/// Calls `visit` with each order the filter lets through, with its stringer: stringer by
+/// stringer (only the tenant's when one is given), by receipt number under a year, else
+/// oldest first; at most `limit` of them.
 pub fn for_each(
     conn: &mut DbConn,
     tenant: Option<&Tenant>,
     filter: &Filter,
     limit: Option<u64>,
-    mut visit: impl FnMut(Listed) -> Result<(), Error>,
+    mut visit: impl FnMut(Listed<'_>) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let mut stringer_query = stringers::table
-        .select((stringers::id, stringers::handle, stringers::timezone))
-        .order(stringers::handle)
-        .into_boxed();
-    if let Some(tenant) = tenant {
-        stringer_query = stringer_query.filter(stringers::id.eq(tenant.id.0));
-    }
+    let tenants = match tenant {
+        Some(tenant) => vec![tenant.clone()],
+        None => Tenant::all(conn)?,
+    };
     let mut left = limit.unwrap_or(u64::MAX);
-    for (stringer_id, handle, zone) in stringer_query.load::<(i64, String, String)>(conn)? {
-        let zone = parse_timezone(&zone)
-            .map_err(|e| Error::Refused(format!("stringer {handle} has an unusable time zone: {e}")))?;
+    for tenant in &tenants {
         let mut after = None;
         while left > 0 {
             let page_size = PAGE.min(i64::try_from(left).unwrap_or(PAGE));
-            let page = page_of(conn, stringer_id, zone, filter, after, page_size)?;
+            let page = page_of(conn, tenant, filter, after, page_size)?;
             let full = page.len() as i64 == page_size;
             for order in page {
-                after = Some(if filter.year.is_some() {
-                    order.receipt_seq.unwrap_or_default()
-                } else {
-                    order.id
+                after = Some(match (filter.year, order.number) {
+                    (Some(_), Some(number)) => number.seq,
+                    _ => order.id.0,
                 });
-                visit(Listed { order, stringer: handle.clone(), zone })?;
+                visit(Listed { order, stringer: tenant })?;
                 left -= 1;
             }
             if !full {
@@ -184,14 +237,13 @@ pub fn for_each(
 /// filter, else id).
 fn page_of(
     conn: &mut DbConn,
-    stringer_id: i64,
-    zone: Tz,
+    tenant: &Tenant,
     filter: &Filter,
     after: Option<i64>,
     size: i64,
 ) -> QueryResult<Vec<Order>> {
-    let mut query =
-        orders::table.filter(orders::stringer_id.eq(stringer_id)).select(Order::as_select()).into_boxed();
+    let zone = tenant.zone();
+    let mut query = tenant.orders().select(OrderRow::as_select()).into_boxed();
     match filter.year {
         Some(year) => {
             // Implied by the year, and said so the partial index on numbered orders is used.
@@ -233,7 +285,7 @@ fn page_of(
     if let Some(until) = filter.until.and_then(|d| d.succ_opt()) {
         query = query.filter(coalesce(orders::strung_at, orders::ordered_at).lt(local_midnight(until, zone)));
     }
-    query.limit(size).load(conn)
+    Ok(query.limit(size).load(conn)?.into_iter().map(Order::from).collect())
 }
 
 /// The first instant of a local day.
@@ -279,19 +331,16 @@ pub fn unstring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
 /// only duplicate it.)
 pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<OrderId, Error> {
     let old = find(conn, tenant, id)?;
-    if old.receipt_number.is_none() {
-        return Err(Error::Refused(format!(
-            "order {id} was never strung, so there is nothing to restring: mint it when it is \
-             strung (`receipts mint --order {id}`), or edit it"
-        )));
+    if old.number.is_none() {
+        return Err(Error::Unnumbered { order: id, wanted: Wanted::Restring });
     }
     let about = OrderChanges {
         customer: old.customer,
         racket: old.racket,
         string: old.string,
         tension: old.tension,
-        price_minor: old.price_minor,
-        currency: Some(old.currency),
+        price_minor: old.price.map(|p| p.0),
+        currency: Some(old.currency.to_string()),
         returned_at: None,
         paid_at: None,
         notes: old.notes,
@@ -303,11 +352,8 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
 /// never be deleted (the database refuses it too): it can only be voided.
 pub fn delete(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<(), Error> {
     let order = find(conn, tenant, id)?;
-    if let Some(number) = order.receipt_number {
-        return Err(Error::Refused(format!(
-            "order {id} holds receipt {number} and can never be deleted: void it instead \
-             (`receipts void --order {id} --reason ...`)"
-        )));
+    if let Some(number) = order.number {
+        return Err(Error::NumberedIsKept { order: id, number });
     }
     let copies: Vec<i64> = tenant
         .orders()
@@ -315,21 +361,19 @@ pub fn delete(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<(), Err
         .select(orders::id)
         .order(orders::id)
         .load(conn)?;
-    if let Some(copy) = copies.first() {
-        return Err(Error::Refused(format!("order {id} cannot be deleted: order {copy} restrings it")));
+    if let Some(&copy) = copies.first() {
+        return Err(Error::RestrungBy { order: id, copy: OrderId(copy) });
     }
     diesel::delete(tenant.orders().filter(orders::id.eq(id.0))).execute(conn)?;
     Ok(())
 }
 
 /// A void order is final: it can be restrung into a new order, nothing else.
-fn refuse_if_void(order: &Order, what: &str) -> Result<(), Error> {
-    match (&order.void_reason, &order.receipt_number) {
-        (Some(reason), Some(number)) => Err(Error::Refused(format!(
-            "order {} ({number}) is void ({reason}) and cannot be {what}; \
-             for a new order of the same racket run `receipts order restring {}`",
-            order.id, order.id
-        ))),
+pub fn refuse_if_void(order: &Order, action: &'static str) -> Result<(), Error> {
+    match (&order.void_reason, order.number) {
+        (Some(reason), Some(number)) => {
+            Err(Error::VoidIsFinal { order: order.id, number, reason: reason.clone(), action })
+        }
         _ => Ok(()),
     }
 }

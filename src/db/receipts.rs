@@ -6,8 +6,8 @@ use super::orders::{self, Order};
 use super::schema::orders as orders_table;
 use super::stringers::Stringer;
 use super::{DbConn, Tenant};
-use crate::domain::{Language, OrderId, ReceiptNumber};
-use crate::error::Error;
+use crate::domain::{Language, OrderId, ReceiptNumber, StringerId};
+use crate::error::{Error, Wanted};
 use crate::receipt::{Amount, Business, Receipt};
 use chrono::{NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
@@ -30,20 +30,21 @@ pub fn receipt(
     options: Options,
 ) -> Result<Receipt, Error> {
     let order = orders::find(conn, tenant, order)?;
-    let stringer = super::stringers::find(conn, &tenant.handle)?;
-    build(&order, &stringer, tenant.timezone, options)
+    let stringer = super::stringers::profile(conn, tenant)?;
+    build(&order, &stringer, options)
 }
 
 /// The order of the tenant that holds `number`.
 pub fn order_holding(conn: &mut DbConn, tenant: &Tenant, number: ReceiptNumber) -> Result<OrderId, Error> {
     tenant
         .orders()
-        .filter(orders_table::receipt_number.eq(number.to_string()))
+        .filter(orders_table::receipt_year.eq(number.year))
+        .filter(orders_table::receipt_seq.eq(number.seq))
         .select(orders_table::id)
         .first::<i64>(conn)
         .optional()?
         .map(OrderId)
-        .ok_or_else(|| Error::NoSuchReceipt { number, stringer: tenant.handle.clone() })
+        .ok_or_else(|| Error::NoSuchReceipt { number, stringer: tenant.handle().to_string() })
 }
 
 /// Calls `visit` with every receipt of `year`, of one stringer or all, by stringer and
@@ -55,38 +56,26 @@ pub fn for_each_of_year(
     options: Options,
     mut visit: impl FnMut(&str, Receipt) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let profiles: std::collections::HashMap<String, Stringer> =
-        super::stringers::list(conn)?.into_iter().map(|s| (s.handle.clone(), s)).collect();
+    let profiles: std::collections::HashMap<StringerId, Stringer> =
+        super::stringers::list(conn)?.into_iter().map(|s| (s.id, s)).collect();
     let filter = orders::Filter { year: Some(year), ..orders::Filter::default() };
     orders::for_each(conn, tenant, &filter, None, |listed| {
         let stringer = profiles
-            .get(&listed.stringer)
-            .ok_or_else(|| super::stringers::no_such_stringer(&listed.stringer))?;
-        visit(&listed.stringer, build(&listed.order, stringer, listed.zone, options)?)
+            .get(&listed.order.stringer)
+            .ok_or_else(|| listed.stringer.no_such_order(listed.order.id))?;
+        visit(listed.stringer.handle(), build(&listed.order, stringer, options)?)
     })
 }
 
 /// The receipt of a numbered order: dates are the stringer's local dates; the issue date
 /// is the paid date of a receipt, else the strung date.
-fn build(order: &Order, stringer: &Stringer, zone: Tz, options: Options) -> Result<Receipt, Error> {
-    let (Some(year), Some(seq)) = (order.receipt_year, order.receipt_seq) else {
-        return Err(Error::Refused(format!(
-            "order {} has no receipt number yet, so it has no receipt: mint it when it is strung \
-             (`receipts mint --order {}`)",
-            order.id, order.id
-        )));
+fn build(order: &Order, stringer: &Stringer, options: Options) -> Result<Receipt, Error> {
+    let Some(number) = order.number else {
+        return Err(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt });
     };
+    let zone = stringer.zone;
     let local = |at: Option<NaiveDateTime>| at.map(|at| local_date(at, zone));
-    let language = match options.language {
-        Some(language) => language,
-        None => stringer
-            .language
-            .as_deref()
-            .map(str::parse)
-            .transpose()
-            .map_err(Error::Refused)?
-            .unwrap_or_default(),
-    };
+    let language = options.language.or(stringer.language).unwrap_or_default();
     let service_date = local(order.strung_at);
     let paid_on = local(order.paid_at);
     let issued_on = paid_on
@@ -94,7 +83,7 @@ fn build(order: &Order, stringer: &Stringer, zone: Tz, options: Options) -> Resu
         .or(local(order.voided_at))
         .unwrap_or_else(|| local_date(order.created_at, zone));
     Ok(Receipt {
-        number: ReceiptNumber::new(year, seq),
+        number,
         language,
         copy: options.copy,
         void_reason: order.void_reason.clone(),
@@ -112,7 +101,7 @@ fn build(order: &Order, stringer: &Stringer, zone: Tz, options: Options) -> Resu
         racket: order.racket.clone(),
         string: order.string.clone(),
         tension: order.tension.clone(),
-        amount: order.price_minor.map(|minor| Amount { minor, currency: order.currency.clone() }),
+        amount: order.price.map(|price| Amount { minor: price.0, currency: order.currency.to_string() }),
         notes: order.notes.clone(),
     })
 }

@@ -8,8 +8,8 @@
 
 use super::counters;
 use super::events::{self, Event};
-use super::schema::{orders, receipt_counters, stringers};
-use super::{Db, DbConn, Lock};
+use super::schema::{orders, receipt_counters};
+use super::{Db, DbConn, Lock, Tenant};
 use crate::domain::{now_utc, StringerId};
 use crate::error::Error;
 use diesel::dsl::max;
@@ -52,17 +52,25 @@ pub struct Options {
 pub fn resync_counters(db: &mut Db, options: Options) -> Result<Vec<CounterChange>, Error> {
     // No mint may move a counter meanwhile (SQLite: the write lock keeps every writer out).
     db.transaction(Lock::Recount, |conn| {
-        let changes = plan(conn, options.allow_lower)?;
+        let tenants: BTreeMap<StringerId, Tenant> =
+            Tenant::all(conn)?.into_iter().map(|t| (t.id(), t)).collect();
+        let changes = plan(conn, &tenants, options.allow_lower)?;
         if !options.dry_run {
-            apply(conn, &changes, options.allow_lower)?;
+            apply(conn, &tenants, &changes, options.allow_lower)?;
         }
         Ok(changes)
     })
 }
 
-fn plan(conn: &mut DbConn, allow_lower: bool) -> QueryResult<Vec<CounterChange>> {
+/// Every stringer's counters against its orders: a view over all stringers at once (one
+/// query each), exempt from tenancy as the repair of every counter.
+fn plan(
+    conn: &mut DbConn,
+    tenants: &BTreeMap<StringerId, Tenant>,
+    allow_lower: bool,
+) -> QueryResult<Vec<CounterChange>> {
     let handles: BTreeMap<i64, String> =
-        stringers::table.select((stringers::id, stringers::handle)).load(conn)?.into_iter().collect();
+        tenants.values().map(|t| (t.id().0, t.handle().to_string())).collect();
     let highest: Vec<(i64, Option<i32>, Option<i64>)> = orders::table
         .filter(orders::receipt_number.is_not_null())
         .group_by((orders::stringer_id, orders::receipt_year))
@@ -110,14 +118,21 @@ fn decide(
     changes
 }
 
-fn apply(conn: &mut DbConn, changes: &[CounterChange], allow_lower: bool) -> QueryResult<()> {
+fn apply(
+    conn: &mut DbConn,
+    tenants: &BTreeMap<StringerId, Tenant>,
+    changes: &[CounterChange],
+    allow_lower: bool,
+) -> QueryResult<()> {
     let now = now_utc();
     let reason = if allow_lower { "resync-counters --allow-lower" } else { "resync-counters" };
     for change in changes.iter().filter(|c| c.action != Action::KeptAhead) {
         let Some(new) = change.new else {
             continue;
         };
-        counters::set(conn, change.stringer_id, change.year, change.old, new, now)?;
+        // Counters reference their stringer (a foreign key): it is among all of them.
+        let Some(tenant) = tenants.get(&change.stringer_id) else { continue };
+        counters::set(conn, tenant, change.year, change.old, new, now)?;
         events::record(
             conn,
             &Event::resync(change.stringer_id, change.year, change.old.unwrap_or(0), new, reason),

@@ -15,7 +15,6 @@ diesel::table! {
         strung_at -> Nullable<Timestamp>,
         returned_at -> Nullable<Timestamp>,
         paid_at -> Nullable<Timestamp>,
-        receipt_number -> Nullable<Text>,
         receipt_year -> Nullable<Int4>,
         receipt_seq -> Nullable<Int8>,
         voided_at -> Nullable<Timestamp>,
@@ -26,6 +25,7 @@ diesel::table! {
         notes -> Nullable<Text>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        receipt_number -> Nullable<Text>,
     }
 }
 

@@ -1,21 +1,22 @@
-//! Stringers: the people whose receipts are numbered.
+//! Stringers: the people whose receipts are numbered, and their business profile.
 
-use super::audit::{strung_outside_year, Misplaced};
-use super::schema::{orders, stringers};
-use super::DbConn;
-use crate::domain::{now_utc, Language, StringerId};
+use super::audit::strung_outside_year;
+use super::failure::{classify, Failure, Unique};
+use super::schema::stringers;
+use super::{DbConn, Tenant};
+use crate::domain::{now_utc, parse_timezone, Language, StringerId};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use diesel::prelude::*;
 
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = stringers)]
+/// A stringer as the program uses it: stored texts already parsed.
+#[derive(Debug, Clone)]
 pub struct Stringer {
-    pub id: i64,
+    pub id: StringerId,
     pub handle: String,
     pub name: String,
-    pub timezone: String,
+    pub zone: Tz,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     /// Lines separated by newlines.
@@ -24,30 +25,75 @@ pub struct Stringer {
     pub phone: Option<String>,
     /// Set only for a VAT-registered business: only then do receipts show VAT.
     pub vat_number: Option<String>,
-    /// The language of receipts: `en`, `de`, `fr` or `it` (None: English).
-    pub language: Option<String>,
+    /// The language of receipts (None: English).
+    pub language: Option<Language>,
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = stringers)]
+struct StringerRow {
+    id: i64,
+    handle: String,
+    name: String,
+    timezone: String,
+    created_at: NaiveDateTime,
+    updated_at: NaiveDateTime,
+    address: Option<String>,
+    email: Option<String>,
+    phone: Option<String>,
+    vat_number: Option<String>,
+    language: Option<String>,
+}
+
+impl TryFrom<StringerRow> for Stringer {
+    type Error = Error;
+
+    fn try_from(row: StringerRow) -> Result<Stringer, Error> {
+        Ok(Stringer {
+            zone: stored_zone(&row.handle, &row.timezone)?,
+            id: StringerId(row.id),
+            handle: row.handle,
+            name: row.name,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            address: row.address,
+            email: row.email,
+            phone: row.phone,
+            vat_number: row.vat_number,
+            // The schema's CHECK allows only the known codes.
+            language: row.language.and_then(|code| code.parse().ok()),
+        })
+    }
+}
+
+/// A stringer's stored time zone: the one policy for reading it back. A zone this program
+/// does not know is an error naming the stringer, never a silent fallback to UTC (that
+/// would move receipts into other years).
+pub fn stored_zone(handle: &str, zone: &str) -> Result<Tz, Error> {
+    parse_timezone(zone)
+        .map_err(|_| Error::UnknownZone { stringer: handle.to_string(), zone: zone.to_string() })
 }
 
 /// Adds a stringer; a handle that is taken (in any case) is refused.
-pub fn add(conn: &mut DbConn, handle: &str, name: &str, timezone: Tz) -> Result<Stringer, Error> {
+pub fn add(conn: &mut DbConn, handle: &str, name: &str, zone: Tz) -> Result<Stringer, Error> {
     let handle = handle.to_ascii_lowercase();
     let now = now_utc();
     let inserted = diesel::insert_into(stringers::table)
         .values((
             stringers::handle.eq(&handle),
             stringers::name.eq(name),
-            stringers::timezone.eq(timezone.name()),
+            stringers::timezone.eq(zone.name()),
             stringers::created_at.eq(now),
             stringers::updated_at.eq(now),
         ))
         .returning(stringers::id)
-        .get_result(conn);
+        .get_result::<i64>(conn);
     match inserted {
         Ok(id) => Ok(Stringer {
-            id,
+            id: StringerId(id),
             handle,
             name: name.to_string(),
-            timezone: timezone.name().to_string(),
+            zone,
             created_at: now,
             updated_at: now,
             address: None,
@@ -56,30 +102,26 @@ pub fn add(conn: &mut DbConn, handle: &str, name: &str, timezone: Tz) -> Result<
             vat_number: None,
             language: None,
         }),
-        Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)) => {
-            Err(Error::Refused(format!("there is already a stringer \"{handle}\" (handles ignore case)")))
+        Err(e) if classify(&e) == Failure::UniqueViolation(Unique::Handle) => {
+            Err(Error::HandleTaken { handle })
         }
         Err(e) => Err(e.into()),
     }
 }
 
-pub fn list(conn: &mut DbConn) -> QueryResult<Vec<Stringer>> {
-    stringers::table.order(stringers::handle).select(Stringer::as_select()).load(conn)
-}
-
-/// The stringer with this handle (in any case).
-pub fn find(conn: &mut DbConn, handle: &str) -> Result<Stringer, Error> {
-    let handle = handle.to_ascii_lowercase();
+pub fn list(conn: &mut DbConn) -> Result<Vec<Stringer>, Error> {
     stringers::table
-        .filter(stringers::handle.eq(&handle))
-        .select(Stringer::as_select())
-        .first(conn)
-        .optional()?
-        .ok_or_else(|| no_such_stringer(&handle))
+        .order(stringers::handle)
+        .select(StringerRow::as_select())
+        .load(conn)?
+        .into_iter()
+        .map(Stringer::try_from)
+        .collect()
 }
 
-pub fn no_such_stringer(handle: &str) -> Error {
-    Error::NoSuchStringer(handle.to_string())
+/// The tenant's own profile.
+pub fn profile(conn: &mut DbConn, tenant: &Tenant) -> Result<Stringer, Error> {
+    tenant.row().select(StringerRow::as_select()).first(conn)?.try_into()
 }
 
 /// What `stringer edit` changes; `None` leaves a field as it is, and an empty text clears
@@ -87,7 +129,7 @@ pub fn no_such_stringer(handle: &str) -> Error {
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
     pub name: Option<String>,
-    pub timezone: Option<Tz>,
+    pub zone: Option<Tz>,
     pub address: Option<String>,
     pub email: Option<String>,
     pub phone: Option<String>,
@@ -97,15 +139,14 @@ pub struct Profile {
 
 /// Changes a stringer's profile. A new time zone applies to future mints, and is refused if
 /// it would move any receipt already issued into another year.
-pub fn edit(conn: &mut DbConn, handle: &str, profile: &Profile) -> Result<Stringer, Error> {
-    let stringer = find(conn, handle)?;
-    if let Some(zone) = profile.timezone {
-        refuse_moving_receipts(conn, &stringer, zone)?;
+pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Stringer, Error> {
+    if let Some(zone) = profile.zone {
+        refuse_moving_receipts(conn, tenant, zone)?;
     }
-    diesel::update(stringers::table.filter(stringers::id.eq(stringer.id)))
+    diesel::update(tenant.row())
         .set((
             profile.name.as_deref().map(|name| stringers::name.eq(name)),
-            profile.timezone.map(|zone| stringers::timezone.eq(zone.name())),
+            profile.zone.map(|zone| stringers::timezone.eq(zone.name())),
             cleared(&profile.address).map(|v| stringers::address.eq(v)),
             cleared(&profile.email).map(|v| stringers::email.eq(v)),
             cleared(&profile.phone).map(|v| stringers::phone.eq(v)),
@@ -114,7 +155,7 @@ pub fn edit(conn: &mut DbConn, handle: &str, profile: &Profile) -> Result<String
             stringers::updated_at.eq(now_utc()),
         ))
         .execute(conn)?;
-    find(conn, &stringer.handle)
+    self::profile(conn, tenant)
 }
 
 /// A profile text to store: `None` leaves the field, an empty text clears it.
@@ -124,18 +165,19 @@ fn cleared(text: &Option<String>) -> Option<Option<&str>> {
 
 /// Receipts take the year of their strung time in the stringer's zone: a zone under which
 /// any issued receipt would fall into another year is refused, listing those receipts.
-fn refuse_moving_receipts(conn: &mut DbConn, stringer: &Stringer, zone: Tz) -> Result<(), Error> {
+fn refuse_moving_receipts(conn: &mut DbConn, tenant: &Tenant, zone: Tz) -> Result<(), Error> {
+    use super::schema::orders;
     const SHOWN: i64 = 10;
-    let years: Vec<Option<i32>> = orders::table
-        .filter(orders::stringer_id.eq(stringer.id))
+    let years: Vec<Option<i32>> = tenant
+        .orders()
         .filter(orders::strung_at.is_not_null())
         .select(orders::receipt_year)
         .distinct()
         .load(conn)?;
-    let mut moved: Vec<Misplaced> = Vec::new();
+    let mut moved = Vec::new();
     let mut count = 0;
     for year in years.into_iter().flatten() {
-        let (some, all) = strung_outside_year(conn, StringerId(stringer.id), year, zone, SHOWN)?;
+        let (some, all) = strung_outside_year(conn, tenant, year, zone, SHOWN)?;
         moved.extend(some);
         count += all;
     }
@@ -143,18 +185,15 @@ fn refuse_moving_receipts(conn: &mut DbConn, stringer: &Stringer, zone: Tz) -> R
         return Ok(());
     }
     moved.sort_by_key(|m| m.number);
-    let shown: Vec<String> = moved
-        .iter()
-        .take(SHOWN as usize)
-        .map(|m| format!("{} (strung {}, would be {})", m.number, m.strung_at, m.strung_year))
-        .collect();
-    let more = if count > SHOWN { format!(" and {} more", count - SHOWN) } else { String::new() };
-    Err(Error::Refused(format!(
-        "changing the time zone of {} from {} to {zone} would move {count} issued receipt(s) into \
-         another year: {}{more}; receipts keep their numbers, so the zone stays {}",
-        stringer.handle,
-        stringer.timezone,
-        shown.join(", "),
-        stringer.timezone
-    )))
+    Err(Error::ZoneMovesReceipts {
+        stringer: tenant.handle().to_string(),
+        from: tenant.zone().name().to_string(),
+        to: zone.name().to_string(),
+        moved: moved
+            .iter()
+            .take(SHOWN as usize)
+            .map(|m| format!("{} (strung {}, would be {})", m.number, m.strung_at, m.strung_year))
+            .collect(),
+        count,
+    })
 }

@@ -1,29 +1,41 @@
-//! The tenancy chokepoint: every query a command makes for one stringer (`--stringer H`,
+//! Where tenancy is enforced: every query a command makes for one stringer (`--stringer H`,
 //! or the owner of the order it names) starts from a `Tenant`, so it can only ever see and
-//! change that stringer's rows.
+//! change that stringer's rows. A `Tenant` is only ever made by looking the stringer up.
 //!
-//! Exempt, by design, are the views over every stringer, which no `--stringer` scopes:
-//! `audit`, `order list` and `receipt --year` without `--stringer`, `resync-counters` (it
-//! repairs every counter in one transaction) and `migrate-v1` (a V1 file holds several
-//! stringers). They filter by stringer themselves when one is given.
+//! Exempt, by design, and saying so where they query: the views over every stringer that no
+//! `--stringer` scopes (`audit`, `resync-counters`), and `migrate-v1` (a V1 file holds
+//! several stringers). Listings over every stringer go through `Tenant::all`.
 
 use super::schema::{orders, receipt_counters, stringers};
 use super::DbConn;
-use crate::domain::{parse_timezone, OrderId, StringerId};
+use crate::domain::{OrderId, StringerId};
 use crate::error::Error;
 use chrono_tz::Tz;
 use diesel::dsl::{Eq, Filter};
 use diesel::prelude::*;
 
 /// The stringer a command acts for.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tenant {
-    pub id: StringerId,
-    pub handle: String,
-    pub timezone: Tz,
+    id: StringerId,
+    handle: String,
+    zone: Tz,
 }
 
 impl Tenant {
+    pub fn id(&self) -> StringerId {
+        self.id
+    }
+
+    pub fn handle(&self) -> &str {
+        &self.handle
+    }
+
+    /// The zone whose calendar decides the year of this stringer's receipts.
+    pub fn zone(&self) -> Tz {
+        self.zone
+    }
+
     /// This stringer's orders and nobody else's.
     pub fn orders(&self) -> Filter<orders::table, Eq<orders::stringer_id, i64>> {
         orders::table.filter(orders::stringer_id.eq(self.id.0))
@@ -34,33 +46,66 @@ impl Tenant {
         receipt_counters::table.filter(receipt_counters::stringer_id.eq(self.id.0))
     }
 
+    /// This stringer's own row.
+    pub fn row(&self) -> Filter<stringers::table, Eq<stringers::id, i64>> {
+        stringers::table.filter(stringers::id.eq(self.id.0))
+    }
+
     /// The stringer with this handle (handles ignore case).
     pub fn load(conn: &mut DbConn, handle: &str) -> Result<Tenant, Error> {
-        let stringer = super::stringers::find(conn, handle)?;
-        Tenant::from_row((stringer.id, stringer.handle, stringer.timezone))
+        let handle = handle.to_ascii_lowercase();
+        stringers::table
+            .filter(stringers::handle.eq(&handle))
+            .select(TenantRow::as_select())
+            .first(conn)
+            .optional()?
+            .ok_or(Error::NoSuchStringer(handle))?
+            .try_into()
     }
 
     /// The stringer who owns an order, for commands run without `--stringer`.
     pub fn owner_of(conn: &mut DbConn, order: OrderId) -> Result<Tenant, Error> {
-        let row = orders::table
+        orders::table
             .inner_join(stringers::table)
             .filter(orders::id.eq(order.0))
-            .select((stringers::id, stringers::handle, stringers::timezone))
-            .first::<(i64, String, String)>(conn)
+            .select(TenantRow::as_select())
+            .first(conn)
             .optional()?
-            .ok_or(Error::NoSuchOrder { order, stringer: None })?;
-        Tenant::from_row(row)
+            .ok_or(Error::NoSuchOrder { order, stringer: None })?
+            .try_into()
     }
 
-    fn from_row((id, handle, timezone): (i64, String, String)) -> Result<Tenant, Error> {
-        let timezone = parse_timezone(&timezone).map_err(|e| {
-            Error::Refused(format!("stringer {handle} has a time zone this program does not know: {e}"))
-        })?;
-        Ok(Tenant { id: StringerId(id), handle, timezone })
+    /// Every stringer, by handle: what the views over all stringers go through, one tenant
+    /// at a time.
+    pub fn all(conn: &mut DbConn) -> Result<Vec<Tenant>, Error> {
+        stringers::table
+            .order(stringers::handle)
+            .select(TenantRow::as_select())
+            .load(conn)?
+            .into_iter()
+            .map(Tenant::try_from)
+            .collect()
     }
 
     /// The error for an order id this stringer does not have.
     pub fn no_such_order(&self, order: OrderId) -> Error {
         Error::NoSuchOrder { order, stringer: Some(self.handle.clone()) }
+    }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = stringers)]
+struct TenantRow {
+    id: i64,
+    handle: String,
+    timezone: String,
+}
+
+impl TryFrom<TenantRow> for Tenant {
+    type Error = Error;
+
+    fn try_from(row: TenantRow) -> Result<Tenant, Error> {
+        let zone = super::stringers::stored_zone(&row.handle, &row.timezone)?;
+        Ok(Tenant { id: StringerId(row.id), handle: row.handle, zone })
     }
 }

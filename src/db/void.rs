@@ -2,12 +2,12 @@
 //! the reason, so the number is accounted for. Numbers whose orders were lost are voided
 //! through placeholder orders that hold them.
 
-use super::counters;
 use super::events::{self, Event};
-use super::schema::orders;
+use super::schema::orders as orders_table;
+use super::{counters, orders};
 use super::{Db, DbConn, Tenant};
-use crate::domain::{local_year, now_utc, NumberRange, OrderId, ReceiptNumber, YEARS};
-use crate::error::Error;
+use crate::domain::{local_year, now_utc, NumberRange, OrderId, OrderKind, ReceiptNumber, YEARS};
+use crate::error::{Error, Wanted};
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -20,33 +20,25 @@ pub fn void_order(
 ) -> Result<ReceiptNumber, Error> {
     let reason = required_reason(reason)?;
     db.write(|conn| {
-        let (year, seq, void_reason) = tenant
-            .orders()
-            .filter(orders::id.eq(order.0))
-            .select((orders::receipt_year, orders::receipt_seq, orders::void_reason))
-            .first::<(Option<i32>, Option<i64>, Option<String>)>(conn)
-            .optional()?
-            .ok_or_else(|| tenant.no_such_order(order))?;
-        let (Some(year), Some(seq)) = (year, seq) else {
-            return Err(Error::Refused(format!(
-                "order {order} has no receipt number, so there is nothing to void \
-                 (an order without a number can be deleted: `receipts order delete {order}`)"
-            )));
+        let found = orders::find(conn, tenant, order)?;
+        let Some(number) = found.number else {
+            return Err(Error::Unnumbered { order, wanted: Wanted::Void });
         };
-        let number = ReceiptNumber::new(year, seq);
-        match void_reason {
+        match found.void_reason {
             Some(existing) if existing == reason => return Ok(number),
-            Some(existing) => {
-                return Err(Error::Refused(format!("order {order} ({number}) is already void: {existing}")))
-            }
+            Some(existing) => return Err(Error::AlreadyVoid { order, number, reason: existing }),
             None => {}
         }
         let now = now_utc();
-        diesel::update(tenant.orders().filter(orders::id.eq(order.0)))
-            .set((orders::voided_at.eq(now), orders::void_reason.eq(reason), orders::updated_at.eq(now)))
+        diesel::update(tenant.orders().filter(orders_table::id.eq(order.0)))
+            .set((
+                orders_table::voided_at.eq(now),
+                orders_table::void_reason.eq(reason),
+                orders_table::updated_at.eq(now),
+            ))
             .execute(conn)?;
         let numbers = NumberRange { first: number, last: number };
-        events::record(conn, &Event::void(tenant.id, numbers, order, None, reason))?;
+        events::record(conn, &Event::void(tenant.id(), numbers, order, None, reason))?;
         Ok(number)
     })
 }
@@ -82,7 +74,7 @@ pub fn void_lost_numbers(
 ) -> Result<LostNumbers, Error> {
     let reason = required_reason(reason)?;
     let year = numbers.year();
-    let this_year = local_year(now_utc(), tenant.timezone);
+    let this_year = local_year(now_utc(), tenant.zone());
     if !YEARS.contains(&year) || year > this_year {
         return Err(Error::BadInput(format!(
             "{numbers} is of the year {year}, in which no receipt can have been issued yet \
@@ -100,9 +92,9 @@ pub fn void_lost_numbers(
     db.write(|conn| {
         let now = now_utc();
         let counter = if dry_run {
-            counters::last_n(conn, tenant.id, year)?.unwrap_or(0)
+            counters::last_n(conn, tenant, year)?.unwrap_or(0)
         } else {
-            counters::lock(conn, tenant.id, year, now)?
+            counters::lock(conn, tenant, year, now)?
         };
         if numbers.first.seq > counter + 1 {
             let next = ReceiptNumber::new(year, counter + 1);
@@ -114,7 +106,8 @@ pub fn void_lost_numbers(
             return Err(Error::BadInput(format!(
                 "{numbers} lies above the counter of {} for {year} ({issued}): numbers above it \
                  can only be voided as a range that starts at {next}, e.g. --number {next}..{}",
-                tenant.handle, numbers.last
+                tenant.handle(),
+                numbers.last
             )));
         }
         refuse_held_numbers(conn, tenant, numbers)?;
@@ -128,9 +121,9 @@ pub fn void_lost_numbers(
             });
         }
         let first_order = insert_placeholders(conn, tenant, numbers, reason)?;
-        counters::set(conn, tenant.id, year, Some(counter), counter_after, now)?;
+        counters::set(conn, tenant, year, Some(counter), counter_after, now)?;
         let moved = (counter_after != counter).then_some((counter, counter_after));
-        events::record(conn, &Event::void(tenant.id, numbers, first_order, moved, reason))?;
+        events::record(conn, &Event::void(tenant.id(), numbers, first_order, moved, reason))?;
         Ok(LostNumbers {
             numbers: numbers.to_string(),
             counter_before: counter,
@@ -142,38 +135,28 @@ pub fn void_lost_numbers(
 
 /// A lost number is one no order holds: one that an order holds is voided through it.
 fn refuse_held_numbers(conn: &mut DbConn, tenant: &Tenant, numbers: NumberRange) -> Result<(), Error> {
-    let held: Vec<(Option<i64>, i64)> = tenant
+    const SHOWN: usize = 5;
+    let held: Vec<(i64, i64)> = tenant
         .orders()
-        .filter(orders::receipt_year.eq(numbers.year()))
-        .filter(orders::receipt_seq.between(numbers.first.seq, numbers.last.seq))
-        .select((orders::receipt_seq, orders::id))
-        .order(orders::receipt_seq)
-        .limit(6)
+        .filter(orders_table::receipt_year.eq(numbers.year()))
+        .filter(orders_table::receipt_seq.between(numbers.first.seq, numbers.last.seq))
+        .select((orders_table::receipt_seq.assume_not_null(), orders_table::id))
+        .order(orders_table::receipt_seq)
+        .limit(SHOWN as i64 + 1)
         .load(conn)?;
-    let held: Vec<(i64, i64)> = held.into_iter().filter_map(|(seq, order)| Some((seq?, order))).collect();
-    let Some(&(seq, order)) = held.first() else {
+    if held.is_empty() {
         return Ok(());
-    };
-    let number = ReceiptNumber::new(numbers.year(), seq);
-    if held.len() == 1 {
-        return Err(Error::Refused(format!(
-            "{number} of stringer {} belongs to order {order}, so it is not lost: \
-             void that order with `receipts void --order {order} --reason ...`",
-            tenant.handle
-        )));
     }
-    let shown: Vec<String> = held
-        .iter()
-        .take(5)
-        .map(|&(seq, order)| format!("{} (order {order})", ReceiptNumber::new(numbers.year(), seq)))
-        .collect();
-    let more = if held.len() > 5 { ", ..." } else { "" };
-    Err(Error::Refused(format!(
-        "{numbers} of stringer {} includes numbers that orders hold, so they are not lost: {}{more}; \
-         void only the numbers no order holds (`receipts audit` lists them as gaps)",
-        tenant.handle,
-        shown.join(", ")
-    )))
+    Err(Error::NumbersHeld {
+        numbers: numbers.to_string(),
+        stringer: tenant.handle().to_string(),
+        more: held.len() > SHOWN,
+        held: held
+            .into_iter()
+            .take(SHOWN)
+            .map(|(seq, order)| (ReceiptNumber::new(numbers.year(), seq), OrderId(order)))
+            .collect(),
+    })
 }
 
 /// One void order row per number; returns the first one's id.
@@ -186,21 +169,19 @@ fn insert_placeholders(
     let now = now_utc();
     let mut first = None;
     for seq in numbers.seqs() {
-        let number = ReceiptNumber::new(numbers.year(), seq);
-        let id = diesel::insert_into(orders::table)
+        let id = diesel::insert_into(orders_table::table)
             .values((
-                orders::stringer_id.eq(tenant.id.0),
-                orders::kind.eq("client"),
-                orders::receipt_number.eq(number.to_string()),
-                orders::receipt_year.eq(number.year),
-                orders::receipt_seq.eq(number.seq),
-                orders::voided_at.eq(now),
-                orders::void_reason.eq(reason),
-                orders::notes.eq("stands for a receipt number whose order was lost"),
-                orders::created_at.eq(now),
-                orders::updated_at.eq(now),
+                orders_table::stringer_id.eq(tenant.id().0),
+                orders_table::kind.eq(OrderKind::Client.as_str()),
+                orders_table::receipt_year.eq(numbers.year()),
+                orders_table::receipt_seq.eq(seq),
+                orders_table::voided_at.eq(now),
+                orders_table::void_reason.eq(reason),
+                orders_table::notes.eq("stands for a receipt number whose order was lost"),
+                orders_table::created_at.eq(now),
+                orders_table::updated_at.eq(now),
             ))
-            .returning(orders::id)
+            .returning(orders_table::id)
             .get_result::<i64>(conn)?;
         first.get_or_insert(OrderId(id));
     }

@@ -3,7 +3,7 @@ use std::str::FromStr;
 
 /// The language of a receipt: English, German, French or Italian (Switzerland's three
 /// official languages, and English).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
     #[default]
@@ -14,6 +14,8 @@ pub enum Language {
 }
 
 impl Language {
+    pub const ALL: [Language; 4] = [Language::En, Language::De, Language::Fr, Language::It];
+
     pub fn code(self) -> &'static str {
         match self {
             Language::En => "en",
@@ -27,6 +29,14 @@ impl Language {
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+impl TryFrom<String> for Language {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        stored.parse()
     }
 }
 

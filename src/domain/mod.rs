@@ -28,6 +28,18 @@ pub struct StringerId(pub i64);
 #[serde(transparent)]
 pub struct OrderId(pub i64);
 
+impl From<i64> for OrderId {
+    fn from(id: i64) -> Self {
+        OrderId(id)
+    }
+}
+
+impl From<i64> for StringerId {
+    fn from(id: i64) -> Self {
+        StringerId(id)
+    }
+}
+
 impl fmt::Display for OrderId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
@@ -46,11 +58,10 @@ impl FromStr for OrderId {
 }
 
 /// Whose racket it is: a paying client's, or the stringer's own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OrderKind {
     Client,
-    #[value(name = "self")]
     #[serde(rename = "self")]
     Own,
 }
@@ -119,18 +130,103 @@ impl fmt::Display for OrderStatus {
 }
 
 /// Which orders `order list --status` shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StatusFilter {
-    /// Taken, not strung: no number yet
+    /// Taken, not strung: no number yet.
     Open,
-    /// Strung and numbered, not void
+    /// Strung and numbered, not void.
     Strung,
-    /// Paid, not void
+    /// Paid, not void.
     Paid,
-    /// Numbered, not paid, not void: money still to come
+    /// Numbered, not paid, not void: money still to come.
     Unpaid,
-    /// Void
+    /// Void.
     Void,
+}
+
+impl StatusFilter {
+    pub const ALL: [StatusFilter; 5] = [
+        StatusFilter::Open,
+        StatusFilter::Strung,
+        StatusFilter::Paid,
+        StatusFilter::Unpaid,
+        StatusFilter::Void,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StatusFilter::Open => "open",
+            StatusFilter::Strung => "strung",
+            StatusFilter::Paid => "paid",
+            StatusFilter::Unpaid => "unpaid",
+            StatusFilter::Void => "void",
+        }
+    }
+
+    /// What `--help` says of it.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            StatusFilter::Open => "taken, not strung: no number yet",
+            StatusFilter::Strung => "strung and numbered, not void",
+            StatusFilter::Paid => "paid, not void",
+            StatusFilter::Unpaid => "numbered, not paid, not void: money still to come",
+            StatusFilter::Void => "void",
+        }
+    }
+}
+
+impl FromStr for StatusFilter {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        StatusFilter::ALL
+            .into_iter()
+            .find(|status| status.as_str() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| {
+                format!("\"{s}\" is not an order status (expected open, strung, paid, unpaid or void)")
+            })
+    }
+}
+
+/// What a journal entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    Mint,
+    Void,
+    Resync,
+    V1Import,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 4] =
+        [EventKind::Mint, EventKind::Void, EventKind::Resync, EventKind::V1Import];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Mint => "mint",
+            EventKind::Void => "void",
+            EventKind::Resync => "resync",
+            EventKind::V1Import => "v1_import",
+        }
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl TryFrom<String> for EventKind {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        EventKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == stored)
+            .ok_or_else(|| format!("\"{stored}\" is not a journal entry kind"))
+    }
 }
 
 impl FromStr for OrderKind {

@@ -32,12 +32,42 @@ impl fmt::Display for Price {
 }
 
 /// An ISO 4217 style currency code: three capital letters.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Currency(pub String);
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(transparent)]
+pub struct Currency(String);
+
+impl Currency {
+    /// A new order's currency when neither it nor its stringer names one.
+    pub fn chf() -> Currency {
+        Currency("CHF".into())
+    }
+
+    pub fn eur() -> Currency {
+        Currency("EUR".into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
 
 impl Default for Currency {
     fn default() -> Self {
-        Currency("CHF".into())
+        Currency::chf()
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for Currency {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        stored.parse()
     }
 }
 

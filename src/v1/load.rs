@@ -9,14 +9,11 @@ use super::problems::{Problem, Problems};
 use super::row::{Instants, V1Row};
 use super::stringers::Registry;
 use super::{GroupReport, Options, Report};
-use crate::db::counters;
 use crate::db::events::{self, Event};
-use crate::db::schema::orders;
-use crate::db::DbConn;
-use crate::domain::{now_utc, OrderKind, ReceiptNumber};
+use crate::db::v1_import::{self, NewOrder};
+use crate::db::{counters, DbConn};
+use crate::domain::{now_utc, Currency, OrderKind, ReceiptNumber, StringerId};
 use crate::error::Error;
-use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use indicatif::ProgressBar;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, HashMap};
@@ -27,38 +24,13 @@ use std::path::Path;
 /// rows go through one cached single-row INSERT each.
 const CHUNK: usize = 10_000;
 
-#[derive(Insertable)]
-#[diesel(table_name = orders)]
-#[diesel(treat_none_as_default_value = false)]
-struct NewOrder {
-    stringer_id: i64,
-    kind: &'static str,
-    customer: Option<String>,
-    racket: Option<String>,
-    string: Option<String>,
-    tension: Option<String>,
-    price_minor: Option<i64>,
-    currency: &'static str,
-    ordered_at: Option<NaiveDateTime>,
-    strung_at: Option<NaiveDateTime>,
-    paid_at: Option<NaiveDateTime>,
-    receipt_number: Option<String>,
-    receipt_year: Option<i32>,
-    receipt_seq: Option<i64>,
-    v1_kind: Option<&'static str>,
-    v1_id: Option<i64>,
-    notes: Option<String>,
-    created_at: NaiveDateTime,
-    updated_at: NaiveDateTime,
-}
-
 /// A row imported before, as far as a re-import needs to know it.
 struct Imported {
     fingerprint: u64,
     number: Option<ReceiptNumber>,
 }
 
-type Identity = (i64, OrderKind, i64);
+type Identity = (StringerId, OrderKind, i64);
 
 /// A second (and third) pass over the file, checked to be the same file as the first.
 pub struct Source<'a> {
@@ -77,10 +49,8 @@ pub fn load(
     if !options.dry_run {
         registry.create_new(conn)?;
     }
-    if let DbConn::Sqlite(_) = conn {
-        diesel::connection::SimpleConnection::batch_execute(conn, "PRAGMA cache_size = -65536")?;
-    }
-    let stringer_ids: Vec<i64> = registry.entries().iter().filter_map(|e| e.id.map(|id| id.0)).collect();
+    v1_import::prepare(conn)?;
+    let stringer_ids: Vec<StringerId> = registry.entries().iter().filter_map(|e| e.id()).collect();
     let imported = imported_rows(conn, &stringer_ids)?;
     refuse_renumbering(conn, plan, registry, &imported)?;
 
@@ -93,9 +63,9 @@ pub fn load(
     let mut chunk: Vec<NewOrder> = Vec::with_capacity(CHUNK);
     each_row(source, "loading", registry, options, |row, instants, index| {
         // Stringers are only created for real; in a dry run every row of a new one is new.
-        let stringer_id = registry.get(index.stringer).id;
+        let stringer_id = registry.get(index.stringer).id();
         if let Some(id) = stringer_id {
-            if imported.contains_key(&(id.0, row.kind, row.v1_id)) {
+            if imported.contains_key(&(id, row.kind, row.v1_id)) {
                 return Ok(());
             }
         }
@@ -117,11 +87,10 @@ pub fn load(
             string: row.string.map(str::to_string),
             tension: row.tension.map(str::to_string),
             price_minor: row.price_minor,
-            currency: "CHF",
+            currency: Currency::default().to_string(),
             ordered_at: instants.ordered_at,
             strung_at: instants.strung_at,
             paid_at: instants.paid_at,
-            receipt_number: number.map(|n| n.to_string()),
             receipt_year: number.map(|n| n.year),
             receipt_seq: number.map(|n| n.seq),
             v1_kind: Some(row.kind.as_str()),
@@ -131,13 +100,13 @@ pub fn load(
             updated_at: now,
         });
         if chunk.len() == CHUNK {
-            insert(conn, &chunk)?;
+            v1_import::insert(conn, &chunk)?;
             chunk.clear();
         }
         Ok(())
     })?;
     if !chunk.is_empty() {
-        insert(conn, &chunk)?;
+        v1_import::insert(conn, &chunk)?;
     }
     if !options.dry_run {
         set_counters(conn, plan, registry, &new_numbers, source.path)?;
@@ -183,67 +152,21 @@ fn changed() -> Error {
     Error::InputFile("the file changed while it was being imported; nothing was written".into())
 }
 
-/// Every V1 row these stringers already have, read in pages so memory stays small.
-fn imported_rows(conn: &mut DbConn, stringer_ids: &[i64]) -> Result<HashMap<Identity, Imported>, Error> {
+/// Every V1 row these stringers already have, by its identity.
+fn imported_rows(conn: &mut DbConn, stringers: &[StringerId]) -> Result<HashMap<Identity, Imported>, Error> {
     let mut imported = HashMap::new();
-    let mut after = 0i64;
-    loop {
-        #[allow(clippy::type_complexity)]
-        let page: Vec<(
-            i64,
-            i64,
-            Option<String>,
-            Option<i64>,
-            (Option<String>, Option<String>, Option<String>, Option<String>, Option<i64>),
-            (Option<NaiveDateTime>, Option<NaiveDateTime>, Option<NaiveDateTime>, Option<String>),
-            (Option<i32>, Option<i64>),
-        )> = orders::table
-            .filter(orders::v1_id.is_not_null())
-            .filter(orders::stringer_id.eq_any(stringer_ids))
-            .filter(orders::id.gt(after))
-            .order(orders::id)
-            .limit(20_000)
-            .select((
-                orders::id,
-                orders::stringer_id,
-                orders::v1_kind,
-                orders::v1_id,
-                (orders::customer, orders::racket, orders::string, orders::tension, orders::price_minor),
-                (orders::ordered_at, orders::strung_at, orders::paid_at, orders::notes),
-                (orders::receipt_year, orders::receipt_seq),
-            ))
-            .load(conn)?;
-        let Some(last) = page.last() else { break };
-        after = last.0;
-        for (
-            _,
-            stringer_id,
-            kind,
-            v1_id,
-            (customer, racket, string, tension, price),
-            (ordered, strung, paid, notes),
-            number,
-        ) in page
-        {
-            let (Some(kind), Some(v1_id)) = (kind.and_then(|k| k.parse::<OrderKind>().ok()), v1_id) else {
-                continue;
-            };
-            let fingerprint = fingerprint(&Content {
-                customer: customer.as_deref(),
-                racket: racket.as_deref(),
-                string: string.as_deref(),
-                tension: tension.as_deref(),
-                price_minor: price,
-                instants: Instants { ordered_at: ordered, strung_at: strung, paid_at: paid },
-                notes: notes.as_deref(),
-            });
-            let number = match number {
-                (Some(year), Some(seq)) => Some(ReceiptNumber::new(year, seq)),
-                _ => None,
-            };
-            imported.insert((stringer_id, kind, v1_id), Imported { fingerprint, number });
-        }
-    }
+    v1_import::for_each_imported(conn, stringers, |row| {
+        let fingerprint = fingerprint(&Content {
+            customer: row.customer.as_deref(),
+            racket: row.racket.as_deref(),
+            string: row.string.as_deref(),
+            tension: row.tension.as_deref(),
+            price_minor: row.price_minor,
+            instants: Instants { ordered_at: row.ordered_at, strung_at: row.strung_at, paid_at: row.paid_at },
+            notes: row.notes.as_deref(),
+        });
+        imported.insert((row.stringer, row.kind, row.v1_id), Imported { fingerprint, number: row.number });
+    })?;
     Ok(imported)
 }
 
@@ -280,11 +203,11 @@ fn refuse_renumbering(
         let Some((year, _)) = key.strung else {
             continue;
         };
-        let Some(id) = registry.get(key.stringer).id else {
+        let Some(id) = registry.get(key.stringer).id() else {
             *fresh.entry((key.stringer, year)).or_default() += 1;
             continue;
         };
-        match imported.get(&(id.0, key.kind, key.v1_id)) {
+        match imported.get(&(id, key.kind, key.v1_id)) {
             Some(Imported { number: Some(n), .. }) if n.year == year => {
                 *accounted.entry((key.stringer, year)).or_default() += 1
             }
@@ -294,19 +217,11 @@ fn refuse_renumbering(
     }
     let mut problems = Problems::default();
     for (&(stringer, year), _) in fresh.iter().filter(|(_, &n)| n > 0) {
-        let Some(id) = registry.get(stringer).id else {
+        let Some(tenant) = &registry.get(stringer).tenant else {
             continue;
         };
-        let (count, first, last): (i64, Option<i64>, Option<i64>) = orders::table
-            .filter(orders::stringer_id.eq(id.0))
-            .filter(orders::receipt_year.eq(year))
-            .select((
-                diesel::dsl::count_star(),
-                diesel::dsl::min(orders::receipt_seq),
-                diesel::dsl::max(orders::receipt_seq),
-            ))
-            .first(conn)?;
-        let counter = counters::last_n(conn, id, year)?.unwrap_or(0);
+        let (count, first, last) = v1_import::numbers_of_year(conn, tenant, year)?;
+        let counter = counters::last_n(conn, tenant, year)?.unwrap_or(0);
         let own = accounted.get(&(stringer, year)).copied().unwrap_or(0);
         let highest = plan.groups.get(&(stringer, Some(year))).map_or(0, |g: &Group| g.highest);
         if count > own || counter > highest {
@@ -339,10 +254,10 @@ fn compare_with_imported(
 ) -> Result<(), Error> {
     let mut problems = Problems::default();
     each_row(source, "comparing", registry, options, |row, instants, index| {
-        let Some(id) = registry.get(index.stringer).id else {
+        let Some(id) = registry.get(index.stringer).id() else {
             return Ok(());
         };
-        let Some(before) = imported.get(&(id.0, row.kind, row.v1_id)) else {
+        let Some(before) = imported.get(&(id, row.kind, row.v1_id)) else {
             return Ok(());
         };
         let now = fingerprint(&Content {
@@ -382,17 +297,6 @@ fn compare_with_imported(
     problems.into_result()
 }
 
-fn insert(conn: &mut DbConn, rows: &[NewOrder]) -> QueryResult<()> {
-    match conn {
-        DbConn::Postgres(pg) => diesel::copy_from(orders::table).from_insertable(rows).execute(pg).map(drop),
-        // One cached prepared statement run per row beats multi-row INSERTs on SQLite: those
-        // are prepared anew for every chunk.
-        DbConn::Sqlite(lite) => rows
-            .iter()
-            .try_for_each(|row| diesel::insert_into(orders::table).values(row).execute(lite).map(drop)),
-    }
-}
-
 /// Counters to the highest number of each (stringer, year), never lower; one journal row
 /// per (stringer, year) that got new numbers.
 fn set_counters(
@@ -408,14 +312,17 @@ fn set_counters(
         path.file_name().map_or(path.display().to_string(), |n| n.to_string_lossy().into_owned())
     );
     for (&(stringer, year), group) in &plan.groups {
-        let (Some(year), Some(id)) = (year, registry.get(stringer).id) else {
+        let (Some(year), Some(tenant)) = (year, &registry.get(stringer).tenant) else {
             continue;
         };
-        let old = counters::last_n(conn, id, year)?;
+        let old = counters::last_n(conn, tenant, year)?;
         let new = old.unwrap_or(0).max(group.highest);
-        counters::set(conn, id, year, old, new, now)?;
+        counters::set(conn, tenant, year, old, new, now)?;
         if let Some(&seqs) = new_numbers.get(&(stringer, year)) {
-            events::record(conn, &Event::v1_import(id, year, seqs, (old.unwrap_or(0), new), &reason))?;
+            events::record(
+                conn,
+                &Event::v1_import(tenant.id(), year, seqs, (old.unwrap_or(0), new), &reason),
+            )?;
         }
     }
     Ok(())

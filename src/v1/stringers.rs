@@ -1,11 +1,9 @@
 //! The stringers a V1 file names: those the database has, and those the import creates.
 
-use crate::db::schema::stringers;
-use crate::db::{stringers as db_stringers, DbConn};
-use crate::domain::{parse_timezone, StringerId};
-use crate::error::Error;
+use crate::db::{stringers as db_stringers, DbConn, Tenant};
+use crate::domain::StringerId;
+use crate::error::{Busy, Error};
 use chrono_tz::Tz;
-use diesel::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -13,9 +11,15 @@ use std::collections::HashMap;
 pub struct Entry {
     pub handle: String,
     /// None until a new stringer is created.
-    pub id: Option<StringerId>,
+    pub tenant: Option<Tenant>,
     pub zone: Tz,
     pub is_new: bool,
+}
+
+impl Entry {
+    pub fn id(&self) -> Option<StringerId> {
+        self.tenant.as_ref().map(Tenant::id)
+    }
 }
 
 /// Handles to small indexes, so a million keys do not each carry a string.
@@ -23,19 +27,13 @@ pub struct Entry {
 pub struct Registry {
     entries: Vec<Entry>,
     by_handle: HashMap<String, u32>,
-    known: HashMap<String, (StringerId, Tz)>,
+    known: HashMap<String, Tenant>,
     zone_for_new: Tz,
 }
 
 impl Registry {
     pub fn load(conn: &mut DbConn, zone_for_new: Tz) -> Result<Registry, Error> {
-        let mut known = HashMap::new();
-        let rows: Vec<(i64, String, String)> =
-            stringers::table.select((stringers::id, stringers::handle, stringers::timezone)).load(conn)?;
-        for (id, handle, zone) in rows {
-            let zone = parse_timezone(&zone).map_err(Error::Refused)?;
-            known.insert(handle, (StringerId(id), zone));
-        }
+        let known = Tenant::all(conn)?.into_iter().map(|t| (t.handle().to_string(), t)).collect();
         Ok(Registry { entries: Vec::new(), by_handle: HashMap::new(), known, zone_for_new })
     }
 
@@ -53,8 +51,13 @@ impl Registry {
         }
         let handle = handle.as_ref();
         let entry = match self.known.get(handle) {
-            Some(&(id, zone)) => Entry { handle: handle.to_string(), id: Some(id), zone, is_new: false },
-            None => Entry { handle: handle.to_string(), id: None, zone: self.zone_for_new, is_new: true },
+            Some(tenant) => Entry {
+                handle: handle.to_string(),
+                zone: tenant.zone(),
+                tenant: Some(tenant.clone()),
+                is_new: false,
+            },
+            None => Entry { handle: handle.to_string(), tenant: None, zone: self.zone_for_new, is_new: true },
         };
         let index = self.entries.len() as u32;
         self.entries.push(entry);
@@ -88,22 +91,17 @@ impl Registry {
     /// created them since the plan was made. One created with another zone than the plan
     /// assumed would change the plan's years: that import must plan again.
     pub fn refresh(&mut self, conn: &mut DbConn) -> Result<(), Error> {
-        for entry in self.entries.iter_mut().filter(|e| e.id.is_none()) {
-            let found = stringers::table
-                .filter(stringers::handle.eq(&entry.handle))
-                .select((stringers::id, stringers::timezone))
-                .first::<(i64, String)>(conn)
-                .optional()?;
-            let Some((id, zone)) = found else {
-                continue;
+        for entry in self.entries.iter_mut().filter(|e| e.tenant.is_none()) {
+            let found = match Tenant::load(conn, &entry.handle) {
+                Ok(tenant) => tenant,
+                Err(Error::NoSuchStringer(_)) => continue,
+                Err(e) => return Err(e),
             };
-            if parse_timezone(&zone).ok() != Some(entry.zone) {
-                return Err(Error::Busy(format!(
-                    "stringer {} was created by another import while this one was planned",
-                    entry.handle
-                )));
+            if found.zone() != entry.zone {
+                // Another import created it meanwhile, with another zone: plan again.
+                return Err(Error::Busy(Busy::ConcurrentImport));
             }
-            entry.id = Some(StringerId(id));
+            entry.tenant = Some(found);
             entry.is_new = false;
         }
         Ok(())
@@ -111,9 +109,9 @@ impl Registry {
 
     /// Creates the stringers the database does not have yet.
     pub fn create_new(&mut self, conn: &mut DbConn) -> Result<(), Error> {
-        for entry in self.entries.iter_mut().filter(|e| e.id.is_none()) {
-            let added = db_stringers::add(conn, &entry.handle, &entry.handle, entry.zone)?;
-            entry.id = Some(StringerId(added.id));
+        for entry in self.entries.iter_mut().filter(|e| e.tenant.is_none()) {
+            db_stringers::add(conn, &entry.handle, &entry.handle, entry.zone)?;
+            entry.tenant = Some(Tenant::load(conn, &entry.handle)?);
         }
         Ok(())
     }

@@ -52,7 +52,7 @@ fn held_lock_makes_mint_exit_75(db: &TestDb) {
     let order = shop(db);
     let second = ok(db, &["order", "add", "--stringer", "stefan"]);
     let mut holder = db.connect();
-    let stefan = Tenant::load(holder.conn(), "stefan").unwrap();
+    let stefan = holder.read(|conn| Tenant::load(conn, "stefan")).unwrap();
     let message = holder
         .write(|conn| {
             mint_in_transaction(conn, &stefan, OrderId(order.parse().unwrap()), utc("2026-05-01 10:00"))?;

@@ -85,7 +85,7 @@ on_both_backends! {
         assert_eq!(json.as_array().unwrap().len(), 1);
         assert_eq!(json[0]["receipt_number"], "2025-0001");
         assert_eq!(json[0]["amount"], "30.00");
-        fails(&db, 66, &["export", "--year", "2025", "-o", file.to_str().unwrap()]);
+        fails(&db, 73, &["export", "--year", "2025", "-o", file.to_str().unwrap()]);
     }
 
     fn order_list_filters_and_sorts(db: TestDb) {
@@ -164,7 +164,7 @@ fn a_backup_taken_while_mints_run_is_sound_and_never_overwrites() {
     let audited = binary().env_clear().env("DATABASE_URL", &copy).args(["audit"]).output().unwrap();
     assert!(audited.status.success(), "{}", String::from_utf8_lossy(&audited.stderr));
     let before = std::fs::read(&copy).unwrap();
-    assert!(fails(&db, 1, &["backup", copy.to_str().unwrap()]).contains("never overwrites"));
+    assert!(fails(&db, 73, &["backup", copy.to_str().unwrap()]).contains("never overwrites"));
     assert_eq!(std::fs::read(&copy).unwrap(), before);
 }
 

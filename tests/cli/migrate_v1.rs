@@ -13,10 +13,14 @@ fn numbers(db: &TestDb) -> BTreeMap<(String, String, i64), String> {
     use diesel::prelude::*;
     use receipts::db::schema::{orders, stringers};
     type Row = (String, Option<String>, Option<i64>, Option<String>);
-    let rows: Vec<Row> = orders::table
-        .inner_join(stringers::table)
-        .select((stringers::handle, orders::v1_kind, orders::v1_id, orders::receipt_number))
-        .load(db.connect().conn())
+    let rows: Vec<Row> = db
+        .connect()
+        .without_transaction(|c| {
+            orders::table
+                .inner_join(stringers::table)
+                .select((stringers::handle, orders::v1_kind, orders::v1_id, orders::receipt_number))
+                .load(c)
+        })
         .unwrap();
     rows.into_iter().map(|(h, k, id, n)| ((h, k.unwrap(), id.unwrap()), n.unwrap_or_default())).collect()
 }

@@ -229,7 +229,7 @@ on_both_backends! {
         // A PDF goes to a file, and an existing file that differs is not overwritten.
         assert!(fails(&db, 2, &["receipt", &paid, "--format", "pdf"]).contains("pass -o FILE.pdf"));
         std::fs::write(&pdf, "something else").unwrap();
-        assert!(fails(&db, 1, &["receipt", &paid, "-o", pdf.to_str().unwrap()]).contains("exists and differs"));
+        assert!(fails(&db, 73, &["receipt", &paid, "-o", pdf.to_str().unwrap()]).contains("never overwrites"));
         assert_eq!(std::fs::read_to_string(&pdf).unwrap(), "something else");
     }
 

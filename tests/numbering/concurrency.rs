@@ -138,7 +138,7 @@ fn storm(db: &TestDb, worker_url: &str) {
     for i in 0..WORKERS * MINTS_PER_WORKER {
         let tenant = &stringers[i % stringers.len()];
         let local = if i % 2 == 0 { "2026-12-31 23:59" } else { "2027-01-01 00:01" };
-        let at = Timestamp::parse(local).unwrap().resolve(tenant.timezone).unwrap();
+        let at = Timestamp::parse(local).unwrap().resolve(tenant.zone()).unwrap();
         work[i % WORKERS].push((tenant.clone(), order(&mut conn, tenant), at));
     }
 
@@ -164,11 +164,11 @@ fn storm(db: &TestDb, worker_url: &str) {
 
     for tenant in &stringers {
         for year in [2026, 2027] {
-            let seqs = issued(db, tenant.id.0, year);
+            let seqs = issued(db, tenant.id().0, year);
             let n = seqs.len() as i64;
-            assert!(n > 0, "{} has no {year} receipts", tenant.handle);
-            assert_eq!(seqs, (1..=n).collect::<Vec<_>>(), "{} {year}", tenant.handle);
-            assert_eq!(counter(db, tenant, year), Some(n), "{} {year}", tenant.handle);
+            assert!(n > 0, "{} has no {year} receipts", tenant.handle());
+            assert_eq!(seqs, (1..=n).collect::<Vec<_>>(), "{} {year}", tenant.handle());
+            assert_eq!(counter(db, tenant, year), Some(n), "{} {year}", tenant.handle());
         }
     }
     assert_eq!(

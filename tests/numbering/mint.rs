@@ -76,7 +76,7 @@ on_both_backends! {
         let b = order(&mut conn, &stefan);
         let seeded = mint(&mut conn, &stefan, a, utc("2026-01-01 10:00")).unwrap();
         assert_eq!(seeded.number.to_string(), "2026-0001");
-        db.execute(&format!("UPDATE receipt_counters SET last_n = 9999 WHERE stringer_id = {}", stefan.id.0)).unwrap();
+        db.execute(&format!("UPDATE receipt_counters SET last_n = 9999 WHERE stringer_id = {}", stefan.id().0)).unwrap();
 
         let minted = mint(&mut conn, &stefan, b, utc("2026-06-01 10:00")).unwrap();
         assert_eq!(minted.number.to_string(), "2026-10000");

@@ -28,8 +28,9 @@ struct Row {
 }
 
 fn lines(db: &TestDb, sql: &str) -> Vec<String> {
-    let mut rows: Vec<String> = diesel::sql_query(sql)
-        .load::<Row>(db.connect().conn())
+    let mut rows: Vec<String> = db
+        .connect()
+        .without_transaction(|c| diesel::sql_query(sql).load::<Row>(c))
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
         .into_iter()
         .map(|r| r.line)
@@ -71,36 +72,35 @@ fn script(db: &TestDb) -> State {
     let d = take(&mut conn, &anna, "D");
     mint(&mut conn, &anna, d, utc("2026-03-01 10:00")).unwrap();
     // A restore that lost anna's counter row.
-    db.execute(&format!("DELETE FROM receipt_counters WHERE stringer_id = {}", anna.id.0)).unwrap();
+    db.execute(&format!("DELETE FROM receipt_counters WHERE stringer_id = {}", anna.id().0)).unwrap();
     resync_counters(&mut conn, Options::default()).unwrap();
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/v1/sample.csv");
     let options = receipts::v1::Options { timezone: Some(chrono_tz::Europe::Zurich), ..Default::default() };
     receipts::v1::migrate_v1(&mut conn, &sample, &options).unwrap();
 
     // Instants are read as instants: each backend spells them its own way as text.
-    let mut orders: Vec<String> = receipts::db::schema::orders::table
-        .inner_join(receipts::db::schema::stringers::table)
-        .select((receipts::db::schema::stringers::handle, receipts::db::orders::Order::as_select()))
-        .load::<(String, receipts::db::orders::Order)>(conn.conn())
-        .unwrap()
-        .into_iter()
-        .map(|(handle, o)| {
-            format!(
-                "{handle}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
+    let mut orders: Vec<String> = Vec::new();
+    conn.read(|c| {
+        receipts::db::orders::for_each(c, None, &Default::default(), None, |listed| {
+            let o = listed.order;
+            orders.push(format!(
+                "{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
+                listed.stringer.handle(),
                 o.kind,
                 o.customer,
-                o.price_minor,
+                o.price,
                 o.strung_at,
                 o.paid_at,
-                o.receipt_number,
-                o.receipt_seq,
+                o.number,
                 o.void_reason,
-                (o.v1_kind, o.v1_id),
+                o.v1,
                 o.notes,
                 o.restring_of.is_some()
-            )
+            ));
+            Ok(())
         })
-        .collect();
+    })
+    .unwrap();
     orders.sort();
     State {
         orders,
@@ -155,12 +155,12 @@ fn columns(db: &TestDb) -> BTreeSet<(String, String, String, bool)> {
         }
         Backend::Sqlite => {
             "SELECT m.name AS table_name, c.name AS column_name, c.type AS data_type, c.\"notnull\" = 0 AND c.pk = 0 AS nullable, \
-             c.pk = 1 AND c.name = 'id' AS key FROM sqlite_master m, pragma_table_info(m.name) c \
+             c.pk = 1 AND c.name = 'id' AS key FROM sqlite_master m, pragma_table_xinfo(m.name) c \
              WHERE m.type = 'table' AND m.name <> '__diesel_schema_migrations'"
         }
     };
-    diesel::sql_query(sql)
-        .load::<Column>(db.connect().conn())
+    db.connect()
+        .without_transaction(|c| diesel::sql_query(sql).load::<Column>(c))
         .unwrap()
         .into_iter()
         .map(|c| {
@@ -212,8 +212,8 @@ fn indexes(db: &TestDb) -> BTreeSet<(String, bool, String, String)> {
     };
     let spell =
         |p: &str| p.replace(['(', ')'], "").split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-    diesel::sql_query(sql)
-        .load::<Index>(db.connect().conn())
+    db.connect()
+        .without_transaction(|c| diesel::sql_query(sql).load::<Index>(c))
         .unwrap()
         .into_iter()
         .map(|i| (i.name, i.is_unique, i.columns, i.predicate.as_deref().map(spell).unwrap_or_default()))
@@ -243,32 +243,32 @@ fn guards(db: &TestDb) -> Guards {
         event: String,
     }
     let mut conn = db.connect();
-    let checks: Vec<Count> = match db.backend {
+    let checks: Vec<Count> = conn.without_transaction(|conn| match db.backend {
         Backend::Postgres => diesel::sql_query(
             "SELECT c.conrelid::regclass::text AS name, count(*) AS checks FROM pg_constraint c \
              JOIN pg_namespace n ON n.oid = c.connamespace WHERE c.contype = 'c' AND n.nspname = 'public' GROUP BY 1",
         )
-        .load(conn.conn()),
+        .load(conn),
         // SQLite keeps constraints in the table's CREATE statement only.
         Backend::Sqlite => diesel::sql_query(
             "SELECT name, (length(sql) - length(replace(sql, 'CHECK (', ''))) / 7 AS checks FROM sqlite_master \
              WHERE type = 'table' AND sql LIKE '%CHECK (%'",
         )
-        .load(conn.conn()),
-    }
+        .load(conn),
+    })
     .unwrap();
-    let triggers: Vec<Guard> = match db.backend {
+    let triggers: Vec<Guard> = conn.without_transaction(|conn| match db.backend {
         Backend::Postgres => diesel::sql_query(
             "SELECT event_object_table::text AS name, event_manipulation::text AS event FROM information_schema.triggers \
              WHERE trigger_schema = 'public'",
         )
-        .load(conn.conn()),
+        .load(conn),
         Backend::Sqlite => diesel::sql_query(
             "SELECT tbl_name AS name, CASE WHEN sql LIKE '%BEFORE DELETE%' THEN 'DELETE' ELSE 'UPDATE' END AS event \
              FROM sqlite_master WHERE type = 'trigger'",
         )
-        .load(conn.conn()),
-    }
+        .load(conn),
+    })
     .unwrap();
     Guards {
         checks: checks.into_iter().map(|c| (c.name, c.checks)).collect(),

@@ -23,12 +23,12 @@ fn postgres_schema_has_the_documented_shape() {
 fn sqlite_schema_has_the_documented_shape() {
     let db = TestDb::sqlite();
     let one = |sql: &str| assert_eq!(db.query_i64(sql), Some(1), "{sql}");
-    one("SELECT count(*) FROM pragma_table_info('orders') WHERE name = 'receipt_number' AND type = 'TEXT' AND \"notnull\" = 0 AND dflt_value IS NULL");
-    one("SELECT count(*) FROM pragma_table_info('receipt_counters') WHERE name = 'last_n' AND type = 'BIGINT' AND \"notnull\" = 1");
+    one("SELECT count(*) FROM pragma_table_xinfo('orders') WHERE name = 'receipt_number' AND type = 'TEXT' AND \"notnull\" = 0 AND dflt_value IS NULL");
+    one("SELECT count(*) FROM pragma_table_xinfo('receipt_counters') WHERE name = 'last_n' AND type = 'BIGINT' AND \"notnull\" = 1");
     one("SELECT count(*) FROM pragma_index_list('orders') WHERE name = 'orders_receipt_number_key' AND \"unique\" = 1 AND partial = 1");
     one("SELECT count(*) FROM sqlite_master WHERE name = 'orders_receipt_number_key' AND sql LIKE '%(stringer_id, receipt_number) WHERE receipt_number IS NOT NULL'");
     one("SELECT count(*) FROM pragma_index_list('orders') WHERE name = 'orders_v1_identity_key' AND \"unique\" = 1 AND partial = 1");
-    one("SELECT group_concat(name, ',') = 'stringer_id,year' FROM (SELECT name FROM pragma_table_info('receipt_counters') WHERE pk > 0 ORDER BY pk)");
+    one("SELECT group_concat(name, ',') = 'stringer_id,year' FROM (SELECT name FROM pragma_table_xinfo('receipt_counters') WHERE pk > 0 ORDER BY pk)");
     assert_counters_have_a_floor_and_no_cap(&db);
 }
 
@@ -66,19 +66,23 @@ fn both_migration_trees_have_the_same_steps_and_build_the_same_tables() {
 
     let pg = TestDb::postgres();
     let lite = TestDb::sqlite();
-    let pg_columns: BTreeSet<Column> = diesel::sql_query(
+    let pg_columns: BTreeSet<Column> = pg.connect().without_transaction(|c| {
+    diesel::sql_query(
         "SELECT table_name::text AS table_name, column_name::text AS column_name FROM information_schema.columns \
          WHERE table_schema = 'public' AND table_name <> '__diesel_schema_migrations'",
     )
-    .load(pg.connect().conn())
+    .load(c)
+    })
     .unwrap()
     .into_iter()
     .collect();
-    let lite_columns: BTreeSet<Column> = diesel::sql_query(
-        "SELECT m.name AS table_name, c.name AS column_name FROM sqlite_master m, pragma_table_info(m.name) c \
+    let lite_columns: BTreeSet<Column> = lite.connect().without_transaction(|c| {
+    diesel::sql_query(
+        "SELECT m.name AS table_name, c.name AS column_name FROM sqlite_master m, pragma_table_xinfo(m.name) c \
          WHERE m.type = 'table' AND m.name <> '__diesel_schema_migrations'",
     )
-    .load(lite.connect().conn())
+    .load(c)
+    })
     .unwrap()
     .into_iter()
     .collect();
@@ -88,7 +92,7 @@ fn both_migration_trees_have_the_same_steps_and_build_the_same_tables() {
 
 fn up_down_up(db: &TestDb) {
     let mut conn = db.connect();
-    match conn.conn() {
+    conn.without_transaction(|raw| match raw {
         DbConn::Postgres(c) => {
             c.run_pending_migrations(receipts::db::POSTGRES_MIGRATIONS).unwrap();
             c.revert_all_migrations(receipts::db::POSTGRES_MIGRATIONS).unwrap();
@@ -99,7 +103,7 @@ fn up_down_up(db: &TestDb) {
             c.revert_all_migrations(receipts::db::SQLITE_MIGRATIONS).unwrap();
             c.run_pending_migrations(receipts::db::SQLITE_MIGRATIONS).unwrap();
         }
-    }
+    });
     let stefan = stringer(&mut conn, "stefan", "UTC");
     let a = order(&mut conn, &stefan);
     receipts::db::mint::mint(&mut conn, &stefan, a, utc("2026-01-01 10:00")).unwrap();

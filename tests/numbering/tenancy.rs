@@ -16,21 +16,24 @@ on_both_backends! {
         mint(&mut conn, &stefan, mine, utc("2026-03-01 10:00")).unwrap();
         mint(&mut conn, &anna, theirs, utc("2026-03-01 10:00")).unwrap();
 
-        assert!(matches!(orders::find(conn.conn(), &stefan, theirs), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
+        assert!(matches!(conn.read(|c| orders::find(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         assert!(matches!(mint(&mut conn, &stefan, theirs, utc("2026-03-02 10:00")), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         assert!(matches!(void_order(&mut conn, &stefan, theirs, "no"), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         assert!(matches!(conn.write(|c| orders::unstring(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         assert!(matches!(conn.write(|c| orders::restring(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         let mut listed = Vec::new();
-        orders::for_each(conn.conn(), Some(&stefan), &orders::Filter::default(), None, |l| {
-            listed.push(l.order.id);
-            Ok(())
+        conn.read(|c| {
+            orders::for_each(c, Some(&stefan), &orders::Filter::default(), None, |l| {
+                listed.push(l.order.id);
+                Ok(())
+            })
         })
         .unwrap();
-        assert_eq!(listed, vec![mine.0]);
+        assert_eq!(listed, vec![mine]);
 
-        let counters: Vec<i64> = stefan.counters().select(receipt_counters::stringer_id).load(conn.conn()).unwrap();
-        assert_eq!(counters, vec![stefan.id.0]);
+        let counters: Vec<i64> =
+            conn.read(|c| Ok(stefan.counters().select(receipt_counters::stringer_id).load(c)?)).unwrap();
+        assert_eq!(counters, vec![stefan.id().0]);
         // Anna's order was left as it was.
         assert_eq!(db.query_i64(&format!("SELECT count(*) FROM orders WHERE id = {} AND receipt_number = '2026-0001' AND strung_at IS NOT NULL", theirs.0)), Some(1));
     }

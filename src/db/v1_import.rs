@@ -1,0 +1,156 @@
+//! The V1 import's SQL: the rows a file brings, the rows imported before, and what a year
+//! holds already. The import itself (checking, numbering, comparing) lives in `v1`.
+//!
+//! Exempt from tenancy by design: a V1 file holds several stringers, so these queries take
+//! the import's stringers together.
+
+use super::schema::orders;
+use super::{DbConn, Tenant};
+use crate::domain::{OrderKind, ReceiptNumber, StringerId};
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+/// A row of the file, as inserted.
+#[derive(Insertable)]
+#[diesel(table_name = orders)]
+#[diesel(treat_none_as_default_value = false)]
+pub struct NewOrder {
+    pub stringer_id: i64,
+    pub kind: &'static str,
+    pub customer: Option<String>,
+    pub racket: Option<String>,
+    pub string: Option<String>,
+    pub tension: Option<String>,
+    pub price_minor: Option<i64>,
+    pub currency: String,
+    pub ordered_at: Option<NaiveDateTime>,
+    pub strung_at: Option<NaiveDateTime>,
+    pub paid_at: Option<NaiveDateTime>,
+    pub receipt_year: Option<i32>,
+    pub receipt_seq: Option<i64>,
+    pub v1_kind: Option<&'static str>,
+    pub v1_id: Option<i64>,
+    pub notes: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Readies the connection for a bulk load: on SQLite a 64 MiB page cache.
+pub fn prepare(conn: &mut DbConn) -> QueryResult<()> {
+    match conn {
+        DbConn::Sqlite(_) => {
+            diesel::connection::SimpleConnection::batch_execute(conn, "PRAGMA cache_size = -65536")
+        }
+        DbConn::Postgres(_) => Ok(()),
+    }
+}
+
+/// Inserts a chunk of rows: one binary COPY on PostgreSQL; on SQLite one cached prepared
+/// statement run per row, which beats multi-row INSERTs (those are prepared anew for every
+/// chunk).
+pub fn insert(conn: &mut DbConn, rows: &[NewOrder]) -> QueryResult<()> {
+    match conn {
+        DbConn::Postgres(pg) => diesel::copy_from(orders::table).from_insertable(rows).execute(pg).map(drop),
+        DbConn::Sqlite(lite) => rows
+            .iter()
+            .try_for_each(|row| diesel::insert_into(orders::table).values(row).execute(lite).map(drop)),
+    }
+}
+
+/// A row imported before, with what a re-import compares.
+pub struct Imported {
+    pub stringer: StringerId,
+    pub kind: OrderKind,
+    pub v1_id: i64,
+    pub customer: Option<String>,
+    pub racket: Option<String>,
+    pub string: Option<String>,
+    pub tension: Option<String>,
+    pub price_minor: Option<i64>,
+    pub ordered_at: Option<NaiveDateTime>,
+    pub strung_at: Option<NaiveDateTime>,
+    pub paid_at: Option<NaiveDateTime>,
+    pub notes: Option<String>,
+    pub number: Option<ReceiptNumber>,
+}
+
+/// Calls `visit` with every V1 row these stringers already have, read in pages so memory
+/// stays small.
+pub fn for_each_imported(
+    conn: &mut DbConn,
+    stringers: &[StringerId],
+    mut visit: impl FnMut(Imported),
+) -> QueryResult<()> {
+    let ids: Vec<i64> = stringers.iter().map(|s| s.0).collect();
+    let mut after = 0i64;
+    loop {
+        #[allow(clippy::type_complexity)]
+        let page: Vec<(
+            i64,
+            i64,
+            Option<String>,
+            Option<i64>,
+            (Option<String>, Option<String>, Option<String>, Option<String>, Option<i64>),
+            (Option<NaiveDateTime>, Option<NaiveDateTime>, Option<NaiveDateTime>, Option<String>),
+            (Option<i32>, Option<i64>),
+        )> = orders::table
+            .filter(orders::v1_id.is_not_null())
+            .filter(orders::stringer_id.eq_any(&ids))
+            .filter(orders::id.gt(after))
+            .order(orders::id)
+            .limit(20_000)
+            .select((
+                orders::id,
+                orders::stringer_id,
+                orders::v1_kind,
+                orders::v1_id,
+                (orders::customer, orders::racket, orders::string, orders::tension, orders::price_minor),
+                (orders::ordered_at, orders::strung_at, orders::paid_at, orders::notes),
+                (orders::receipt_year, orders::receipt_seq),
+            ))
+            .load(conn)?;
+        let Some(last) = page.last() else { return Ok(()) };
+        after = last.0;
+        for (_, stringer, kind, v1_id, (customer, racket, string, tension, price_minor), times, number) in
+            page
+        {
+            // The schema's CHECKs allow only known kinds, and both parts or neither.
+            let (Some(kind), Some(v1_id)) = (kind.and_then(|k| k.parse().ok()), v1_id) else {
+                continue;
+            };
+            let (ordered_at, strung_at, paid_at, notes) = times;
+            visit(Imported {
+                stringer: StringerId(stringer),
+                kind,
+                v1_id,
+                customer,
+                racket,
+                string,
+                tension,
+                price_minor,
+                ordered_at,
+                strung_at,
+                paid_at,
+                notes,
+                number: number.0.zip(number.1).map(|(year, seq)| ReceiptNumber::new(year, seq)),
+            });
+        }
+    }
+}
+
+/// How many numbers of `year` the tenant holds, and the lowest and highest.
+pub fn numbers_of_year(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    year: i32,
+) -> QueryResult<(i64, Option<i64>, Option<i64>)> {
+    tenant
+        .orders()
+        .filter(orders::receipt_year.eq(year))
+        .select((
+            diesel::dsl::count_star(),
+            diesel::dsl::min(orders::receipt_seq),
+            diesel::dsl::max(orders::receipt_seq),
+        ))
+        .first(conn)
+}
