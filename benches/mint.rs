@@ -180,8 +180,8 @@ impl Postgres {
         db.without_transaction(|c| c.batch_execute(&format!(
             "INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
                  SELECT 's' || g, 's' || g, 'UTC', now(), now() FROM generate_series(1, {stringers}) g;
-             INSERT INTO orders (stringer_id, kind, created_at, updated_at)
-                 SELECT ((g - 1) % {stringers}) + 1, 'client', now(), now() FROM generate_series(1, {orders}) g;
+             INSERT INTO orders (stringer_id, kind, price_minor, created_at, updated_at)
+                 SELECT ((g - 1) % {stringers}) + 1, 'client', 3500, now(), now() FROM generate_series(1, {orders}) g;
              CREATE SEQUENCE bench_orders;
              CREATE TABLE bench_floor (id BIGINT PRIMARY KEY, n BIGINT NOT NULL);
              INSERT INTO bench_floor SELECT g, 0 FROM generate_series(1, {stringers}) g;
@@ -372,8 +372,8 @@ fn sqlite_database(dir: &Path, name: &str, orders: i64) -> Result<DatabaseUrl> {
             "INSERT INTO stringers (handle, name, timezone, created_at, updated_at)
              VALUES ('s1', 's1', 'UTC', '{STRUNG_AT}', '{STRUNG_AT}');
          WITH RECURSIVE g(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM g WHERE k < {orders})
-         INSERT INTO orders (stringer_id, kind, created_at, updated_at)
-             SELECT 1, 'client', '{STRUNG_AT}', '{STRUNG_AT}' FROM g;"
+         INSERT INTO orders (stringer_id, kind, price_minor, created_at, updated_at)
+             SELECT 1, 'client', 3500, '{STRUNG_AT}', '{STRUNG_AT}' FROM g;"
         ))
     })?;
     Ok(url)

@@ -79,6 +79,37 @@ pub enum Error {
     )]
     StrungOutsideYear { order: OrderId, number: ReceiptNumber, at: String, year: i32 },
 
+    /// A numbered order's document is fixed: a correction is a void and a new order.
+    #[error(
+        "order {order} holds receipt {number}, and what its document shows ({}) cannot change: \
+         void it (`receipts void --order {order} --reason ...`), then `receipts order restring {order}` \
+         for a corrected new order",
+        .fields.join(", ")
+    )]
+    DocumentFrozen { order: OrderId, number: ReceiptNumber, fields: Vec<&'static str> },
+
+    /// A client's receipt without an amount is no receipt.
+    #[error(
+        "order {order} has no price, and a client's receipt needs one: set it with \
+         `receipts order edit {order} --price ...`, then mint"
+    )]
+    NoPrice { order: OrderId },
+
+    /// Numbers follow time: a strung time before the last issued number of the year.
+    #[error(
+        "{at} is before {previous}, strung {previous_at}: numbers follow time; to enter an earlier \
+         racket after later ones on purpose, add --backdate (the journal records it)"
+    )]
+    OutOfOrder { at: String, previous: ReceiptNumber, previous_at: String },
+
+    /// Text the document's fonts cannot print, refused where it is entered.
+    #[error(
+        "the {field} holds \"{character}\" (U+{:04X}), which receipts cannot print: write it in Latin, \
+         Greek or Cyrillic letters",
+        *.character as u32
+    )]
+    Unprintable { field: &'static str, character: char },
+
     /// An instant whose local year the receipt numbers cannot hold.
     #[error("{at} is in the year {year}: receipts are numbered in the years {} to {}", crate::domain::YEARS.start(), crate::domain::YEARS.end())]
     YearOutOfRange { at: String, year: i32 },
@@ -216,9 +247,12 @@ impl Error {
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) => exit::USAGE,
-            Error::BadInput(_) | Error::StrungOutsideYear { .. } | Error::YearOutOfRange { .. } => {
-                exit::BAD_INPUT
-            }
+            Error::BadInput(_)
+            | Error::StrungOutsideYear { .. }
+            | Error::YearOutOfRange { .. }
+            | Error::NoPrice { .. }
+            | Error::OutOfOrder { .. }
+            | Error::Unprintable { .. } => exit::BAD_INPUT,
             Error::InputFile(_) => exit::NO_INPUT,
             Error::Unreachable { .. } | Error::ConnectionLost(_) => exit::UNAVAILABLE,
             Error::OutputExists { .. } => exit::CANNOT_CREATE,
@@ -228,6 +262,7 @@ impl Error {
             | Error::NoSuchReceipt { .. }
             | Error::HandleTaken { .. }
             | Error::UnknownZone { .. }
+            | Error::DocumentFrozen { .. }
             | Error::Unnumbered { .. }
             | Error::VoidIsFinal { .. }
             | Error::AlreadyVoid { .. }

@@ -31,6 +31,10 @@ struct Entry {
     order: String,
     counter: String,
     reason: String,
+    /// For a change of a numbered order: which field, from what, to what.
+    field: String,
+    old: String,
+    new: String,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
@@ -70,5 +74,8 @@ fn entry(logged: Logged<'_>) -> Entry {
         order: logged.order.map(|o| o.to_string()).unwrap_or_default(),
         counter,
         reason: logged.reason.unwrap_or_default(),
+        field: logged.field.unwrap_or_default(),
+        old: logged.old_value.unwrap_or_default(),
+        new: logged.new_value.unwrap_or_default(),
     }
 }

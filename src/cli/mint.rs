@@ -1,5 +1,5 @@
 use super::{output, Context, StringerOpt};
-use crate::db::mint::{mint, Outcome};
+use crate::db::mint::{mint_with, Chronology, Outcome};
 use crate::db::Access;
 use crate::domain::{check_strung_at, now_utc, OrderId, Timestamp};
 use crate::Error;
@@ -15,7 +15,8 @@ pub struct Opts {
     /// Never in the future; this year or last year unless --backdate
     #[arg(long, value_name = "TIMESTAMP")]
     at: Option<Timestamp>,
-    /// Accept an --at before last year (a late entry of old work)
+    /// Accept an --at before last year, or before the last number issued this year (a late
+    /// entry of old work, journaled as such)
     #[arg(long, requires = "at")]
     backdate: bool,
     #[command(flatten)]
@@ -34,7 +35,12 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         None => now,
     };
-    let minted = mint(&mut db, &tenant, opts.order, strung_at)?;
+    let chronology = match (opts.at, opts.backdate) {
+        (None, _) => Chronology::Unchecked,
+        (Some(_), false) => Chronology::Checked,
+        (Some(_), true) => Chronology::Backdated,
+    };
+    let minted = mint_with(&mut db, &tenant, opts.order, strung_at, chronology)?;
     let (order, number) = (minted.order, minted.number);
     match minted.outcome {
         Outcome::Fresh => eprintln!("order {order} strung: receipt {number} for {}", tenant.handle()),

@@ -1,10 +1,12 @@
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
-use crate::db::orders::{self, Filter, Order, OrderChanges};
+use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
 use crate::db::{Access, Tenant};
 use crate::domain::{
-    format_local, format_utc, Currency, OrderId, OrderKind, OrderStatus, Price, StatusFilter, Timestamp,
+    check_not_future, format_local, format_utc, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price,
+    StatusFilter, Timestamp,
 };
+use crate::receipt::pdf::check_printable;
 use crate::Error;
 use anyhow::Context as _;
 use chrono::NaiveDate;
@@ -68,29 +70,53 @@ pub struct DetailOpts {
     /// Currency of the price [default for a new order: CHF]
     #[arg(long, value_parser = clap::value_parser!(Currency))]
     currency: Option<Currency>,
-    /// Notes on the order
+    /// A note for the customer, printed on the receipt
+    #[arg(long, value_name = "TEXT")]
+    customer_note: Option<String>,
+    /// Internal notes, never printed
     #[arg(long)]
     notes: Option<String>,
 }
 
 impl DetailOpts {
-    fn into_changes(
-        self,
-        returned_at: Option<NaiveDateTime>,
-        paid_at: Option<NaiveDateTime>,
-    ) -> OrderChanges {
-        OrderChanges {
+    /// The details, each printed one checked to be printable.
+    fn into_changes(self) -> Result<OrderChanges, Error> {
+        for (field, text) in [
+            ("customer", &self.customer),
+            ("racket", &self.racket),
+            ("string", &self.string),
+            ("tension", &self.tension),
+            ("customer note", &self.customer_note),
+        ] {
+            if let Some(text) = text {
+                check_printable(field, text)?;
+            }
+        }
+        Ok(OrderChanges {
             customer: self.customer,
             racket: self.racket,
             string: self.string,
             tension: self.tension,
             price_minor: self.price.map(|p| p.0),
             currency: self.currency.map(|c| c.to_string()),
-            returned_at,
-            paid_at,
+            customer_note: self.customer_note,
             notes: self.notes,
-        }
+        })
     }
+}
+
+/// `--paid-at`: when the order was paid, or `none` to clear a payment recorded by mistake.
+#[derive(Debug, Clone, Copy)]
+enum PaidAt {
+    On(Timestamp),
+    Cleared,
+}
+
+fn parse_paid_at(text: &str) -> Result<PaidAt, String> {
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(PaidAt::Cleared);
+    }
+    Timestamp::parse(text).map(PaidAt::On)
 }
 
 #[derive(Debug, Args)]
@@ -141,9 +167,12 @@ pub struct EditOpts {
     /// When the racket went back to its owner
     #[arg(long, value_name = "TIMESTAMP")]
     returned_at: Option<Timestamp>,
-    /// When the order was paid
-    #[arg(long, value_name = "TIMESTAMP")]
-    paid_at: Option<Timestamp>,
+    /// When the order was paid; `none` clears a payment recorded by mistake (with --reason)
+    #[arg(long, value_name = "TIMESTAMP|none", value_parser = parse_paid_at)]
+    paid_at: Option<PaidAt>,
+    /// Why, for the journal (needed to clear a payment)
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -183,7 +212,11 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.required(&mut db)?;
     let ordered_at = opts.ordered_at.map(|t| t.resolve(tenant.zone())).transpose().map_err(Error::Usage)?;
-    let about = opts.details.into_changes(None, None);
+    if let Some(at) = ordered_at {
+        check_not_future(at, now_utc(), tenant.zone(), "an order is taken once it is")
+            .map_err(Error::BadInput)?;
+    }
+    let about = opts.details.into_changes()?;
     let id = db
         .write(|conn| Ok::<_, Error>(orders::add(conn, &tenant, opts.kind, ordered_at, &about)?))
         .context("cannot add the order")?;
@@ -231,8 +264,17 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let tenant = opts.target.stringer.tenant_for(&mut db, order)?;
     let resolve =
         |at: Option<Timestamp>| at.map(|t| t.resolve(tenant.zone())).transpose().map_err(Error::Usage);
-    let changes = opts.details.into_changes(resolve(opts.returned_at)?, resolve(opts.paid_at)?);
-    let edited = db.write(|conn| orders::edit(conn, &tenant, order, &changes))?;
+    let edit = Edit {
+        details: opts.details.into_changes()?,
+        returned_at: resolve(opts.returned_at)?,
+        paid_at: match opts.paid_at {
+            None => None,
+            Some(PaidAt::Cleared) => Some(None),
+            Some(PaidAt::On(at)) => Some(resolve(Some(at))?),
+        },
+        reason: opts.reason.map(|r| r.trim().to_string()).filter(|r| !r.is_empty()),
+    };
+    let edited = db.write(|conn| orders::edit(conn, &tenant, order, &edit))?;
     match edited.number {
         Some(number) => eprintln!("order {order} updated; it keeps receipt {number}"),
         None => eprintln!("order {order} updated"),
@@ -292,6 +334,7 @@ struct OrderView {
     restring_of: Option<i64>,
     v1_kind: Option<String>,
     v1_id: Option<i64>,
+    customer_note: Option<String>,
     notes: Option<String>,
     #[serde(skip)]
     local: LocalTimes,
@@ -336,6 +379,7 @@ impl OrderView {
             restring_of: order.restring_of.map(|id| id.0),
             v1_kind: order.v1.map(|(kind, _)| kind.to_string()),
             v1_id: order.v1.map(|(_, id)| id),
+            customer_note: order.customer_note,
             notes: order.notes,
             local: LocalTimes {
                 zone: tz.name().to_string(),
@@ -378,6 +422,9 @@ impl OrderView {
         ];
         let mut text: Vec<String> =
             fields.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))).collect();
+        if let Some(note) = &self.customer_note {
+            text.push(format!("{:<12} {note}", "note"));
+        }
         if let Some(notes) = &self.notes {
             text.push(format!("{:<12} {notes}", "notes"));
         }

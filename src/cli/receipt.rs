@@ -87,7 +87,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 }
 
 /// One PDF per receipt of the year, written as the receipts are read; a file that exists
-/// is left alone when it is the same, and never overwritten when it differs.
+/// is left alone when it is the same, and never overwritten when it differs. A receipt that
+/// cannot be written is named, and the others are written all the same.
 fn write_year(
     db: &mut Db,
     tenant: Option<&Tenant>,
@@ -97,37 +98,59 @@ fn write_year(
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::InputFile(format!("cannot create {}: {e}", dir.display())))?;
-    let (mut written, mut same, mut differing) = (0usize, 0usize, Vec::new());
+    let (mut written, mut same) = (0usize, 0usize);
+    let (mut differing, mut failed) = (Vec::new(), Vec::new());
     db.read(|conn| {
         receipts::for_each_of_year(conn, tenant, year, options, |handle, receipt| {
             let path = dir.join(format!("{handle}-{}.pdf", receipt.number));
-            let bytes = pdf::render(&receipt)?;
-            match std::fs::read(&path) {
-                Ok(existing) if existing == bytes => same += 1,
-                Ok(_) => differing.push(path.display().to_string()),
-                Err(_) => {
-                    write_new_or_same(&path, &bytes)?;
-                    written += 1;
+            let outcome = pdf::render(&receipt).and_then(|bytes| match std::fs::read(&path) {
+                Ok(existing) if existing == bytes => Ok(Written::Same),
+                Ok(_) => Ok(Written::Differs),
+                Err(_) => write_new_or_same(&path, &bytes).map(|()| Written::New),
+            });
+            match outcome {
+                Ok(Written::New) => written += 1,
+                Ok(Written::Same) => same += 1,
+                Ok(Written::Differs) => differing.push(path.display().to_string()),
+                Err(e) => {
+                    eprintln!("error: receipt {} of {handle} was not written: {e}", receipt.number);
+                    failed.push(format!("{handle} {}", receipt.number));
                 }
             }
             Ok(())
         })
     })?;
     eprintln!(
-        "{} of {year} in {}: {written} written, {same} unchanged, {} left alone because they differ",
-        output::count(written + same + differing.len(), "receipt"),
+        "{} of {year} in {}: {written} written, {same} unchanged, {} left alone because they differ, {} failed",
+        output::count(written + same + differing.len() + failed.len(), "receipt"),
         dir.display(),
-        differing.len()
+        differing.len(),
+        failed.len()
     );
-    if let Some(first) = differing.first() {
+    if let Some(first) = failed.first() {
         return Err(Error::Refused(format!(
-            "{} already exist with other content and were not overwritten (first: {first}); \
-             an order changed since they were written: move them away to write them anew",
-            output::count(differing.len(), "file")
+            "{} could not be written (first: {first}); the others were",
+            output::count(failed.len(), "receipt")
         ))
         .into());
     }
+    if let Some(first) = differing.first() {
+        return Err(Error::OutputExists {
+            path: match differing.len() {
+                1 => first.clone(),
+                n => format!("{first} (and {} more)", n - 1),
+            },
+            what: "receipt --year",
+        }
+        .into());
+    }
     Ok(())
+}
+
+enum Written {
+    New,
+    Same,
+    Differs,
 }
 
 /// Writes `bytes` to a new file; a file that exists is refused unless it holds exactly

@@ -2,7 +2,11 @@ use super::output::{self, Shown};
 use super::{one_of, Context};
 use crate::db::stringers::{self, Profile};
 use crate::db::{counters, Access, Tenant};
-use crate::domain::{default_timezone, format_utc, parse_timezone, validate_handle, Language, ReceiptNumber};
+use crate::domain::{
+    check_email, check_vat_number, default_timezone, format_utc, parse_timezone, validate_handle, Language,
+    ReceiptNumber,
+};
+use crate::receipt::pdf::check_printable;
 use crate::Error;
 use anyhow::Context as _;
 use chrono_tz::Tz;
@@ -75,8 +79,8 @@ pub struct EditOpts {
     /// Contact phone, printed on receipts
     #[arg(long)]
     phone: Option<String>,
-    /// VAT number (e.g. CHE-123.456.789 MWST), only for a VAT-registered business: receipts then
-    /// show it and "incl. VAT"
+    /// VAT number (a Swiss UID like CHE-123.456.788 MWST, or an EU VAT number like
+    /// DE123456789), only for a VAT-registered business: receipts then show it and the VAT
     #[arg(long)]
     vat_number: Option<String>,
     /// Language of receipts
@@ -209,23 +213,55 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
 }
 
 fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.open(Access::Write)?;
     // Lines come as repeated flags, or in one value split by line breaks or by `\n` as typed
     // in a shell.
     let address = (!opts.address.is_empty()).then(|| opts.address.join("\n").replace("\\n", "\n"));
+    let name = opts.name.map(|n| n.trim().to_string());
+    // Everything a document prints is checked here, where it is entered: a profile that was
+    // accepted never makes a document fail later.
+    let email = opts.email.map(|e| cleared_or(e, check_email)).transpose().map_err(Error::BadInput)?;
+    let vat_number =
+        opts.vat_number.map(|v| cleared_or(v, check_vat_number)).transpose().map_err(Error::BadInput)?;
+    for (field, text) in [
+        ("name", &name),
+        ("address", &address),
+        ("email", &email),
+        ("phone", &opts.phone),
+        ("VAT number", &vat_number),
+    ] {
+        if let Some(text) = text {
+            check_printable(field, text)?;
+        }
+    }
     let profile = Profile {
-        name: opts.name.map(|n| n.trim().to_string()),
+        name,
         zone: opts.timezone,
         address,
-        email: opts.email,
+        email,
         phone: opts.phone,
-        vat_number: opts.vat_number,
+        vat_number,
         language: opts.language,
     };
+    let mut db = ctx.open(Access::Write)?;
     let edited = db.write(|conn| {
         let tenant = Tenant::load(conn, &opts.handle)?;
         stringers::edit(conn, &tenant, &profile)
     })?;
-    eprintln!("stringer {} updated ({}, time zone {})", edited.handle, edited.name, edited.zone);
+    match edited {
+        Some(edited) => {
+            eprintln!("stringer {} updated ({}, time zone {})", edited.handle, edited.name, edited.zone);
+            eprintln!("receipts issued before keep what they show; the change applies from the next one");
+        }
+        None => eprintln!("stringer {} already has these values: nothing changed", opts.handle),
+    }
     Ok(())
+}
+
+/// A profile value checked by `check`, or an empty one (which clears the field) as it is.
+fn cleared_or(text: String, check: fn(&str) -> Result<String, String>) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Ok(String::new())
+    } else {
+        check(&text)
+    }
 }

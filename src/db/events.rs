@@ -17,6 +17,15 @@ pub struct Event<'a> {
     pub order: Option<OrderId>,
     pub counter: Option<(i64, i64)>,
     pub reason: Option<&'a str>,
+    pub change: Option<Change<'a>>,
+}
+
+/// A field of a numbered order that changed: from what to what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change<'a> {
+    pub field: &'a str,
+    pub old: Option<&'a str>,
+    pub new: Option<&'a str>,
 }
 
 impl<'a> Event<'a> {
@@ -30,6 +39,32 @@ impl<'a> Event<'a> {
             order: Some(order),
             counter: Some((number.seq - 1, number.seq)),
             reason: None,
+            change: None,
+        }
+    }
+
+    /// A mint whose strung time lies before the last number issued (`--backdate`).
+    pub fn backdated(self, reason: &'a str) -> Event<'a> {
+        Event { reason: Some(reason), ..self }
+    }
+
+    /// A field of the numbered `order` changed.
+    pub fn edit(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        change: Change<'a>,
+        reason: Option<&'a str>,
+    ) -> Event<'a> {
+        Event {
+            kind: EventKind::Edit,
+            stringer,
+            year: number.year,
+            seqs: Some((number.seq, number.seq)),
+            order: Some(order),
+            counter: None,
+            reason,
+            change: Some(change),
         }
     }
 
@@ -50,6 +85,7 @@ impl<'a> Event<'a> {
             order: Some(order),
             counter,
             reason: Some(reason),
+            change: None,
         }
     }
 
@@ -63,6 +99,7 @@ impl<'a> Event<'a> {
             order: None,
             counter: Some((old, new)),
             reason: Some(reason),
+            change: None,
         }
     }
 
@@ -82,6 +119,7 @@ impl<'a> Event<'a> {
             order: None,
             counter: Some(counter),
             reason: Some(reason),
+            change: None,
         }
     }
 }
@@ -100,6 +138,9 @@ struct NewEvent<'a> {
     counter_new: Option<i64>,
     reason: Option<&'a str>,
     created_at: chrono::NaiveDateTime,
+    field: Option<&'a str>,
+    old_value: Option<&'a str>,
+    new_value: Option<&'a str>,
 }
 
 impl Event<'_> {
@@ -115,6 +156,9 @@ impl Event<'_> {
             counter_new: self.counter.map(|c| c.1),
             reason: self.reason,
             created_at: now_utc(),
+            field: self.change.map(|c| c.field),
+            old_value: self.change.and_then(|c| c.old),
+            new_value: self.change.and_then(|c| c.new),
         }
     }
 }
@@ -136,6 +180,10 @@ pub struct Logged<'a> {
     pub counter_new: Option<i64>,
     pub reason: Option<String>,
     pub created_at: chrono::NaiveDateTime,
+    /// For a change of a numbered order: the field, its old and its new value.
+    pub field: Option<String>,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
     pub stringer: &'a Tenant,
 }
 
@@ -154,6 +202,9 @@ struct LoggedRow {
     counter_new: Option<i64>,
     reason: Option<String>,
     created_at: chrono::NaiveDateTime,
+    field: Option<String>,
+    old_value: Option<String>,
+    new_value: Option<String>,
 }
 
 /// Calls `visit` with each journal row, oldest first (of one stringer, of one year when
@@ -200,6 +251,9 @@ pub fn for_each(
                 counter_new: row.counter_new,
                 reason: row.reason,
                 created_at: row.created_at,
+                field: row.field,
+                old_value: row.old_value,
+                new_value: row.new_value,
                 stringer,
             })?;
         }

@@ -26,8 +26,19 @@ pub enum Failure {
     /// A unique index refused the row.
     UniqueViolation(Unique),
     CheckViolation,
+    /// A rule the database itself enforces refused the change.
+    Refused(Rule),
     /// Anything else: reported as it is.
     Other,
+}
+
+/// The rules `receipts_mint` enforces, raised with fixed English texts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// A client order without a price.
+    NoPrice,
+    /// A strung time before the last issued number of the year, without --backdate.
+    OutOfOrder,
 }
 
 /// The unique indexes the program reacts to.
@@ -54,6 +65,8 @@ pub fn classify(error: &DbError) -> Failure {
         Kind::UniqueViolation => Failure::UniqueViolation(unique_index(info.constraint_name(), message)),
         Kind::CheckViolation => Failure::CheckViolation,
         // SQLite's own texts (SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_FULL).
+        _ if message == "receipts: no price" => Failure::Refused(Rule::NoPrice),
+        _ if message == "receipts: out of order" => Failure::Refused(Rule::OutOfOrder),
         _ if message == "database is locked" || message.starts_with("database table is locked") => {
             Failure::Busy(Busy::FileLocked)
         }

@@ -8,15 +8,15 @@
 //! one number and no gap.
 
 use super::events::{self, Event};
-use super::failure::{classify, Failure, Unique};
+use super::failure::{classify, Failure, Rule, Unique};
 use super::schema::orders as orders_table;
 use super::{counters, orders};
 use super::{Db, DbConn, Tenant};
-use crate::domain::{format_local, local_year, now_utc, OrderId, ReceiptNumber, YEARS};
+use crate::domain::{format_local, local_year, now_utc, OrderId, OrderKind, ReceiptNumber, YEARS};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
 use diesel::PgConnection;
 
 /// The outcome of `mint`.
@@ -43,33 +43,77 @@ impl Minted {
     }
 }
 
+/// How a mint's strung time must stand to the year's last issued number: numbers follow
+/// time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chronology {
+    /// Not compared: a mint at the clock's time (clocks of several machines may differ by a
+    /// little; that is no typo).
+    Unchecked,
+    /// A time given by hand: not before the last issued number.
+    Checked,
+    /// A time given by hand that may lie before it (`--backdate`): journaled as such.
+    Backdated,
+}
+
+impl Chronology {
+    /// `receipts_mint`'s p_backdate.
+    fn backdate(self) -> Option<bool> {
+        match self {
+            Chronology::Unchecked => None,
+            Chronology::Checked => Some(false),
+            Chronology::Backdated => Some(true),
+        }
+    }
+}
+
 /// Marks `order` strung at `strung_at` and gives it the next number of its stringer's
 /// year (the calendar year of `strung_at` in the stringer's zone). Idempotent: an order
 /// that already has a number keeps it.
 pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTime) -> Result<Minted, Error> {
+    mint_with(db, tenant, order, strung_at, Chronology::Unchecked)
+}
+
+/// `mint`, with the strung time compared to the year's last issued number as asked.
+pub fn mint_with(
+    db: &mut Db,
+    tenant: &Tenant,
+    order: OrderId,
+    strung_at: NaiveDateTime,
+    chronology: Chronology,
+) -> Result<Minted, Error> {
     let year = receipt_year(tenant, strung_at)?;
     let lock_timeout = db.lock_timeout_setting();
     let minted = match db.postgres() {
         // On PostgreSQL the whole mint is one statement (a call of `receipts_mint`), and a
         // statement on its own is a transaction: one round trip, all or nothing.
-        Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout)) {
+        Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout), chronology)
+        {
             Ok(Some(seq)) => {
                 Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh })
             }
             Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
             Err(e) => Err(db.explain(e.into())),
         },
-        None => db.write(|conn| mint_in_transaction(conn, tenant, order, strung_at)),
+        None => db.write(|conn| mint_step(conn, tenant, order, strung_at, chronology)),
     };
-    match minted {
-        Err(Error::Database(e)) if classify(&e) == Failure::UniqueViolation(Unique::ReceiptNumber) => {
+    let Err(Error::Database(e)) = minted else {
+        return minted;
+    };
+    match classify(&e) {
+        Failure::UniqueViolation(Unique::ReceiptNumber) => {
             let last_n = db.read(|conn| Ok(counters::last_n(conn, tenant, year)?))?.unwrap_or(0);
             Err(Error::CounterBehind {
                 stringer: tenant.handle().to_string(),
                 number: ReceiptNumber::new(year, last_n + 1),
             })
         }
-        other => other,
+        Failure::Refused(Rule::NoPrice) => Err(Error::NoPrice { order }),
+        Failure::Refused(Rule::OutOfOrder) => {
+            let previous = db.read(|conn| last_strung(conn, tenant, year))?;
+            Err(out_of_order(tenant, strung_at, previous))
+        }
+        _ => Err(Error::Database(e)),
     }
 }
 
@@ -80,11 +124,21 @@ pub fn mint_in_transaction(
     order: OrderId,
     strung_at: NaiveDateTime,
 ) -> Result<Minted, Error> {
+    mint_step(conn, tenant, order, strung_at, Chronology::Unchecked)
+}
+
+fn mint_step(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+    strung_at: NaiveDateTime,
+    chronology: Chronology,
+) -> Result<Minted, Error> {
     let year = receipt_year(tenant, strung_at)?;
     let fresh_seq = match conn {
         // The caller's transaction has set the lock timeout already.
-        DbConn::Postgres(pg) => mint_statement(pg, tenant, order, year, strung_at, None)?,
-        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, now_utc())?,
+        DbConn::Postgres(pg) => mint_statement(pg, tenant, order, year, strung_at, None, chronology)?,
+        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, chronology)?,
     };
     match fresh_seq {
         Some(seq) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh }),
@@ -145,14 +199,16 @@ fn mint_statement(
     year: i32,
     strung_at: NaiveDateTime,
     lock_timeout: Option<&str>,
+    chronology: Chronology,
 ) -> QueryResult<Option<i64>> {
-    diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6) AS receipt_seq")
+    diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6, $7) AS receipt_seq")
         .bind::<BigInt, _>(order.0)
         .bind::<BigInt, _>(tenant.id().0)
         .bind::<Integer, _>(year)
         .bind::<Timestamp, _>(strung_at)
         .bind::<Timestamp, _>(now_utc())
         .bind::<Nullable<Text>, _>(lock_timeout)
+        .bind::<Nullable<Bool>, _>(chronology.backdate())
         .get_result::<MintedSeq>(conn)
         .map(|row| row.receipt_seq)
 }
@@ -171,14 +227,32 @@ fn mint_step_by_step(
     order: OrderId,
     year: i32,
     strung_at: NaiveDateTime,
-    now: NaiveDateTime,
-) -> QueryResult<Option<i64>> {
+    chronology: Chronology,
+) -> Result<Option<i64>, Error> {
+    let now = now_utc();
     let unnumbered =
         tenant.orders().filter(orders_table::id.eq(order.0)).filter(orders_table::receipt_seq.is_null());
-    let eligible: i64 = unnumbered.count().get_result(conn)?;
-    if eligible == 0 {
+    let Some((kind, price)) = unnumbered
+        .select((orders_table::kind, orders_table::price_minor))
+        .first::<(String, Option<i64>)>(conn)
+        .optional()?
+    else {
         return Ok(None);
+    };
+    if kind == OrderKind::Client.as_str() && price.is_none() {
+        return Err(Error::NoPrice { order });
     }
+    let previous = match chronology {
+        Chronology::Unchecked => None,
+        Chronology::Checked | Chronology::Backdated => last_strung(conn, tenant, year)?,
+    };
+    let backdated = match previous {
+        Some((number, at)) if at > strung_at && chronology == Chronology::Checked => {
+            return Err(out_of_order(tenant, strung_at, Some((number, at))))
+        }
+        Some((number, at)) if at > strung_at => Some(format!("backdated: strung before {number}")),
+        _ => None,
+    };
     let seq = counters::bump(conn, tenant, year, now)?;
     diesel::update(unnumbered)
         .set((
@@ -188,6 +262,47 @@ fn mint_step_by_step(
             orders_table::updated_at.eq(now),
         ))
         .execute(conn)?;
-    events::record(conn, &Event::mint(tenant.id(), order, ReceiptNumber::new(year, seq)))?;
+    let event = Event::mint(tenant.id(), order, ReceiptNumber::new(year, seq));
+    let event = match &backdated {
+        Some(reason) => event.backdated(reason),
+        None => event,
+    };
+    events::record(conn, &event)?;
     Ok(Some(seq))
+}
+
+/// The highest number of the tenant's year that was strung, and when: numbers follow time,
+/// so the next one may not be strung before it (unless backdated).
+fn last_strung(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    year: i32,
+) -> Result<Option<(ReceiptNumber, NaiveDateTime)>, Error> {
+    Ok(tenant
+        .orders()
+        .filter(orders_table::receipt_number.is_not_null())
+        .filter(orders_table::receipt_year.eq(year))
+        .filter(orders_table::strung_at.is_not_null())
+        .order(orders_table::receipt_seq.desc())
+        .select((orders_table::receipt_seq.assume_not_null(), orders_table::strung_at.assume_not_null()))
+        .first::<(i64, NaiveDateTime)>(conn)
+        .optional()?
+        .map(|(seq, at)| (ReceiptNumber::new(year, seq), at)))
+}
+
+fn out_of_order(
+    tenant: &Tenant,
+    at: NaiveDateTime,
+    previous: Option<(ReceiptNumber, NaiveDateTime)>,
+) -> Error {
+    let zone = tenant.zone();
+    match previous {
+        Some((previous, previous_at)) => Error::OutOfOrder {
+            at: format_local(at, zone),
+            previous,
+            previous_at: format_local(previous_at, zone),
+        },
+        // The number before it was voided meanwhile: try again.
+        None => Error::Busy(crate::error::Busy::Collision),
+    }
 }

@@ -11,6 +11,7 @@ pub mod backup;
 pub mod counters;
 pub mod events;
 pub mod failure;
+pub mod issuers;
 pub mod mint;
 pub mod orders;
 pub mod receipts;

@@ -1,9 +1,11 @@
 //! Orders: what was brought in, and whether and when it was strung and numbered.
 
+use super::events::{self, Change, Event};
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    now_utc, Currency, OrderId, OrderKind, OrderStatus, Price, ReceiptNumber, StatusFilter, StringerId,
+    format_utc, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price, ReceiptNumber, StatusFilter,
+    StringerId,
 };
 use crate::error::{Error, Wanted};
 use chrono::NaiveDate;
@@ -34,7 +36,12 @@ pub struct Order {
     pub restring_of: Option<OrderId>,
     /// The V1 identity of an imported order: its kind and id there.
     pub v1: Option<(OrderKind, i64)>,
+    /// Internal: never printed.
     pub notes: Option<String>,
+    /// Printed on the document.
+    pub customer_note: Option<String>,
+    /// The issuer version the document shows, once numbered.
+    pub issuer: Option<i64>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -68,6 +75,8 @@ pub(super) struct OrderRow {
     notes: Option<String>,
     created_at: NaiveDateTime,
     updated_at: NaiveDateTime,
+    issuer_id: Option<i64>,
+    customer_note: Option<String>,
 }
 
 impl From<OrderRow> for Order {
@@ -93,6 +102,8 @@ impl From<OrderRow> for Order {
             // The schema's CHECKs allow only known kinds, and both parts or neither.
             v1: row.v1_kind.and_then(|kind| kind.parse().ok()).zip(row.v1_id),
             notes: row.notes,
+            customer_note: row.customer_note,
+            issuer: row.issuer_id,
             created_at: row.created_at,
             updated_at: row.updated_at,
         }
@@ -111,9 +122,45 @@ pub struct OrderChanges {
     pub tension: Option<String>,
     pub price_minor: Option<i64>,
     pub currency: Option<String>,
-    pub returned_at: Option<NaiveDateTime>,
-    pub paid_at: Option<NaiveDateTime>,
+    pub customer_note: Option<String>,
     pub notes: Option<String>,
+}
+
+impl OrderChanges {
+    /// The fields a document prints that this would change (a value equal to the stored
+    /// one is no change).
+    fn printed_changes(&self, order: &Order) -> Vec<&'static str> {
+        let differs = |new: &Option<String>, old: &Option<String>| new.is_some() && new != old;
+        let mut fields = Vec::new();
+        for (name, new, old) in [
+            ("customer", &self.customer, &order.customer),
+            ("racket", &self.racket, &order.racket),
+            ("string", &self.string, &order.string),
+            ("tension", &self.tension, &order.tension),
+            ("customer note", &self.customer_note, &order.customer_note),
+        ] {
+            if differs(new, old) {
+                fields.push(name);
+            }
+        }
+        if self.price_minor.is_some_and(|p| Some(Price(p)) != order.price) {
+            fields.push("price");
+        }
+        if self.currency.as_ref().is_some_and(|c| c != order.currency.as_str()) {
+            fields.push("currency");
+        }
+        fields
+    }
+}
+
+/// What `order edit` changes besides the order's details: when the racket went back, the
+/// payment (`Some(None)` clears one recorded by mistake), and why (for the journal).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Edit {
+    pub details: OrderChanges,
+    pub returned_at: Option<NaiveDateTime>,
+    pub paid_at: Option<Option<NaiveDateTime>>,
+    pub reason: Option<String>,
 }
 
 /// Takes an order: `ordered_at` defaults to now.
@@ -302,18 +349,67 @@ fn local_midnight(day: NaiveDate, zone: Tz) -> NaiveDateTime {
     }
 }
 
-/// Edits one of the tenant's orders; its receipt number, if any, stays what it is. A void
-/// order is final: only its notes can still change.
-pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, changes: &OrderChanges) -> Result<Order, Error> {
+/// Edits one of the tenant's orders. A void order is final: only its notes can still
+/// change. A numbered order's document is fixed: only what it does not print (internal
+/// notes, when the racket went back) and the payment may change, each change journaled
+/// with its old and new value; clearing a payment needs a reason.
+pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Result<Order, Error> {
     let order = find(conn, tenant, id)?;
-    let only_notes = OrderChanges { notes: changes.notes.clone(), ..OrderChanges::default() };
-    if *changes != only_notes {
+    let only_notes = Edit {
+        details: OrderChanges { notes: edit.details.notes.clone(), ..OrderChanges::default() },
+        reason: edit.reason.clone(),
+        ..Edit::default()
+    };
+    if *edit != only_notes {
         refuse_if_void(&order, "edited (only --notes can still change)")?;
     }
+    if let Some(number) = order.number {
+        let fields = edit.details.printed_changes(&order);
+        if !fields.is_empty() {
+            return Err(Error::DocumentFrozen { order: id, number, fields });
+        }
+    }
+    if edit.paid_at == Some(None) && order.paid_at.is_some() && edit.reason.is_none() {
+        return Err(Error::Usage(format!(
+            "clearing the payment of order {id} needs a reason for the journal: pass --reason TEXT"
+        )));
+    }
     diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
-        .set((changes, orders::updated_at.eq(now_utc())))
+        .set((
+            &edit.details,
+            edit.returned_at.map(|at| orders::returned_at.eq(at)),
+            edit.paid_at.map(|at| orders::paid_at.eq(at)),
+            orders::updated_at.eq(now_utc()),
+        ))
         .execute(conn)?;
-    find(conn, tenant, id)
+    let edited = find(conn, tenant, id)?;
+    if let Some(number) = edited.number {
+        journal_changes(conn, tenant, &order, &edited, number, edit.reason.as_deref())?;
+    }
+    Ok(edited)
+}
+
+/// One journal entry per field of a numbered order that changed.
+fn journal_changes(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    before: &Order,
+    after: &Order,
+    number: ReceiptNumber,
+    reason: Option<&str>,
+) -> Result<(), Error> {
+    let instant = |at: Option<NaiveDateTime>| at.map(format_utc);
+    for (field, old, new) in [
+        ("paid_at", instant(before.paid_at), instant(after.paid_at)),
+        ("returned_at", instant(before.returned_at), instant(after.returned_at)),
+        ("notes", before.notes.clone(), after.notes.clone()),
+    ] {
+        if old != new {
+            let change = Change { field, old: old.as_deref(), new: new.as_deref() };
+            events::record(conn, &Event::edit(tenant.id(), before.id, number, change, reason))?;
+        }
+    }
+    Ok(())
 }
 
 /// Clears `strung_at`; a receipt number, once issued, stays with the order.
@@ -341,8 +437,7 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
         tension: old.tension,
         price_minor: old.price.map(|p| p.0),
         currency: Some(old.currency.to_string()),
-        returned_at: None,
-        paid_at: None,
+        customer_note: old.customer_note,
         notes: old.notes,
     };
     Ok(insert(conn, tenant, old.kind, None, &about, Some(id))?)

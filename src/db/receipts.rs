@@ -2,16 +2,17 @@
 //! `Receipt` value the renderers draw. Reading only: a receipt never mints or changes a
 //! number.
 
+use super::issuers::{self, Issuer};
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
-use super::stringers::Stringer;
 use super::{DbConn, Tenant};
-use crate::domain::{Language, OrderId, ReceiptNumber, StringerId};
+use crate::domain::{Language, OrderId, ReceiptNumber};
 use crate::error::{Error, Wanted};
 use crate::receipt::{Amount, Business, Receipt};
 use chrono::{NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
 use diesel::prelude::*;
+use std::collections::HashMap;
 
 /// How a receipt is asked for.
 #[derive(Debug, Clone, Copy, Default)]
@@ -30,8 +31,8 @@ pub fn receipt(
     options: Options,
 ) -> Result<Receipt, Error> {
     let order = orders::find(conn, tenant, order)?;
-    let stringer = super::stringers::profile(conn, tenant)?;
-    build(&order, &stringer, options)
+    let issuer = issuer_of(conn, tenant, &order)?;
+    build(&order, &issuer, options)
 }
 
 /// The order of the tenant that holds `number`.
@@ -56,26 +57,44 @@ pub fn for_each_of_year(
     options: Options,
     mut visit: impl FnMut(&str, Receipt) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    let profiles: std::collections::HashMap<StringerId, Stringer> =
-        super::stringers::list(conn)?.into_iter().map(|s| (s.id, s)).collect();
+    // A stringer has a handful of issuer versions: all are read once, before the orders
+    // stream past.
+    let tenants = match tenant {
+        Some(tenant) => vec![tenant.clone()],
+        None => Tenant::all(conn)?,
+    };
+    let mut versions: HashMap<i64, Issuer> = HashMap::new();
+    for tenant in &tenants {
+        versions.extend(issuers::of_tenant(conn, tenant)?.into_iter().map(|i| (i.id, i)));
+    }
     let filter = orders::Filter { year: Some(year), ..orders::Filter::default() };
     orders::for_each(conn, tenant, &filter, None, |listed| {
-        let stringer = profiles
-            .get(&listed.order.stringer)
-            .ok_or_else(|| listed.stringer.no_such_order(listed.order.id))?;
-        visit(listed.stringer.handle(), build(&listed.order, stringer, options)?)
+        let issuer =
+            listed.order.issuer.and_then(|id| versions.get(&id)).ok_or_else(|| {
+                Error::Refused(format!("order {} has no issuer on record", listed.order.id))
+            })?;
+        visit(listed.stringer.handle(), build(&listed.order, issuer, options)?)
     })
 }
 
-/// The receipt of a numbered order: dates are the stringer's local dates; the issue date
-/// is the paid date of a receipt, else the strung date.
-fn build(order: &Order, stringer: &Stringer, options: Options) -> Result<Receipt, Error> {
+/// The issuer version a numbered order's document shows.
+fn issuer_of(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Issuer, Error> {
+    match order.issuer {
+        Some(id) => issuers::find(conn, tenant, id),
+        None => Err(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt }),
+    }
+}
+
+/// The receipt of a numbered order, from what was frozen when it was numbered: dates are
+/// local dates of the issuer's zone; the issue date is the paid date of a receipt, else the
+/// strung date.
+fn build(order: &Order, issuer: &Issuer, options: Options) -> Result<Receipt, Error> {
     let Some(number) = order.number else {
         return Err(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt });
     };
-    let zone = stringer.zone;
+    let zone = issuer.zone;
     let local = |at: Option<NaiveDateTime>| at.map(|at| local_date(at, zone));
-    let language = options.language.or(stringer.language).unwrap_or_default();
+    let language = options.language.or(issuer.language).unwrap_or_default();
     let service_date = local(order.strung_at);
     let paid_on = local(order.paid_at);
     let issued_on = paid_on
@@ -88,11 +107,11 @@ fn build(order: &Order, stringer: &Stringer, options: Options) -> Result<Receipt
         copy: options.copy,
         void_reason: order.void_reason.clone(),
         business: Business {
-            name: stringer.name.clone(),
-            address: stringer.address.iter().flat_map(|a| a.lines()).map(str::to_string).collect(),
-            email: stringer.email.clone(),
-            phone: stringer.phone.clone(),
-            vat_number: stringer.vat_number.clone(),
+            name: issuer.name.clone(),
+            address: issuer.address.clone(),
+            email: issuer.email.clone(),
+            phone: issuer.phone.clone(),
+            vat_number: issuer.vat_number.clone(),
         },
         issued_on,
         service_date,
@@ -102,7 +121,7 @@ fn build(order: &Order, stringer: &Stringer, options: Options) -> Result<Receipt
         string: order.string.clone(),
         tension: order.tension.clone(),
         amount: order.price.map(|price| Amount { minor: price.0, currency: order.currency.to_string() }),
-        notes: order.notes.clone(),
+        notes: order.customer_note.clone(),
     })
 }
 

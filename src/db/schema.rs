@@ -1,6 +1,31 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    issuers (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        name -> Text,
+        address -> Nullable<Text>,
+        email -> Nullable<Text>,
+        phone -> Nullable<Text>,
+        vat_number -> Nullable<Text>,
+        tax_number -> Nullable<Text>,
+        small_business -> Bool,
+        language -> Nullable<Text>,
+        timezone -> Text,
+        street -> Nullable<Text>,
+        house_number -> Nullable<Text>,
+        postcode -> Nullable<Text>,
+        town -> Nullable<Text>,
+        country -> Nullable<Text>,
+        iban -> Nullable<Text>,
+        bic -> Nullable<Text>,
+        payment_days -> Int4,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     orders (id) {
         id -> Int8,
         stringer_id -> Int8,
@@ -26,6 +51,8 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         receipt_number -> Nullable<Text>,
+        issuer_id -> Nullable<Int8>,
+        customer_note -> Nullable<Text>,
     }
 }
 
@@ -52,6 +79,9 @@ diesel::table! {
         counter_new -> Nullable<Int8>,
         reason -> Nullable<Text>,
         created_at -> Timestamp,
+        field -> Nullable<Text>,
+        old_value -> Nullable<Text>,
+        new_value -> Nullable<Text>,
     }
 }
 
@@ -68,12 +98,24 @@ diesel::table! {
         phone -> Nullable<Text>,
         vat_number -> Nullable<Text>,
         language -> Nullable<Text>,
+        tax_number -> Nullable<Text>,
+        small_business -> Bool,
+        street -> Nullable<Text>,
+        house_number -> Nullable<Text>,
+        postcode -> Nullable<Text>,
+        town -> Nullable<Text>,
+        country -> Nullable<Text>,
+        iban -> Nullable<Text>,
+        bic -> Nullable<Text>,
+        payment_days -> Int4,
+        issuer_id -> Nullable<Int8>,
     }
 }
 
+diesel::joinable!(orders -> issuers (issuer_id));
 diesel::joinable!(orders -> stringers (stringer_id));
 diesel::joinable!(receipt_counters -> stringers (stringer_id));
 diesel::joinable!(receipt_events -> orders (order_id));
 diesel::joinable!(receipt_events -> stringers (stringer_id));
 
-diesel::allow_tables_to_appear_in_same_query!(orders, receipt_counters, receipt_events, stringers,);
+diesel::allow_tables_to_appear_in_same_query!(issuers, orders, receipt_counters, receipt_events, stringers,);

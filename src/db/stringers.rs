@@ -137,10 +137,25 @@ pub struct Profile {
     pub language: Option<Language>,
 }
 
-/// Changes a stringer's profile. A new time zone applies to future mints, and is refused if
-/// it would move any receipt already issued into another year.
-pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Stringer, Error> {
-    if let Some(zone) = profile.zone {
+/// Changes a stringer's profile, or returns None when it already holds every value given
+/// (then nothing is written). A new time zone applies to future mints, and is refused if it
+/// would move any receipt already issued into another year. Documents issued before keep
+/// the profile they were issued with (the database keeps each version).
+pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Option<Stringer>, Error> {
+    let current = self::profile(conn, tenant)?;
+    let changes =
+        |new: &Option<String>, old: &Option<String>| cleared(new).is_some_and(|new| new != old.as_deref());
+    let unchanged = profile.name.as_ref().is_none_or(|name| *name == current.name)
+        && profile.zone.is_none_or(|zone| zone == current.zone)
+        && !changes(&profile.address, &current.address)
+        && !changes(&profile.email, &current.email)
+        && !changes(&profile.phone, &current.phone)
+        && !changes(&profile.vat_number, &current.vat_number)
+        && profile.language.is_none_or(|l| Some(l) == current.language);
+    if unchanged {
+        return Ok(None);
+    }
+    if let Some(zone) = profile.zone.filter(|&zone| zone != current.zone) {
         refuse_moving_receipts(conn, tenant, zone)?;
     }
     diesel::update(tenant.row())
@@ -155,7 +170,7 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Str
             stringers::updated_at.eq(now_utc()),
         ))
         .execute(conn)?;
-    self::profile(conn, tenant)
+    self::profile(conn, tenant).map(Some)
 }
 
 /// A profile text to store: `None` leaves the field, an empty text clears it.

@@ -6,7 +6,7 @@
 //! `--stringer` scopes (`audit`, `resync-counters`), and `migrate-v1` (a V1 file holds
 //! several stringers). Listings over every stringer go through `Tenant::all`.
 
-use super::schema::{orders, receipt_counters, stringers};
+use super::schema::{issuers, orders, receipt_counters, stringers};
 use super::DbConn;
 use crate::domain::{OrderId, StringerId};
 use crate::error::Error;
@@ -44,6 +44,11 @@ impl Tenant {
     /// This stringer's counters and nobody else's.
     pub fn counters(&self) -> Filter<receipt_counters::table, Eq<receipt_counters::stringer_id, i64>> {
         receipt_counters::table.filter(receipt_counters::stringer_id.eq(self.id.0))
+    }
+
+    /// This stringer's profile versions (what its documents print) and nobody else's.
+    pub fn issuers(&self) -> Filter<issuers::table, Eq<issuers::stringer_id, i64>> {
+        issuers::table.filter(issuers::stringer_id.eq(self.id.0))
     }
 
     /// This stringer's own row.

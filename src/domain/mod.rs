@@ -3,15 +3,17 @@
 
 mod language;
 mod money;
+mod profile;
 mod receipt_number;
 mod time;
 
 pub use language::Language;
 pub use money::{Currency, Price};
+pub use profile::{check_email, check_vat_number};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use time::{
-    check_strung_at, default_timezone, format_local, format_utc, local_year, now_utc, parse_timezone,
-    year_start, Timestamp, YEARS,
+    check_not_future, check_strung_at, default_timezone, format_local, format_utc, local_year, now_utc,
+    parse_timezone, year_start, Timestamp, YEARS,
 };
 
 use serde::Serialize;
@@ -196,11 +198,13 @@ pub enum EventKind {
     Void,
     Resync,
     V1Import,
+    /// A change of a numbered order that its document does not print (payment, notes).
+    Edit,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 4] =
-        [EventKind::Mint, EventKind::Void, EventKind::Resync, EventKind::V1Import];
+    pub const ALL: [EventKind; 5] =
+        [EventKind::Mint, EventKind::Void, EventKind::Resync, EventKind::V1Import, EventKind::Edit];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -208,6 +212,7 @@ impl EventKind {
             EventKind::Void => "void",
             EventKind::Resync => "resync",
             EventKind::V1Import => "v1_import",
+            EventKind::Edit => "edit",
         }
     }
 }

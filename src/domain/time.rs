@@ -229,19 +229,26 @@ pub fn check_strung_at(
             YEARS.end()
         ));
     }
-    if at > now + chrono::Duration::minutes(10) {
-        return Err(format!(
-            "{} {zone} is in the future (it is now {}): a racket is marked strung once it is",
-            shown(),
-            format_local(now, zone)
-        ));
-    }
+    check_not_future(at, now, zone, "a racket is marked strung once it is")?;
     let this_year = local_year(now, zone);
     if !backdate && year < this_year - 1 {
         return Err(format!(
             "{} is in {year}, not in {this_year} or {}: pass --backdate if the racket really was strung then",
             shown(),
             this_year - 1
+        ));
+    }
+    Ok(())
+}
+
+/// An instant that must have happened already (beyond a few minutes of clock skew): `why`
+/// says what would be wrong with a future one.
+pub fn check_not_future(at: NaiveDateTime, now: NaiveDateTime, zone: Tz, why: &str) -> Result<(), String> {
+    if at > now + chrono::Duration::minutes(10) {
+        return Err(format!(
+            "{} {zone} is in the future (it is now {}): {why}",
+            format_local(at, zone),
+            format_local(now, zone)
         ));
     }
     Ok(())

@@ -113,7 +113,6 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
 
 /// Every text of the receipt must be printable in the embedded fonts.
 fn refuse_unprintable(receipt: &Receipt) -> Result<(), Error> {
-    let (regular, bold) = faces();
     let business = &receipt.business;
     let address = business.address.join("\n");
     let fields = [
@@ -126,20 +125,26 @@ fn refuse_unprintable(receipt: &Receipt) -> Result<(), Error> {
         ("racket", receipt.racket.as_ref()),
         ("string", receipt.string.as_ref()),
         ("tension", receipt.tension.as_ref()),
-        ("notes", receipt.notes.as_ref()),
+        ("customer note", receipt.notes.as_ref()),
         ("void reason", receipt.void_reason.as_ref()),
     ];
     for (field, text) in fields {
-        let Some(text) = text else { continue };
-        if let Some(c) = regular.missing(text).or_else(|| bold.missing(text)) {
-            return Err(Error::BadInput(format!(
-                "the {field} holds \"{c}\" (U+{:04X}), which the receipt's font cannot print: \
-                 write it in Latin, Greek or Cyrillic letters, or use the text receipt (--format text)",
-                c as u32
-            )));
+        if let Some(text) = text {
+            check_printable(field, text)?;
         }
     }
     Ok(())
+}
+
+/// Text a document would print, refused (naming `field`) when the document's fonts cannot
+/// show it: checked where it is entered, so that no number is issued for a document that
+/// cannot be printed.
+pub fn check_printable(field: &'static str, text: &str) -> Result<(), Error> {
+    let (regular, bold) = faces();
+    match regular.missing(text).or_else(|| bold.missing(text)) {
+        Some(character) => Err(Error::Unprintable { field, character }),
+        None => Ok(()),
+    }
 }
 
 /// Colours as red, green, blue.

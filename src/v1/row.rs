@@ -3,6 +3,8 @@
 use super::file::Columns;
 use super::problems::{Problem, Problems};
 use crate::domain::{validate_handle, OrderKind, Price, Timestamp};
+use crate::error::Error;
+use crate::receipt::pdf::check_printable;
 use chrono::{NaiveDateTime, SubsecRound};
 use chrono_tz::Tz;
 use csv::ByteRecord;
@@ -112,6 +114,20 @@ impl<'a> V1Row<'a> {
                 None
             }
         });
+        for (column, value) in
+            [("customer", customer), ("racket", racket), ("string", string), ("tension", tension)]
+        {
+            if let Some(Err(Error::Unprintable { character, .. })) = value.map(|v| check_printable(column, v))
+            {
+                fail(
+                    column,
+                    format!(
+                        "holds \"{character}\" (U+{:04X}), which receipts cannot print",
+                        character as u32
+                    ),
+                );
+            }
+        }
         let mut timestamp = |value: Option<&str>, column: &'static str| {
             value.and_then(|v| match Timestamp::parse(v) {
                 Ok(at) => Some(at),

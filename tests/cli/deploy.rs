@@ -55,7 +55,7 @@ fn the_documented_roles_run_the_shop() {
         "2025-0001"
     );
     ok_as(&app, &["order", "edit", &order, "--paid-at", "2025-05-02"]);
-    let mistake = ok_as(&app, &["order", "add", "--stringer", "zoe"]);
+    let mistake = ok_as(&app, &["order", "add", "--stringer", "zoe", "--price", "35.00"]);
     ok_as(&app, &["order", "delete", &mistake]);
     let copy = ok_as(&app, &["order", "restring", &order]);
     ok_as(&app, &["mint", "--order", &copy, "--at", "2025-05-03 10:00", "--backdate"]);
@@ -71,7 +71,7 @@ fn the_documented_roles_run_the_shop() {
     let reader = as_role(&superuser, "receipts_reader");
     ok_as(&reader, &["audit"]);
     assert!(ok_as(&reader, &["order", "list", "--stringer", "zoe"]).contains("2025-0001"));
-    let denied = receipts_as(&reader, &["order", "add", "--stringer", "zoe"]);
+    let denied = receipts_as(&reader, &["order", "add", "--stringer", "zoe", "--price", "35.00"]);
     assert_eq!(denied.code, 1, "{}", denied.stderr);
     assert_eq!(denied.stderr.trim_end().lines().count(), 1, "{}", denied.stderr);
 }

@@ -50,7 +50,7 @@ fn a_postgres_database_without_schema_says_to_migrate() {
 
 fn held_lock_makes_mint_exit_75(db: &TestDb) {
     let order = shop(db);
-    let second = ok(db, &["order", "add", "--stringer", "stefan"]);
+    let second = ok(db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
     let mut holder = db.connect();
     let stefan = holder.read(|conn| Tenant::load(conn, "stefan")).unwrap();
     let message = holder
@@ -93,7 +93,7 @@ fn a_counter_behind_the_orders_fails_cleanly_and_names_resync() {
     let order = shop(&db);
     ok(&db, &["mint", "--order", &order, "--at", "2026-05-01 10:00", "--backdate"]);
     db.execute("UPDATE receipt_counters SET last_n = 0").unwrap();
-    let second = ok(&db, &["order", "add", "--stringer", "stefan"]);
+    let second = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
     let message = fails(&db, 1, &["mint", "--order", &second, "--at", "2026-05-02 10:00", "--backdate"]);
     insta::assert_snapshot!("counter_behind", message);
     assert_eq!(db.query_i64("SELECT count(*) FROM orders WHERE receipt_number IS NOT NULL"), Some(1));
@@ -116,7 +116,7 @@ fn a_dot_env_file_and_receipts_stringer_are_honoured() {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     };
     assert_eq!(receipts(&["stringer", "add", "stefan"], None), "stefan");
-    let order = receipts(&["order", "add"], Some("stefan"));
+    let order = receipts(&["order", "add", "--price", "35.00"], Some("stefan"));
     assert_eq!(
         receipts(&["mint", "--order", &order, "--at", "2026-02-01", "--backdate"], Some("stefan")),
         "2026-0001"

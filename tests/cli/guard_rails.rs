@@ -87,7 +87,7 @@ on_both_backends! {
 
     fn a_strung_time_past_the_last_year_is_refused_before_the_database_sees_it(db: TestDb) {
         ok(&db, &["stringer", "add", "kenji", "--timezone", "Asia/Tokyo"]);
-        let order = ok(&db, &["order", "add", "--stringer", "kenji"]);
+        let order = ok(&db, &["order", "add", "--stringer", "kenji", "--price", "35.00"]);
         let message = refused(&db, 65, &["mint", "--order", &order, "--at", "9999-12-31T23:59:00Z", "--backdate"]);
         assert!(message.contains("is in the year 10000"), "{message}");
         assert!(!message.to_lowercase().contains("constraint"), "{message}");
@@ -143,7 +143,7 @@ on_both_backends! {
         let message = refused(&db, 1, &args.iter().map(String::as_str).collect::<Vec<_>>());
         assert!(message.contains("includes numbers that orders hold"), "{message}");
         // The next mint goes on after the range.
-        let next = ok(&db, &["order", "add", "--stringer", "stefan"]);
+        let next = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
         assert_eq!(ok(&db, &["mint", "--order", &next, "--at", &at]), number("0005"));
         // Numbers of a year to come cannot have been issued.
         let args = void(&format!("{}-0001", year + 1), &[]);
@@ -172,7 +172,7 @@ on_both_backends! {
         shop(&db);
         let message = refused(&db, 1, &["stringer", "add", "Stefan"]);
         assert!(message.contains("there is already a stringer \"stefan\""), "{message}");
-        assert_eq!(ok(&db, &["order", "add", "--stringer", "STEFAN"]), "2");
+        assert_eq!(ok(&db, &["order", "add", "--stringer", "STEFAN", "--price", "35.00"]), "2");
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("v1.csv");
         std::fs::write(&file, "v1_id,kind,stringer,strung_at\n1,client,Stefan,2024-03-01 10:00\n").unwrap();
@@ -194,7 +194,7 @@ on_both_backends! {
 
     fn orders_taken_by_mistake_can_be_deleted_but_not_restrung(db: TestDb) {
         let order = shop(&db);
-        let mistake = ok(&db, &["order", "add", "--stringer", "stefan"]);
+        let mistake = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
         let message = refused(&db, 1, &["order", "restring", &mistake]);
         assert!(message.contains("was never strung"), "{message}");
         ok(&db, &["order", "delete", &mistake]);

@@ -121,12 +121,14 @@ on_both_backends! {
         let json: serde_json::Value = serde_json::from_str(&ok(&db, &["journal", "--stringer", "stefan", "--year", "2025", "--format", "json"])).unwrap();
         let entries = json.as_array().unwrap();
         let what: Vec<&str> = entries.iter().map(|e| e["what"].as_str().unwrap()).collect();
-        assert_eq!(what, ["mint", "mint", "mint", "mint", "void"]);
-        assert_eq!(entries[4]["numbers"], "2025-0004");
-        assert_eq!(entries[4]["reason"], "customer cancelled");
+        // Payments of numbered orders are journaled too.
+        assert_eq!(what, ["mint", "mint", "mint", "mint", "edit", "edit", "void"]);
+        assert!(entries[4..6].iter().all(|e| e["field"] == "paid_at" && e["old"] == "" && e["new"] != ""), "{entries:?}");
+        assert_eq!(entries[6]["numbers"], "2025-0004");
+        assert_eq!(entries[6]["reason"], "customer cancelled");
         assert_eq!(entries[0]["counter"], "2025 0 -> 1");
         let csv_out = ok(&db, &["journal", "--format", "csv"]);
-        assert_eq!(csv_out.lines().next(), Some("when,what,stringer,numbers,order,counter,reason"));
+        assert_eq!(csv_out.lines().next(), Some("when,what,stringer,numbers,order,counter,reason,field,old,new"));
         assert_eq!(csv_out.lines().count(), 1 + 7);
         assert!(ok(&db, &["journal"]).contains("| mint "));
     }
@@ -136,7 +138,8 @@ on_both_backends! {
 fn a_backup_taken_while_mints_run_is_sound_and_never_overwrites() {
     let db = TestDb::sqlite();
     ok(&db, &["stringer", "add", "stefan", "--timezone", "UTC"]);
-    let orders: Vec<String> = (0..40).map(|_| ok(&db, &["order", "add", "--stringer", "stefan"])).collect();
+    let orders: Vec<String> =
+        (0..40).map(|_| ok(&db, &["order", "add", "--stringer", "stefan", "--price", "35.00"])).collect();
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("copy.db");
     // Mints in another thread, through the binary, while the backup is taken.

@@ -92,6 +92,7 @@ fn shop(db: &TestDb) -> String {
 
 mod deploy;
 mod errors;
+mod frozen;
 mod guard_rails;
 mod help;
 mod ledger;

@@ -68,9 +68,9 @@ fn imports_the_sample_as_the_oracle_numbers_it(db: &TestDb) {
     assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events"), Some(12));
 
     // The next live mint continues after the highest imported number.
-    let order = ok(db, &["order", "add", "--stringer", "stefan"]);
+    let order = ok(db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
     assert_eq!(ok(db, &["mint", "--order", &order, "--at", "2025-12-20 10:00", "--backdate"]), "2025-0042");
-    let order = ok(db, &["order", "add", "--stringer", "mia"]);
+    let order = ok(db, &["order", "add", "--stringer", "mia", "--price", "35.00"]);
     assert_eq!(ok(db, &["mint", "--order", &order, "--at", "2024-12-20 10:00", "--backdate"]), "2024-0013");
     assert_eq!(run(db, &["audit"]).code, 0);
 }
@@ -188,7 +188,7 @@ fn a_dry_run_shows_the_plan_and_writes_nothing() {
 fn rows_numbered_into_a_year_with_other_receipts_are_refused() {
     let db = TestDb::postgres();
     ok(&db, &["stringer", "add", "stefan", "--timezone", "Europe/Zurich"]);
-    let order = ok(&db, &["order", "add", "--stringer", "stefan"]);
+    let order = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
     ok(&db, &["mint", "--order", &order, "--at", "2025-01-15 10:00", "--backdate"]);
     let message = fails(&db, 65, &["migrate-v1", &fixture("messy.csv"), "--stringer", "stefan"]);
     assert!(

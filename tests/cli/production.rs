@@ -94,7 +94,11 @@ fn a_dba_lock_is_exit_75_on_a_german_server() {
 #[test]
 fn a_german_server_without_schema_still_says_to_migrate() {
     let db = TestDb::empty_german_postgres();
-    for args in [vec!["stringer", "list"], vec!["order", "add", "--stringer", "stefan"], vec!["audit"]] {
+    for args in [
+        vec!["stringer", "list"],
+        vec!["order", "add", "--stringer", "stefan", "--price", "35.00"],
+        vec!["audit"],
+    ] {
         let message = fails(&db, 1, &args);
         assert!(message.ends_with("run `receipts db migrate` first"), "{args:?}: {message}");
     }
@@ -106,11 +110,11 @@ fn a_german_server_without_schema_still_says_to_migrate() {
 fn a_counter_held_by_another_mint_is_exit_75_on_a_german_server() {
     let db = TestDb::german_postgres();
     let first = shop(&db);
-    let second = ok(&db, &["order", "add", "--stringer", "stefan"]);
+    let second = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
     let mut holder = PgConnection::establish(&db.url).unwrap();
     holder
         .batch_execute(&format!(
-            "BEGIN; SELECT receipts_mint({first}, 1, 2025, '2025-05-01 10:00', '2025-05-01 10:00', NULL)"
+            "BEGIN; SELECT receipts_mint({first}, 1, 2025, '2025-05-01 10:00', '2025-05-01 10:00', NULL, NULL)"
         ))
         .unwrap();
     let message = fails(
@@ -290,7 +294,8 @@ fn a_read_only_sqlite_database_can_be_read_and_is_never_changed() {
     let path = dir.path().join("receipts.db");
     let url = path.to_str().unwrap().to_string();
     assert_eq!(outcome(receipts_at(&url).args(["stringer", "add", "stefan"])).code, 0);
-    let order = outcome(receipts_at(&url).args(["order", "add", "--stringer", "stefan"])).stdout;
+    let order =
+        outcome(receipts_at(&url).args(["order", "add", "--stringer", "stefan", "--price", "35.00"])).stdout;
     assert_eq!(
         outcome(receipts_at(&url).args([
             "mint",
@@ -330,7 +335,8 @@ fn a_read_only_sqlite_database_can_be_read_and_is_never_changed() {
     assert_eq!(std::fs::read(&path).unwrap(), before, "the file is unchanged");
 
     // A change is refused, naming the file.
-    let out = on_read_only_directory(dir.path(), &["order", "add", "--stringer", "stefan"]);
+    let out =
+        on_read_only_directory(dir.path(), &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains(&path.display().to_string()), "{}", out.stderr);
     assert_eq!(out.stderr.trim_end().lines().count(), 1, "{}", out.stderr);

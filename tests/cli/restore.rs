@@ -54,7 +54,7 @@ impl Shop {
     }
 
     fn mint_new_order(&self) -> Output {
-        let order = self.receipts(&["order", "add", "--stringer", "stefan"]);
+        let order = self.receipts(&["order", "add", "--stringer", "stefan", "--price", "35.00"]);
         assert_eq!(order.code, 0, "{}", order.stderr);
         self.receipts(&["mint", "--order", order.stdout.trim(), "--at", "2026-06-01 10:00", "--backdate"])
     }

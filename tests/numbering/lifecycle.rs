@@ -1,19 +1,23 @@
 use crate::on_both_backends;
 use crate::support::*;
 use receipts::db::mint::{mint, Outcome};
-use receipts::db::orders::{self, OrderChanges};
+use receipts::db::orders::{self, Edit, OrderChanges};
 use receipts::db::void::void_order;
 use receipts::error::{Error, Wanted};
 
 on_both_backends! {
-    fn editing_an_order_reuses_its_number(db: TestDb) {
+    fn editing_a_numbered_order_keeps_its_number_and_its_document(db: TestDb) {
         let mut conn = db.connect();
         let stefan = stringer(&mut conn, "stefan", "UTC");
         let a = order(&mut conn, &stefan);
         let minted = mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
-        let changes = OrderChanges { price_minor: Some(4200), customer: Some("Roger".into()), ..Default::default() };
-        let edited = conn.write(|c| orders::edit(c, &stefan, a, &changes)).unwrap();
-        assert_eq!(edited.price.map(|p| p.0), Some(4200));
+        // What the document shows is fixed once numbered; internal notes may change.
+        let changes = Edit { details: OrderChanges { price_minor: Some(4200), customer: Some("Roger".into()), ..Default::default() }, ..Default::default() };
+        let refused = conn.write(|c| orders::edit(c, &stefan, a, &changes)).unwrap_err();
+        assert!(matches!(refused, Error::DocumentFrozen { order, ref fields, .. } if order == a && *fields == ["customer", "price"]), "{refused}");
+        let notes = Edit { details: OrderChanges { notes: Some("restrung for the final".into()), ..Default::default() }, ..Default::default() };
+        let edited = conn.write(|c| orders::edit(c, &stefan, a, &notes)).unwrap();
+        assert_eq!(edited.notes.as_deref(), Some("restrung for the final"));
         assert_eq!(edited.number.map(|n| n.to_string()).as_deref(), Some("2026-0001"));
         // Re-emitting the receipt asks again and gets the same number.
         assert_eq!(mint(&mut conn, &stefan, a, utc("2026-03-05 10:00")).unwrap().number, minted.number);

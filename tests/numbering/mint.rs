@@ -55,7 +55,7 @@ on_both_backends! {
         let failed = conn.write(|c| {
             mint_in_transaction(c, &stefan, b, utc("2027-03-02 10:00"))?;
             diesel::update(orders::table.filter(orders::id.eq(b.0)))
-                .set(orders::kind.eq("neither"))
+                .set(orders::v1_kind.eq("neither"))
                 .execute(c)?;
             Ok::<_, Error>(())
         });

@@ -264,7 +264,7 @@ fn guards(db: &TestDb) -> Guards {
         )
         .load(conn),
         Backend::Sqlite => diesel::sql_query(
-            "SELECT tbl_name AS name, CASE WHEN sql LIKE '%BEFORE DELETE%' THEN 'DELETE' ELSE 'UPDATE' END AS event \
+            "SELECT tbl_name AS name, CASE WHEN sql LIKE '%DELETE ON%' THEN 'DELETE' WHEN sql LIKE '%INSERT ON%' THEN 'INSERT' ELSE 'UPDATE' END AS event \
              FROM sqlite_master WHERE type = 'trigger'",
         )
         .load(conn),

@@ -213,7 +213,7 @@ pub fn order(db: &mut Db, tenant: &Tenant) -> OrderId {
             tenant,
             receipts::domain::OrderKind::Client,
             None,
-            &orders::OrderChanges::default(),
+            &orders::OrderChanges { price_minor: Some(3500), ..Default::default() },
         )?)
     })
     .expect("add an order")
