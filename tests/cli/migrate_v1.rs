@@ -147,6 +147,7 @@ fn refuses_every_bad_file_whole(db: &TestDb) {
         ("multiline-then-bad.csv", "line 5, strung_at: \"2025-13-01\" is not a date"),
         ("blank-lines-then-bad.csv", "line 5, strung_at: \"2025-02-30\" is not a date"),
         ("many-problems.csv", "line 21, strung_at"),
+        ("unprintable-customer.csv", "line 3, customer: holds \"山\" (U+5C71), which receipts cannot print"),
     ];
     for (file, expected) in cases {
         let message =
