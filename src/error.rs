@@ -110,6 +110,10 @@ pub enum Error {
     )]
     Unprintable { field: &'static str, character: char },
 
+    /// Text that a QR-bill cannot carry (character set or length): banks reject such bills.
+    #[error("the {field} {problem}")]
+    NotForQrBill { field: &'static str, problem: String },
+
     /// An instant whose local year the receipt numbers cannot hold.
     #[error("{at} is in the year {year}: receipts are numbered in the years {} to {}", crate::domain::YEARS.start(), crate::domain::YEARS.end())]
     YearOutOfRange { at: String, year: i32 },
@@ -252,7 +256,8 @@ impl Error {
             | Error::YearOutOfRange { .. }
             | Error::NoPrice { .. }
             | Error::OutOfOrder { .. }
-            | Error::Unprintable { .. } => exit::BAD_INPUT,
+            | Error::Unprintable { .. }
+            | Error::NotForQrBill { .. } => exit::BAD_INPUT,
             Error::InputFile(_) => exit::NO_INPUT,
             Error::Unreachable { .. } | Error::ConnectionLost(_) => exit::UNAVAILABLE,
             Error::OutputExists { .. } => exit::CANNOT_CREATE,
