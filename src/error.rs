@@ -110,6 +110,13 @@ pub enum Error {
     )]
     Unprintable { field: &'static str, character: char },
 
+    /// A document that shows VAT needs the rate in force.
+    #[error(
+        "stringer {stringer} has a VAT number but no VAT rate in force on {date}, and a document that \
+         shows VAT needs its rate: set it with `receipts stringer edit {stringer} --vat-rate PERCENT --vat-from DATE`"
+    )]
+    NoVatRate { stringer: String, date: chrono::NaiveDate },
+
     /// Text that a QR-bill cannot carry (character set or length): banks reject such bills.
     #[error("the {field} {problem}")]
     NotForQrBill { field: &'static str, problem: String },
@@ -257,7 +264,8 @@ impl Error {
             | Error::NoPrice { .. }
             | Error::OutOfOrder { .. }
             | Error::Unprintable { .. }
-            | Error::NotForQrBill { .. } => exit::BAD_INPUT,
+            | Error::NotForQrBill { .. }
+            | Error::NoVatRate { .. } => exit::BAD_INPUT,
             Error::InputFile(_) => exit::NO_INPUT,
             Error::Unreachable { .. } | Error::ConnectionLost(_) => exit::UNAVAILABLE,
             Error::OutputExists { .. } => exit::CANNOT_CREATE,

@@ -3,9 +3,10 @@ use super::{one_of, Context, StringerOpt};
 use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
 use crate::db::{Access, Tenant};
 use crate::domain::{
-    check_not_future, format_local, format_utc, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price,
-    StatusFilter, Timestamp,
+    check_country, check_not_future, format_local, format_utc, now_utc, Currency, OrderId, OrderKind,
+    OrderStatus, Price, StatusFilter, Timestamp,
 };
+use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
 use crate::Error;
 use anyhow::Context as _;
@@ -67,30 +68,104 @@ pub struct DetailOpts {
     /// The price, e.g. 35.00
     #[arg(long, value_parser = clap::value_parser!(Price))]
     price: Option<Price>,
-    /// Currency of the price [default for a new order: CHF]
+    /// Currency of the price (ISO 4217) [default for a new order: the stringer's, see
+    /// `stringer edit --currency`]
     #[arg(long, value_parser = clap::value_parser!(Currency))]
     currency: Option<Currency>,
     /// A note for the customer, printed on the receipt
     #[arg(long, value_name = "TEXT")]
     customer_note: Option<String>,
+    /// The customer's address, printed under the name: once per line, or one value with \n
+    /// between the lines
+    #[arg(long, value_name = "LINE")]
+    customer_address: Vec<String>,
+    #[command(flatten)]
+    customer_postal: CustomerPostal,
     /// Internal notes, never printed
     #[arg(long)]
     notes: Option<String>,
 }
 
+/// The customer's structured address, which fills a QR-bill's "Payable by".
+#[derive(Debug, Args)]
+pub struct CustomerPostal {
+    /// The customer's street, for the QR-bill (with --customer-postcode, --customer-town and
+    /// --customer-country)
+    #[arg(long, value_name = "STREET")]
+    customer_street: Option<String>,
+    /// The customer's house number, for the QR-bill
+    #[arg(long, value_name = "NUMBER")]
+    customer_house_number: Option<String>,
+    /// The customer's postcode, for the QR-bill
+    #[arg(long, value_name = "CODE")]
+    customer_postcode: Option<String>,
+    /// The customer's town, for the QR-bill
+    #[arg(long, value_name = "TOWN")]
+    customer_town: Option<String>,
+    /// The customer's country (ISO 3166, e.g. CH), for the QR-bill
+    #[arg(long, value_name = "CC")]
+    customer_country: Option<String>,
+}
+
+impl CustomerPostal {
+    /// The structured address, complete and fit for a QR-bill, if any of it was given.
+    fn postal(self) -> Result<Option<Postal>, Error> {
+        let CustomerPostal {
+            customer_street,
+            customer_house_number,
+            customer_postcode,
+            customer_town,
+            customer_country,
+        } = self;
+        let given =
+            [&customer_street, &customer_house_number, &customer_postcode, &customer_town, &customer_country];
+        if given.iter().all(|field| field.is_none()) {
+            return Ok(None);
+        }
+        let required = |value: Option<String>, flag: &str| {
+            value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| {
+                Error::BadInput(format!(
+                    "a structured customer address needs --customer-postcode, --customer-town and \
+                     --customer-country: {flag} is missing"
+                ))
+            })
+        };
+        let postal = Postal {
+            street: customer_street.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
+            house_number: customer_house_number.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
+            postcode: required(customer_postcode, "--customer-postcode")?,
+            town: required(customer_town, "--customer-town")?,
+            country: check_country(&required(customer_country, "--customer-country")?)
+                .map_err(Error::BadInput)?,
+        };
+        postal.check(Who::Customer)?;
+        for line in postal.lines() {
+            check_printable("customer address", &line)?;
+        }
+        Ok(Some(postal))
+    }
+}
+
 impl DetailOpts {
     /// The details, each printed one checked to be printable.
     fn into_changes(self) -> Result<OrderChanges, Error> {
+        let customer_address = (!self.customer_address.is_empty())
+            .then(|| self.customer_address.join("\n").replace("\\n", "\n"));
         for (field, text) in [
             ("customer", &self.customer),
             ("racket", &self.racket),
             ("string", &self.string),
             ("tension", &self.tension),
             ("customer note", &self.customer_note),
+            ("customer address", &customer_address),
         ] {
             if let Some(text) = text {
                 check_printable(field, text)?;
             }
+        }
+        let postal = self.customer_postal.postal()?;
+        if let (Some(_), Some(name)) = (&postal, &self.customer) {
+            check_qr_text("customer", name, QR_LIMITS.name)?;
         }
         Ok(OrderChanges {
             customer: self.customer,
@@ -100,6 +175,8 @@ impl DetailOpts {
             price_minor: self.price.map(|p| p.0),
             currency: self.currency.map(|c| c.to_string()),
             customer_note: self.customer_note,
+            customer_address,
+            customer_postal: postal.as_ref().map(Postal::stored),
             notes: self.notes,
         })
     }

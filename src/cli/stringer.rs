@@ -1,14 +1,16 @@
 use super::output::{self, Shown};
 use super::{one_of, Context};
 use crate::db::stringers::{self, Profile};
-use crate::db::{counters, Access, Tenant};
+use crate::db::{counters, vat, Access, Tenant};
 use crate::domain::{
-    check_email, check_vat_number, default_timezone, format_utc, parse_timezone, validate_handle, Language,
-    ReceiptNumber,
+    check_country, check_email, check_vat_number, default_timezone, format_utc, local_date, now_utc,
+    parse_timezone, validate_handle, Currency, Language, ReceiptNumber, Timestamp, VatRate,
 };
+use crate::payment::{check_bic, check_qr_text, Iban, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
 use crate::Error;
 use anyhow::Context as _;
+use chrono::NaiveDate;
 use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -86,6 +88,73 @@ pub struct EditOpts {
     /// Language of receipts
     #[arg(long, value_parser = one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
     language: Option<Language>,
+    /// National tax number (e.g. a German Steuernummer), printed when there is no VAT number
+    #[arg(long)]
+    tax_number: Option<String>,
+    /// Exempt under the country's small-business rule (yes or no): documents then carry the
+    /// country's note (Germany: § 19 UStG) and no VAT
+    #[arg(long, value_name = "yes|no", value_parser = parse_yes_no)]
+    small_business: Option<bool>,
+    /// The VAT rate in percent (e.g. 8.1), in force from --vat-from on
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(VatRate))]
+    vat_rate: Option<VatRate>,
+    /// The day the --vat-rate applies from [default: today]
+    #[arg(long, value_name = "DATE", requires = "vat_rate", value_parser = parse_day)]
+    vat_from: Option<NaiveDate>,
+    /// The currency of new orders (ISO 4217, e.g. EUR) [default: CHF]
+    #[arg(long, value_parser = clap::value_parser!(Currency))]
+    currency: Option<Currency>,
+    #[command(flatten)]
+    bank: BankOpts,
+}
+
+/// Where invoices are paid to, and the structured address a QR-bill needs.
+#[derive(Debug, Args)]
+pub struct BankOpts {
+    /// The account invoices are paid to (spaces allowed; empty to remove): a Swiss or
+    /// Liechtenstein IBAN puts a QR-bill on invoices, another an EPC QR code on EUR invoices
+    #[arg(long)]
+    iban: Option<String>,
+    /// The bank's BIC, for the EPC QR code (optional)
+    #[arg(long)]
+    bic: Option<String>,
+    /// Days until an invoice is due [default: 30]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..=365))]
+    payment_days: Option<i32>,
+    /// Street of the business's structured address (printed on documents and QR-bills)
+    #[arg(long)]
+    street: Option<String>,
+    /// House number of the structured address
+    #[arg(long)]
+    house_number: Option<String>,
+    /// Postcode of the structured address
+    #[arg(long)]
+    postcode: Option<String>,
+    /// Town of the structured address
+    #[arg(long)]
+    town: Option<String>,
+    /// Country of the structured address (ISO 3166, e.g. CH): it decides how documents write
+    /// amounts and name the tax
+    #[arg(long, value_name = "CC")]
+    country: Option<String>,
+}
+
+fn parse_yes_no(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "yes" | "true" => Ok(true),
+        "no" | "false" => Ok(false),
+        _ => Err(format!("\"{text}\" is neither yes nor no")),
+    }
+}
+
+/// `YYYY-MM-DD` or `DD.MM.YYYY`.
+fn parse_day(text: &str) -> Result<NaiveDate, String> {
+    match Timestamp::parse(text)? {
+        Timestamp::Local(at) if at.time() == chrono::NaiveTime::MIN && text.trim().len() == 10 => {
+            Ok(at.date())
+        }
+        _ => Err(format!("\"{text}\" is not a day (expected YYYY-MM-DD or DD.MM.YYYY)")),
+    }
 }
 
 #[derive(Serialize, Tabled)]
@@ -108,8 +177,28 @@ struct StringerView {
     phone: Option<String>,
     vat_number: Option<String>,
     language: Option<String>,
+    tax_number: Option<String>,
+    small_business: bool,
+    street: Option<String>,
+    house_number: Option<String>,
+    postcode: Option<String>,
+    town: Option<String>,
+    country: Option<String>,
+    iban: Option<String>,
+    bic: Option<String>,
+    payment_days: i32,
+    currency: String,
+    /// The VAT rates, each from its date on.
+    vat_rates: Vec<RateRow>,
     created_at: String,
     years: Vec<YearRow>,
+}
+
+#[derive(Serialize, Tabled)]
+struct RateRow {
+    from: String,
+    /// In percent.
+    rate: String,
 }
 
 #[derive(Serialize, Tabled)]
@@ -164,11 +253,11 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let (stringer, counters) = db.read(|conn| {
+    let (stringer, counters, rates) = db.read(|conn| {
         let tenant = Tenant::load(conn, &opts.handle)?;
         let stringer = stringers::profile(conn, &tenant)?;
         let counters = counters::of_stringer(conn, &tenant)?;
-        Ok((stringer, counters))
+        Ok((stringer, counters, vat::history(conn, &tenant)?))
     })?;
     let years: Vec<YearRow> = counters
         .into_iter()
@@ -183,6 +272,22 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         phone: stringer.phone,
         vat_number: stringer.vat_number,
         language: stringer.language.map(|l| l.code().to_string()),
+        tax_number: stringer.tax_number,
+        small_business: stringer.small_business,
+        street: stringer.street,
+        house_number: stringer.house_number,
+        postcode: stringer.postcode,
+        town: stringer.town,
+        country: stringer.country,
+        iban: stringer.iban,
+        bic: stringer.bic,
+        payment_days: stringer.payment_days,
+        currency: stringer.currency.to_string(),
+        vat_rates: rates
+            .rates
+            .iter()
+            .map(|(from, rate)| RateRow { from: from.to_string(), rate: rate.to_string() })
+            .collect(),
         created_at: format_utc(stringer.created_at),
         years,
     };
@@ -191,14 +296,36 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         return Ok(());
     }
     let address = view.address.as_ref().map(|a| a.replace('\n', "\n             "));
+    let street = match (&view.street, &view.house_number) {
+        (Some(street), Some(number)) => Some(format!("{street} {number}")),
+        (street, _) => street.clone(),
+    };
+    let place = match (&view.country, &view.postcode, &view.town) {
+        (Some(country), Some(postcode), Some(town)) => Some(format!("{country}-{postcode} {town}")),
+        _ => None,
+    };
+    let iban = view.iban.as_ref().map(|iban| crate::payment::groups_of_four(iban));
+    let payment = format!("{} days, new orders in {}", view.payment_days, view.currency);
+    let small = view.small_business.then(|| "yes (no VAT, the country's note)".to_string());
+    let rates = (!view.vat_rates.is_empty()).then(|| {
+        view.vat_rates.iter().map(|r| format!("{} % from {}", r.rate, r.from)).collect::<Vec<_>>().join(", ")
+    });
     let profile = [
         ("handle", Some(&view.handle)),
         ("name", Some(&view.name)),
         ("time zone", Some(&view.timezone)),
+        ("street", street.as_ref()),
+        ("place", place.as_ref()),
         ("address", address.as_ref()),
         ("email", view.email.as_ref()),
         ("phone", view.phone.as_ref()),
         ("VAT number", view.vat_number.as_ref()),
+        ("VAT rates", rates.as_ref()),
+        ("tax number", view.tax_number.as_ref()),
+        ("small firm", small.as_ref()),
+        ("IBAN", iban.as_ref()),
+        ("BIC", view.bic.as_ref()),
+        ("invoices", Some(&payment)),
         ("language", view.language.as_ref()),
     ];
     let text: Vec<String> =
@@ -217,34 +344,69 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     // in a shell.
     let address = (!opts.address.is_empty()).then(|| opts.address.join("\n").replace("\\n", "\n"));
     let name = opts.name.map(|n| n.trim().to_string());
+    let bank = opts.bank;
     // Everything a document prints is checked here, where it is entered: a profile that was
     // accepted never makes a document fail later.
-    let email = opts.email.map(|e| cleared_or(e, check_email)).transpose().map_err(Error::BadInput)?;
-    let vat_number =
-        opts.vat_number.map(|v| cleared_or(v, check_vat_number)).transpose().map_err(Error::BadInput)?;
+    let checked = |value: Option<String>, check: fn(&str) -> Result<String, String>| {
+        value.map(|v| cleared_or(v, check)).transpose().map_err(Error::BadInput)
+    };
+    let email = checked(opts.email, check_email)?;
+    let vat_number = checked(opts.vat_number, check_vat_number)?;
+    let iban = checked(bank.iban, |v| Iban::parse(v).map(|iban| iban.as_str().to_string()))?;
+    let bic = checked(bank.bic, check_bic)?;
+    let country = checked(bank.country, check_country)?;
+    for (field, text, limit) in [
+        ("street", &bank.street, QR_LIMITS.street),
+        ("house number", &bank.house_number, QR_LIMITS.house_number),
+        ("postcode", &bank.postcode, QR_LIMITS.postcode),
+        ("town", &bank.town, QR_LIMITS.town),
+    ] {
+        if let Some(text) = text {
+            check_qr_text(field, text.trim(), limit)?;
+        }
+    }
     for (field, text) in [
         ("name", &name),
         ("address", &address),
         ("email", &email),
         ("phone", &opts.phone),
         ("VAT number", &vat_number),
+        ("tax number", &opts.tax_number),
+        ("street", &bank.street),
+        ("house number", &bank.house_number),
+        ("postcode", &bank.postcode),
+        ("town", &bank.town),
     ] {
         if let Some(text) = text {
             check_printable(field, text)?;
         }
     }
-    let profile = Profile {
-        name,
-        zone: opts.timezone,
-        address,
-        email,
-        phone: opts.phone,
-        vat_number,
-        language: opts.language,
-    };
     let mut db = ctx.open(Access::Write)?;
     let edited = db.write(|conn| {
         let tenant = Tenant::load(conn, &opts.handle)?;
+        let vat_rate =
+            opts.vat_rate.map(|rate| (rate, opts.vat_from.unwrap_or_else(|| today(tenant.zone()))));
+        let profile = Profile {
+            name,
+            zone: opts.timezone,
+            address,
+            email,
+            phone: opts.phone,
+            vat_number,
+            language: opts.language,
+            tax_number: opts.tax_number,
+            small_business: opts.small_business,
+            street: bank.street,
+            house_number: bank.house_number,
+            postcode: bank.postcode,
+            town: bank.town,
+            country,
+            iban,
+            bic,
+            payment_days: bank.payment_days,
+            currency: opts.currency,
+            vat_rate,
+        };
         stringers::edit(conn, &tenant, &profile)
     })?;
     match edited {
@@ -255,6 +417,11 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         None => eprintln!("stringer {} already has these values: nothing changed", opts.handle),
     }
     Ok(())
+}
+
+/// Today, in a zone.
+fn today(zone: Tz) -> NaiveDate {
+    local_date(now_utc(), zone)
 }
 
 /// A profile value checked by `check`, or an empty one (which clears the field) as it is.

@@ -39,6 +39,8 @@ pub enum Rule {
     NoPrice,
     /// A strung time before the last issued number of the year, without --backdate.
     OutOfOrder,
+    /// A stringer who charges VAT, without a rate in force on the strung date.
+    NoVatRate,
 }
 
 /// The unique indexes the program reacts to.
@@ -67,6 +69,7 @@ pub fn classify(error: &DbError) -> Failure {
         // SQLite's own texts (SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_FULL).
         _ if message == "receipts: no price" => Failure::Refused(Rule::NoPrice),
         _ if message == "receipts: out of order" => Failure::Refused(Rule::OutOfOrder),
+        _ if message == "receipts: no vat rate" => Failure::Refused(Rule::NoVatRate),
         _ if message == "database is locked" || message.starts_with("database table is locked") => {
             Failure::Busy(Busy::FileLocked)
         }

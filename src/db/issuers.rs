@@ -8,6 +8,7 @@ use super::stringers::stored_zone;
 use super::{DbConn, Tenant};
 use crate::domain::Language;
 use crate::error::Error;
+use crate::payment::Postal;
 use chrono_tz::Tz;
 use diesel::prelude::*;
 
@@ -57,6 +58,32 @@ struct IssuerRow {
     iban: Option<String>,
     bic: Option<String>,
     payment_days: i32,
+}
+
+impl Issuer {
+    /// The structured address, when the profile has one (postcode, town and country).
+    pub fn postal(&self) -> Option<Postal> {
+        Some(Postal {
+            street: self.street.clone(),
+            house_number: self.house_number.clone(),
+            postcode: self.postcode.clone()?,
+            town: self.town.clone()?,
+            country: self.country.clone()?,
+        })
+    }
+
+    /// What documents print as the address: the structured one, else the free lines.
+    pub fn address_lines(&self) -> Vec<String> {
+        match self.postal() {
+            Some(postal) => postal.lines(),
+            None => self.address.clone(),
+        }
+    }
+
+    /// Whether documents show VAT: a VAT number, and no small-business exemption.
+    pub fn charges_vat(&self) -> bool {
+        self.vat_number.is_some() && !self.small_business
+    }
 }
 
 /// One of the tenant's issuer versions.

@@ -9,14 +9,16 @@
 
 use super::events::{self, Event};
 use super::failure::{classify, Failure, Rule, Unique};
-use super::schema::orders as orders_table;
-use super::{counters, orders};
+use super::schema::{issuers, orders as orders_table, stringers};
+use super::{counters, orders, vat};
 use super::{Db, DbConn, Tenant};
-use crate::domain::{format_local, local_year, now_utc, OrderId, OrderKind, ReceiptNumber, YEARS};
+use crate::domain::{
+    format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber, YEARS,
+};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
+use diesel::sql_types::{BigInt, Bool, Date, Integer, Nullable, Text, Timestamp};
 use diesel::PgConnection;
 
 /// The outcome of `mint`.
@@ -109,6 +111,10 @@ pub fn mint_with(
             })
         }
         Failure::Refused(Rule::NoPrice) => Err(Error::NoPrice { order }),
+        Failure::Refused(Rule::NoVatRate) => Err(Error::NoVatRate {
+            stringer: tenant.handle().to_string(),
+            date: local_date(strung_at, tenant.zone()),
+        }),
         Failure::Refused(Rule::OutOfOrder) => {
             let previous = db.read(|conn| last_strung(conn, tenant, year))?;
             Err(out_of_order(tenant, strung_at, previous))
@@ -201,7 +207,7 @@ fn mint_statement(
     lock_timeout: Option<&str>,
     chronology: Chronology,
 ) -> QueryResult<Option<i64>> {
-    diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6, $7) AS receipt_seq")
+    diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6, $7, $8) AS receipt_seq")
         .bind::<BigInt, _>(order.0)
         .bind::<BigInt, _>(tenant.id().0)
         .bind::<Integer, _>(year)
@@ -209,6 +215,7 @@ fn mint_statement(
         .bind::<Timestamp, _>(now_utc())
         .bind::<Nullable<Text>, _>(lock_timeout)
         .bind::<Nullable<Bool>, _>(chronology.backdate())
+        .bind::<Date, _>(local_date(strung_at, tenant.zone()))
         .get_result::<MintedSeq>(conn)
         .map(|row| row.receipt_seq)
 }
@@ -242,6 +249,21 @@ fn mint_step_by_step(
     if kind == OrderKind::Client.as_str() && price.is_none() {
         return Err(Error::NoPrice { order });
     }
+    // The VAT rate in force on the local strung date, frozen with the document, for a
+    // stringer whose current profile charges VAT.
+    let charges_vat: bool = tenant
+        .row()
+        .inner_join(issuers::table.on(issuers::id.nullable().eq(stringers::issuer_id)))
+        .select(issuers::vat_number.is_not_null().and(issuers::small_business.eq(false)))
+        .first(conn)?;
+    let vat_rate = match charges_vat {
+        false => None,
+        true => {
+            let day = local_date(strung_at, tenant.zone());
+            let rate = vat::history(conn, tenant)?.in_force(day);
+            Some(rate.ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })?)
+        }
+    };
     let previous = match chronology {
         Chronology::Unchecked => None,
         Chronology::Checked | Chronology::Backdated => last_strung(conn, tenant, year)?,
@@ -259,6 +281,7 @@ fn mint_step_by_step(
             orders_table::strung_at.eq(strung_at),
             orders_table::receipt_year.eq(year),
             orders_table::receipt_seq.eq(seq),
+            orders_table::vat_rate_bp.eq(vat_rate.map(|r| r.0)),
             orders_table::updated_at.eq(now),
         ))
         .execute(conn)?;

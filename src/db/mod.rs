@@ -21,6 +21,7 @@ pub mod stringers;
 pub mod tenant;
 mod url;
 pub mod v1_import;
+pub mod vat;
 pub mod void;
 
 use crate::error::{first_line, Error};

@@ -5,9 +5,10 @@ use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
     format_utc, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price, ReceiptNumber, StatusFilter,
-    StringerId,
+    StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
+use crate::payment::Postal;
 use chrono::NaiveDate;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
@@ -42,6 +43,12 @@ pub struct Order {
     pub customer_note: Option<String>,
     /// The issuer version the document shows, once numbered.
     pub issuer: Option<i64>,
+    /// The VAT rate in force when it was numbered, for a stringer who charges VAT.
+    pub vat_rate: Option<VatRate>,
+    /// Lines printed under the customer's name.
+    pub customer_address: Option<String>,
+    /// The customer's structured address: a QR-bill's debtor.
+    pub customer_postal: Option<Postal>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -77,6 +84,9 @@ pub(super) struct OrderRow {
     updated_at: NaiveDateTime,
     issuer_id: Option<i64>,
     customer_note: Option<String>,
+    vat_rate_bp: Option<i32>,
+    customer_address: Option<String>,
+    customer_postal: Option<String>,
 }
 
 impl From<OrderRow> for Order {
@@ -104,6 +114,9 @@ impl From<OrderRow> for Order {
             notes: row.notes,
             customer_note: row.customer_note,
             issuer: row.issuer_id,
+            vat_rate: row.vat_rate_bp.map(VatRate),
+            customer_address: row.customer_address,
+            customer_postal: row.customer_postal.as_deref().and_then(Postal::from_stored),
             created_at: row.created_at,
             updated_at: row.updated_at,
         }
@@ -123,6 +136,9 @@ pub struct OrderChanges {
     pub price_minor: Option<i64>,
     pub currency: Option<String>,
     pub customer_note: Option<String>,
+    pub customer_address: Option<String>,
+    /// `Postal::stored`.
+    pub customer_postal: Option<String>,
     pub notes: Option<String>,
 }
 
@@ -138,10 +154,15 @@ impl OrderChanges {
             ("string", &self.string, &order.string),
             ("tension", &self.tension, &order.tension),
             ("customer note", &self.customer_note, &order.customer_note),
+            ("customer address", &self.customer_address, &order.customer_address),
         ] {
             if differs(new, old) {
                 fields.push(name);
             }
+        }
+        let postal = order.customer_postal.as_ref().map(Postal::stored);
+        if differs(&self.customer_postal, &postal) {
+            fields.push("customer's structured address");
         }
         if self.price_minor.is_some_and(|p| Some(Price(p)) != order.price) {
             fields.push("price");
@@ -170,7 +191,7 @@ pub fn add(
     kind: OrderKind,
     ordered_at: Option<NaiveDateTime>,
     about: &OrderChanges,
-) -> QueryResult<OrderId> {
+) -> Result<OrderId, Error> {
     insert(conn, tenant, kind, ordered_at, about, None)
 }
 
@@ -181,11 +202,16 @@ fn insert(
     ordered_at: Option<NaiveDateTime>,
     about: &OrderChanges,
     restring_of: Option<OrderId>,
-) -> QueryResult<OrderId> {
+) -> Result<OrderId, Error> {
     let now = now_utc();
+    // A new order takes its stringer's currency unless it names one.
+    let currency = match &about.currency {
+        Some(currency) => currency.clone(),
+        None => super::stringers::profile(conn, tenant)?.currency.to_string(),
+    };
     diesel::insert_into(orders::table)
         .values((
-            about,
+            &OrderChanges { currency: Some(currency), ..about.clone() },
             orders::stringer_id.eq(tenant.id().0),
             orders::kind.eq(kind.as_str()),
             orders::ordered_at.eq(ordered_at.unwrap_or(now)),
@@ -196,6 +222,7 @@ fn insert(
         .returning(orders::id)
         .get_result(conn)
         .map(OrderId)
+        .map_err(Error::from)
 }
 
 /// One of the tenant's orders.
@@ -438,9 +465,11 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
         price_minor: old.price.map(|p| p.0),
         currency: Some(old.currency.to_string()),
         customer_note: old.customer_note,
+        customer_address: old.customer_address,
+        customer_postal: old.customer_postal.as_ref().map(Postal::stored),
         notes: old.notes,
     };
-    Ok(insert(conn, tenant, old.kind, None, &about, Some(id))?)
+    insert(conn, tenant, old.kind, None, &about, Some(id))
 }
 
 /// Deletes an order taken by mistake. An order with a receipt number is a record and can

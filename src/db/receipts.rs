@@ -5,12 +5,14 @@
 use super::issuers::{self, Issuer};
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
-use super::{DbConn, Tenant};
-use crate::domain::{Language, OrderId, ReceiptNumber};
+use super::{vat, DbConn, Tenant};
+use crate::domain::{local_date, Language, OrderId, ReceiptNumber, StringerId};
 use crate::error::{Error, Wanted};
-use crate::receipt::{Amount, Business, Receipt};
-use chrono::{NaiveDate, NaiveDateTime};
-use chrono_tz::Tz;
+use crate::payment::epc::Epc;
+use crate::payment::qrbill::QrBill;
+use crate::payment::{slip_kind, Address, Iban, Reference, Slip, SlipKind};
+use crate::receipt::{Amount, Business, Conventions, Receipt};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -32,7 +34,8 @@ pub fn receipt(
 ) -> Result<Receipt, Error> {
     let order = orders::find(conn, tenant, order)?;
     let issuer = issuer_of(conn, tenant, &order)?;
-    build(&order, &issuer, options)
+    let rates = vat::history(conn, tenant)?;
+    build(&order, &issuer, tenant, &rates, options)
 }
 
 /// The order of the tenant that holds `number`.
@@ -64,8 +67,10 @@ pub fn for_each_of_year(
         None => Tenant::all(conn)?,
     };
     let mut versions: HashMap<i64, Issuer> = HashMap::new();
+    let mut rates: HashMap<StringerId, vat::History> = HashMap::new();
     for tenant in &tenants {
         versions.extend(issuers::of_tenant(conn, tenant)?.into_iter().map(|i| (i.id, i)));
+        rates.insert(tenant.id(), vat::history(conn, tenant)?);
     }
     let filter = orders::Filter { year: Some(year), ..orders::Filter::default() };
     orders::for_each(conn, tenant, &filter, None, |listed| {
@@ -73,7 +78,8 @@ pub fn for_each_of_year(
             listed.order.issuer.and_then(|id| versions.get(&id)).ok_or_else(|| {
                 Error::Refused(format!("order {} has no issuer on record", listed.order.id))
             })?;
-        visit(listed.stringer.handle(), build(&listed.order, issuer, options)?)
+        let history = rates.get(&listed.stringer.id()).cloned().unwrap_or_default();
+        visit(listed.stringer.handle(), build(&listed.order, issuer, listed.stringer, &history, options)?)
     })
 }
 
@@ -87,8 +93,14 @@ fn issuer_of(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Issuer
 
 /// The receipt of a numbered order, from what was frozen when it was numbered: dates are
 /// local dates of the issuer's zone; the issue date is the paid date of a receipt, else the
-/// strung date.
-fn build(order: &Order, issuer: &Issuer, options: Options) -> Result<Receipt, Error> {
+/// strung date; an invoice is due the issuer's payment days later and carries its slip.
+fn build(
+    order: &Order,
+    issuer: &Issuer,
+    tenant: &Tenant,
+    rates: &vat::History,
+    options: Options,
+) -> Result<Receipt, Error> {
     let Some(number) = order.number else {
         return Err(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt });
     };
@@ -101,31 +113,126 @@ fn build(order: &Order, issuer: &Issuer, options: Options) -> Result<Receipt, Er
         .or(service_date)
         .or(local(order.voided_at))
         .unwrap_or_else(|| local_date(order.created_at, zone));
-    Ok(Receipt {
+    let invoice = paid_on.is_none() && order.void_reason.is_none();
+    let due_on = invoice.then(|| issued_on + chrono::Days::new(issuer.payment_days.max(0) as u64));
+    // The rate frozen at numbering; receipts numbered before rates were kept take the one in
+    // force on their date.
+    let vat = match (issuer.charges_vat(), order.price) {
+        (true, Some(_)) => {
+            let day = service_date.unwrap_or(issued_on);
+            Some(
+                order
+                    .vat_rate
+                    .or_else(|| rates.in_force(day))
+                    .ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })?,
+            )
+        }
+        _ => None,
+    };
+    let mut receipt = Receipt {
         number,
         language,
         copy: options.copy,
         void_reason: order.void_reason.clone(),
         business: Business {
             name: issuer.name.clone(),
-            address: issuer.address.clone(),
+            address: issuer.address_lines(),
             email: issuer.email.clone(),
             phone: issuer.phone.clone(),
             vat_number: issuer.vat_number.clone(),
+            tax_number: issuer.tax_number.clone(),
+            small_business: issuer.small_business,
+            conventions: Conventions { country: issuer.country.clone() },
         },
         issued_on,
         service_date,
         paid_on,
+        due_on,
         customer: order.customer.clone(),
+        customer_address: match (&order.customer_postal, &order.customer_address) {
+            (Some(postal), _) => postal.lines(),
+            (None, Some(lines)) => lines.lines().map(str::to_string).collect(),
+            (None, None) => Vec::new(),
+        },
         racket: order.racket.clone(),
         string: order.string.clone(),
         tension: order.tension.clone(),
         amount: order.price.map(|price| Amount { minor: price.0, currency: order.currency.to_string() }),
+        vat,
         notes: order.customer_note.clone(),
-    })
+        slip: None,
+    };
+    if invoice {
+        let message = format!("{} {number}", receipt.title_text());
+        receipt.slip = slip(order, issuer, tenant, number, message)?;
+    }
+    Ok(receipt)
 }
 
-fn local_date(utc: NaiveDateTime, zone: Tz) -> NaiveDate {
-    use chrono::TimeZone;
-    zone.from_utc_datetime(&utc).date_naive()
+/// The slip an invoice carries: a QR-bill for a Swiss account (CHF, or EUR on a normal
+/// IBAN), an EPC QR code for another account in EUR, none otherwise (or with nothing to pay).
+pub fn slip(
+    order: &Order,
+    issuer: &Issuer,
+    tenant: &Tenant,
+    number: ReceiptNumber,
+    message: String,
+) -> Result<Option<Slip>, Error> {
+    let (Some(iban), Some(price)) = (issuer.iban.as_deref(), order.price.filter(|p| p.0 > 0)) else {
+        return Ok(None);
+    };
+    let account = Iban::parse(iban).map_err(Error::BadInput)?;
+    let no_reference = || {
+        Error::Refused(format!(
+            "receipt {number} of {} has no payment reference: its number is beyond the reference's fields",
+            tenant.handle()
+        ))
+    };
+    if price.0 > MAX_AMOUNT {
+        return Err(Error::NotForQrBill {
+            field: "price",
+            problem: "is above 999,999,999.99, the most a payment code carries".into(),
+        });
+    }
+    match slip_kind(&account, &order.currency) {
+        None => Ok(None),
+        Some(SlipKind::QrBill) => {
+            let postal = issuer.postal().ok_or_else(|| {
+                Error::BadInput(format!(
+                    "a QR-bill needs the stringer's structured address: set it with `receipts stringer edit {} \
+                     --street ... --house-number ... --postcode ... --town ... --country ...`",
+                    tenant.handle()
+                ))
+            })?;
+            let reference = if account.is_qr_iban() {
+                Reference::qrr(tenant.id(), number)
+            } else {
+                Reference::scor(tenant.id(), number)
+            }
+            .ok_or_else(no_reference)?;
+            let debtor = match (&order.customer, &order.customer_postal) {
+                (Some(name), Some(postal)) => Some(Address { name: name.clone(), postal: postal.clone() }),
+                _ => None,
+            };
+            Ok(Some(Slip::QrBill(QrBill {
+                account,
+                creditor: Address { name: issuer.name.clone(), postal },
+                amount: Some(price.0),
+                currency: order.currency.clone(),
+                debtor,
+                reference,
+                message,
+            })))
+        }
+        Some(SlipKind::Epc) => Ok(Some(Slip::Epc(Epc {
+            bic: issuer.bic.clone(),
+            name: issuer.name.clone(),
+            account,
+            amount: price.0,
+            reference: Reference::scor(tenant.id(), number).ok_or_else(no_reference)?,
+        }))),
+    }
 }
+
+/// The largest amount a QR-bill or an EPC code carries: 999,999,999.99.
+const MAX_AMOUNT: i64 = 99_999_999_999;

@@ -53,6 +53,9 @@ diesel::table! {
         receipt_number -> Nullable<Text>,
         issuer_id -> Nullable<Int8>,
         customer_note -> Nullable<Text>,
+        vat_rate_bp -> Nullable<Int4>,
+        customer_address -> Nullable<Text>,
+        customer_postal -> Nullable<Text>,
     }
 }
 
@@ -109,6 +112,16 @@ diesel::table! {
         bic -> Nullable<Text>,
         payment_days -> Int4,
         issuer_id -> Nullable<Int8>,
+        currency -> Text,
+    }
+}
+
+diesel::table! {
+    vat_rates (stringer_id, valid_from) {
+        stringer_id -> Int8,
+        valid_from -> Date,
+        rate_bp -> Int4,
+        created_at -> Timestamp,
     }
 }
 
@@ -117,5 +130,13 @@ diesel::joinable!(orders -> stringers (stringer_id));
 diesel::joinable!(receipt_counters -> stringers (stringer_id));
 diesel::joinable!(receipt_events -> orders (order_id));
 diesel::joinable!(receipt_events -> stringers (stringer_id));
+diesel::joinable!(vat_rates -> stringers (stringer_id));
 
-diesel::allow_tables_to_appear_in_same_query!(issuers, orders, receipt_counters, receipt_events, stringers,);
+diesel::allow_tables_to_appear_in_same_query!(
+    issuers,
+    orders,
+    receipt_counters,
+    receipt_events,
+    stringers,
+    vat_rates,
+);

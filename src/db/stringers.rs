@@ -1,17 +1,20 @@
-//! Stringers: the people whose receipts are numbered, and their business profile.
+//! Stringers: the people whose receipts are numbered, and their business profile. Every
+//! change of a field documents print makes a new issuer version (the database keeps them,
+//! `issuers`), so documents issued before keep what they showed.
 
 use super::audit::strung_outside_year;
 use super::failure::{classify, Failure, Unique};
-use super::schema::stringers;
-use super::{DbConn, Tenant};
-use crate::domain::{now_utc, parse_timezone, Language, StringerId};
+use super::schema::{orders, stringers};
+use super::{vat, DbConn, Tenant};
+use crate::domain::{local_date, now_utc, parse_timezone, Currency, Language, StringerId, VatRate};
 use crate::error::Error;
-use chrono::NaiveDateTime;
+use crate::payment::{check_qr_text, Iban, Postal, Who, QR_LIMITS};
+use chrono::{NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
 use diesel::prelude::*;
 
 /// A stringer as the program uses it: stored texts already parsed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stringer {
     pub id: StringerId,
     pub handle: String,
@@ -19,7 +22,7 @@ pub struct Stringer {
     pub zone: Tz,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
-    /// Lines separated by newlines.
+    /// Lines separated by newlines, printed when there is no structured address.
     pub address: Option<String>,
     pub email: Option<String>,
     pub phone: Option<String>,
@@ -27,6 +30,18 @@ pub struct Stringer {
     pub vat_number: Option<String>,
     /// The language of receipts (None: English).
     pub language: Option<Language>,
+    pub tax_number: Option<String>,
+    pub small_business: bool,
+    pub street: Option<String>,
+    pub house_number: Option<String>,
+    pub postcode: Option<String>,
+    pub town: Option<String>,
+    pub country: Option<String>,
+    pub iban: Option<String>,
+    pub bic: Option<String>,
+    pub payment_days: i32,
+    /// The currency of new orders.
+    pub currency: Currency,
 }
 
 #[derive(Queryable, Selectable)]
@@ -43,6 +58,18 @@ struct StringerRow {
     phone: Option<String>,
     vat_number: Option<String>,
     language: Option<String>,
+    tax_number: Option<String>,
+    small_business: bool,
+    street: Option<String>,
+    house_number: Option<String>,
+    postcode: Option<String>,
+    town: Option<String>,
+    country: Option<String>,
+    iban: Option<String>,
+    bic: Option<String>,
+    payment_days: i32,
+    #[diesel(deserialize_as = String)]
+    currency: Currency,
 }
 
 impl TryFrom<StringerRow> for Stringer {
@@ -62,7 +89,36 @@ impl TryFrom<StringerRow> for Stringer {
             vat_number: row.vat_number,
             // The schema's CHECK allows only the known codes.
             language: row.language.and_then(|code| code.parse().ok()),
+            tax_number: row.tax_number,
+            small_business: row.small_business,
+            street: row.street,
+            house_number: row.house_number,
+            postcode: row.postcode,
+            town: row.town,
+            country: row.country,
+            iban: row.iban,
+            bic: row.bic,
+            payment_days: row.payment_days,
+            currency: row.currency,
         })
+    }
+}
+
+impl Stringer {
+    /// The structured address, when it is complete (postcode, town and country).
+    pub fn postal(&self) -> Option<Postal> {
+        Some(Postal {
+            street: self.street.clone(),
+            house_number: self.house_number.clone(),
+            postcode: self.postcode.clone()?,
+            town: self.town.clone()?,
+            country: self.country.clone()?,
+        })
+    }
+
+    /// Whether its documents show VAT.
+    pub fn charges_vat(&self) -> bool {
+        self.vat_number.is_some() && !self.small_business
     }
 }
 
@@ -89,19 +145,10 @@ pub fn add(conn: &mut DbConn, handle: &str, name: &str, zone: Tz) -> Result<Stri
         .returning(stringers::id)
         .get_result::<i64>(conn);
     match inserted {
-        Ok(id) => Ok(Stringer {
-            id: StringerId(id),
-            handle,
-            name: name.to_string(),
-            zone,
-            created_at: now,
-            updated_at: now,
-            address: None,
-            email: None,
-            phone: None,
-            vat_number: None,
-            language: None,
-        }),
+        Ok(_) => {
+            let tenant = Tenant::load(conn, &handle)?;
+            profile(conn, &tenant)
+        }
         Err(e) if classify(&e) == Failure::UniqueViolation(Unique::Handle) => {
             Err(Error::HandleTaken { handle })
         }
@@ -125,7 +172,8 @@ pub fn profile(conn: &mut DbConn, tenant: &Tenant) -> Result<Stringer, Error> {
 }
 
 /// What `stringer edit` changes; `None` leaves a field as it is, and an empty text clears
-/// one.
+/// one. Each value is checked already (`cli::stringer`); what depends on the whole profile
+/// is checked here.
 #[derive(Debug, Clone, Default)]
 pub struct Profile {
     pub name: Option<String>,
@@ -135,42 +183,136 @@ pub struct Profile {
     pub phone: Option<String>,
     pub vat_number: Option<String>,
     pub language: Option<Language>,
+    pub tax_number: Option<String>,
+    pub small_business: Option<bool>,
+    pub street: Option<String>,
+    pub house_number: Option<String>,
+    pub postcode: Option<String>,
+    pub town: Option<String>,
+    pub country: Option<String>,
+    /// Compact, checked; an empty text clears it.
+    pub iban: Option<String>,
+    pub bic: Option<String>,
+    pub payment_days: Option<i32>,
+    pub currency: Option<Currency>,
+    /// A VAT rate in force from a (local) day on.
+    pub vat_rate: Option<(VatRate, NaiveDate)>,
+}
+
+impl Profile {
+    /// The profile `current` becomes.
+    fn applied_to(&self, current: &Stringer) -> Stringer {
+        let text = |new: &Option<String>, old: &Option<String>| match cleared(new) {
+            Some(value) => value.map(str::to_string),
+            None => old.clone(),
+        };
+        Stringer {
+            name: self.name.clone().unwrap_or_else(|| current.name.clone()),
+            zone: self.zone.unwrap_or(current.zone),
+            address: text(&self.address, &current.address),
+            email: text(&self.email, &current.email),
+            phone: text(&self.phone, &current.phone),
+            vat_number: text(&self.vat_number, &current.vat_number),
+            language: self.language.or(current.language),
+            tax_number: text(&self.tax_number, &current.tax_number),
+            small_business: self.small_business.unwrap_or(current.small_business),
+            street: text(&self.street, &current.street),
+            house_number: text(&self.house_number, &current.house_number),
+            postcode: text(&self.postcode, &current.postcode),
+            town: text(&self.town, &current.town),
+            country: text(&self.country, &current.country),
+            iban: text(&self.iban, &current.iban),
+            bic: text(&self.bic, &current.bic),
+            payment_days: self.payment_days.unwrap_or(current.payment_days),
+            currency: self.currency.clone().unwrap_or_else(|| current.currency.clone()),
+            ..current.clone()
+        }
+    }
 }
 
 /// Changes a stringer's profile, or returns None when it already holds every value given
 /// (then nothing is written). A new time zone applies to future mints, and is refused if it
-/// would move any receipt already issued into another year. Documents issued before keep
-/// the profile they were issued with (the database keeps each version).
+/// would move any receipt already issued into another year; a VAT rate that would change
+/// what an issued receipt shows is refused, listing those receipts. Documents issued before
+/// keep the profile they were issued with (the database keeps each version).
 pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Option<Stringer>, Error> {
     let current = self::profile(conn, tenant)?;
-    let changes =
-        |new: &Option<String>, old: &Option<String>| cleared(new).is_some_and(|new| new != old.as_deref());
-    let unchanged = profile.name.as_ref().is_none_or(|name| *name == current.name)
-        && profile.zone.is_none_or(|zone| zone == current.zone)
-        && !changes(&profile.address, &current.address)
-        && !changes(&profile.email, &current.email)
-        && !changes(&profile.phone, &current.phone)
-        && !changes(&profile.vat_number, &current.vat_number)
-        && profile.language.is_none_or(|l| Some(l) == current.language);
-    if unchanged {
+    let wanted = profile.applied_to(&current);
+    let history = vat::history(conn, tenant)?;
+    // A rate recorded already from that very day is no change.
+    let new_rate = profile.vat_rate.filter(|entry| !history.rates.contains(&(entry.1, entry.0)));
+    if wanted == current && new_rate.is_none() {
         return Ok(None);
     }
-    if let Some(zone) = profile.zone.filter(|&zone| zone != current.zone) {
-        refuse_moving_receipts(conn, tenant, zone)?;
+    check_payable(&wanted)?;
+    if wanted.zone != current.zone {
+        refuse_moving_receipts(conn, tenant, wanted.zone)?;
     }
-    diesel::update(tenant.row())
-        .set((
-            profile.name.as_deref().map(|name| stringers::name.eq(name)),
-            profile.zone.map(|zone| stringers::timezone.eq(zone.name())),
-            cleared(&profile.address).map(|v| stringers::address.eq(v)),
-            cleared(&profile.email).map(|v| stringers::email.eq(v)),
-            cleared(&profile.phone).map(|v| stringers::phone.eq(v)),
-            cleared(&profile.vat_number).map(|v| stringers::vat_number.eq(v)),
-            profile.language.map(|l| stringers::language.eq(l.code())),
-            stringers::updated_at.eq(now_utc()),
-        ))
-        .execute(conn)?;
+    if let Some((rate, from)) = new_rate {
+        refuse_changing_vat(conn, tenant, &history, &history.with(from, rate))?;
+        vat::set(conn, tenant, from, rate)?;
+    }
+    if wanted != current {
+        let nullable = |value: &Option<String>| value.as_deref().map(str::to_string);
+        diesel::update(tenant.row())
+            .set((
+                stringers::name.eq(&wanted.name),
+                stringers::timezone.eq(wanted.zone.name()),
+                stringers::address.eq(nullable(&wanted.address)),
+                stringers::email.eq(nullable(&wanted.email)),
+                stringers::phone.eq(nullable(&wanted.phone)),
+                stringers::vat_number.eq(nullable(&wanted.vat_number)),
+                stringers::language.eq(wanted.language.map(Language::code)),
+                stringers::tax_number.eq(nullable(&wanted.tax_number)),
+                stringers::small_business.eq(wanted.small_business),
+                stringers::street.eq(nullable(&wanted.street)),
+                stringers::house_number.eq(nullable(&wanted.house_number)),
+                stringers::postcode.eq(nullable(&wanted.postcode)),
+                stringers::town.eq(nullable(&wanted.town)),
+                stringers::country.eq(nullable(&wanted.country)),
+                stringers::iban.eq(nullable(&wanted.iban)),
+                stringers::bic.eq(nullable(&wanted.bic)),
+                stringers::payment_days.eq(wanted.payment_days),
+                stringers::currency.eq(wanted.currency.as_str()),
+                stringers::updated_at.eq(now_utc()),
+            ))
+            .execute(conn)?;
+    }
     self::profile(conn, tenant).map(Some)
+}
+
+/// A profile with an account must make every invoice's payment code: a Swiss account takes
+/// a QR-bill (the name and a structured address in its character set and lengths), another
+/// one an EPC QR code (a name of at most 70 characters).
+fn check_payable(profile: &Stringer) -> Result<(), Error> {
+    let Some(iban) = &profile.iban else { return Ok(()) };
+    let iban = Iban::parse(iban).map_err(Error::BadInput)?;
+    check_qr_text("name", &profile.name, QR_LIMITS.name).or_else(|e| {
+        if iban.is_swiss() {
+            Err(e)
+        } else {
+            Ok(())
+        }
+    })?;
+    if profile.name.chars().count() > QR_LIMITS.name {
+        return Err(Error::BadInput(format!(
+            "the name has {} characters, and a payment code takes at most {}",
+            profile.name.chars().count(),
+            QR_LIMITS.name
+        )));
+    }
+    if iban.is_swiss() {
+        let postal = profile.postal().ok_or_else(|| {
+            Error::BadInput(format!(
+                "a Swiss IBAN pays through QR-bills, which need the stringer's structured address: \\
+                 set --postcode, --town and --country (and --street, --house-number) with the IBAN \
+                 (`receipts stringer edit {} ...`)",
+                profile.handle
+            ))
+        })?;
+        postal.check(Who::Stringer)?;
+    }
+    Ok(())
 }
 
 /// A profile text to store: `None` leaves the field, an empty text clears it.
@@ -181,7 +323,6 @@ fn cleared(text: &Option<String>) -> Option<Option<&str>> {
 /// Receipts take the year of their strung time in the stringer's zone: a zone under which
 /// any issued receipt would fall into another year is refused, listing those receipts.
 fn refuse_moving_receipts(conn: &mut DbConn, tenant: &Tenant, zone: Tz) -> Result<(), Error> {
-    use super::schema::orders;
     const SHOWN: i64 = 10;
     let years: Vec<Option<i32>> = tenant
         .orders()
@@ -211,4 +352,52 @@ fn refuse_moving_receipts(conn: &mut DbConn, tenant: &Tenant, zone: Tz) -> Resul
             .collect(),
         count,
     })
+}
+
+/// A rate change must not change the rate an issued receipt shows: its frozen rate, or for
+/// one numbered before rates were kept, the rate in force on its date.
+fn refuse_changing_vat(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    before: &vat::History,
+    after: &vat::History,
+) -> Result<(), Error> {
+    use super::schema::issuers;
+    const SHOWN: usize = 10;
+    let receipts: Vec<(i32, i64, Option<NaiveDateTime>, Option<i32>)> = tenant
+        .orders()
+        .inner_join(issuers::table)
+        .filter(orders::receipt_number.is_not_null())
+        .filter(issuers::vat_number.is_not_null())
+        .filter(issuers::small_business.eq(false))
+        .filter(orders::price_minor.is_not_null())
+        .order((orders::receipt_year, orders::receipt_seq))
+        .select((
+            orders::receipt_year.assume_not_null(),
+            orders::receipt_seq.assume_not_null(),
+            orders::strung_at,
+            orders::vat_rate_bp,
+        ))
+        .load(conn)?;
+    let zone = tenant.zone();
+    let mut changed = Vec::new();
+    for (year, seq, strung_at, frozen) in receipts {
+        let day = strung_at.map(|at| local_date(at, zone));
+        let shown = frozen.map(VatRate).or_else(|| day.and_then(|d| before.in_force(d)));
+        if shown.is_some() && day.and_then(|d| after.in_force(d)) != shown {
+            changed.push(format!("{}", crate::domain::ReceiptNumber::new(year, seq)));
+        }
+    }
+    if changed.is_empty() {
+        return Ok(());
+    }
+    let count = changed.len();
+    let shown: Vec<String> = changed.into_iter().take(SHOWN).collect();
+    Err(Error::Refused(format!(
+        "this VAT rate would change the rate {count} issued receipt(s) of {} show: {}{}; rates apply to \
+         receipts from their date on, and issued receipts keep theirs (choose a later --vat-from)",
+        tenant.handle(),
+        shown.join(", "),
+        if count > SHOWN { ", ..." } else { "" }
+    )))
 }

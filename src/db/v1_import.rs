@@ -28,6 +28,8 @@ pub struct NewOrder {
     pub paid_at: Option<NaiveDateTime>,
     pub receipt_year: Option<i32>,
     pub receipt_seq: Option<i64>,
+    /// The VAT rate in force on the local strung date, for a stringer who charges VAT.
+    pub vat_rate_bp: Option<i32>,
     pub v1_kind: Option<&'static str>,
     pub v1_id: Option<i64>,
     pub notes: Option<String>,

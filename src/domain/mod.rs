@@ -1,20 +1,24 @@
 //! The vocabulary of the product, free of SQL: receipt numbers, ids, order kinds, money
 //! and the instants whose local calendar year decides a receipt's year.
 
+mod iso;
 mod language;
 mod money;
 mod profile;
 mod receipt_number;
 mod time;
+mod vat;
 
+pub use iso::check_country;
 pub use language::Language;
 pub use money::{Currency, Price};
 pub use profile::{check_email, check_vat_number};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use time::{
-    check_not_future, check_strung_at, default_timezone, format_local, format_utc, local_year, now_utc,
-    parse_timezone, year_start, Timestamp, YEARS,
+    check_not_future, check_strung_at, default_timezone, format_local, format_utc, local_date, local_year,
+    now_utc, parse_timezone, year_start, Timestamp, YEARS,
 };
+pub use vat::VatRate;
 
 use serde::Serialize;
 use std::fmt;

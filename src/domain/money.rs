@@ -21,7 +21,13 @@ impl FromStr for Price {
         }
         let units: i64 = units.parse().map_err(|_| invalid())?;
         let cents: i64 = format!("{fraction:0<2}").parse().map_err(|_| invalid())?;
-        units.checked_mul(100).and_then(|minor| minor.checked_add(cents)).map(Price).ok_or_else(invalid)
+        // The most a payment code carries (999,999,999.99): far above any racket.
+        units
+            .checked_mul(100)
+            .and_then(|minor| minor.checked_add(cents))
+            .filter(|&minor| minor <= 99_999_999_999)
+            .map(Price)
+            .ok_or_else(invalid)
     }
 }
 
@@ -76,10 +82,10 @@ impl FromStr for Currency {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let code = s.trim().to_ascii_uppercase();
-        if code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase()) {
+        if super::iso::is_currency(&code) {
             Ok(Currency(code))
         } else {
-            Err(format!("\"{s}\" is not a currency code (three letters, like CHF)"))
+            Err(format!("\"{s}\" is not a currency code (ISO 4217, three letters like CHF or EUR)"))
         }
     }
 }

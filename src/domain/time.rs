@@ -141,6 +141,11 @@ pub fn now_utc() -> NaiveDateTime {
 }
 
 /// The calendar year of a UTC instant in a zone: the year of a receipt.
+/// The calendar day an instant falls on in a zone.
+pub fn local_date(utc: NaiveDateTime, zone: Tz) -> chrono::NaiveDate {
+    zone.from_utc_datetime(&utc).date_naive()
+}
+
 pub fn local_year(utc: NaiveDateTime, zone: Tz) -> i32 {
     zone.from_utc_datetime(&utc).year()
 }

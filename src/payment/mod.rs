@@ -70,10 +70,10 @@ pub fn check_bic(text: &str) -> Result<String, String> {
     }
 }
 
-/// A structured postal address, as the QR-bill carries it (type `S`).
+/// A structured postal address, as the QR-bill carries it (type `S`): the street and house
+/// number (optional), the postcode, the town and the country.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Address {
-    pub name: String,
+pub struct Postal {
     pub street: Option<String>,
     pub house_number: Option<String>,
     pub postcode: String,
@@ -82,7 +82,7 @@ pub struct Address {
     pub country: String,
 }
 
-impl Address {
+impl Postal {
     /// The address as lines for people: street and number, postcode and town.
     pub fn lines(&self) -> Vec<String> {
         let street = match (&self.street, &self.house_number) {
@@ -91,6 +91,77 @@ impl Address {
             (None, _) => None,
         };
         street.into_iter().chain([format!("{} {}", self.postcode, self.town)]).collect()
+    }
+
+    /// The address as one stored text: its five fields, one per line.
+    pub fn stored(&self) -> String {
+        [
+            self.street.as_deref().unwrap_or_default(),
+            self.house_number.as_deref().unwrap_or_default(),
+            &self.postcode,
+            &self.town,
+            &self.country,
+        ]
+        .join("\n")
+    }
+
+    /// An address stored by `stored`.
+    pub fn from_stored(text: &str) -> Option<Postal> {
+        let fields: Vec<&str> = text.split('\n').collect();
+        let [street, house_number, postcode, town, country] = fields.as_slice() else { return None };
+        let optional = |s: &str| Some(s.to_string()).filter(|s| !s.is_empty());
+        Some(Postal {
+            street: optional(street),
+            house_number: optional(house_number),
+            postcode: postcode.to_string(),
+            town: town.to_string(),
+            country: country.to_string(),
+        })
+    }
+
+    /// Every field fits the QR-bill (character set and length); `who` names the fields
+    /// ("stringer", "customer").
+    pub fn check(&self, who: Who) -> Result<(), crate::error::Error> {
+        check_qr_text(who.fields()[0], self.street.as_deref().unwrap_or_default(), QR_LIMITS.street)?;
+        check_qr_text(
+            who.fields()[1],
+            self.house_number.as_deref().unwrap_or_default(),
+            QR_LIMITS.house_number,
+        )?;
+        check_qr_text(who.fields()[2], &self.postcode, QR_LIMITS.postcode)?;
+        check_qr_text(who.fields()[3], &self.town, QR_LIMITS.town)
+    }
+}
+
+/// Whose address: the fields are named after it in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    Stringer,
+    Customer,
+}
+
+impl Who {
+    fn fields(self) -> [&'static str; 4] {
+        match self {
+            Who::Stringer => ["street", "house number", "postcode", "town"],
+            Who::Customer => {
+                ["customer street", "customer house number", "customer postcode", "customer town"]
+            }
+        }
+    }
+}
+
+/// A name and its structured address: a bill's creditor or debtor.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Address {
+    pub name: String,
+    pub postal: Postal,
+}
+
+impl Address {
+    /// The name, then the address.
+    pub fn lines(&self) -> Vec<String> {
+        std::iter::once(self.name.clone()).chain(self.postal.lines()).collect()
     }
 }
 

@@ -43,11 +43,11 @@ fn address_lines(address: Option<&Address>) -> Vec<String> {
         Some(a) => vec![
             "S".into(),
             a.name.clone(),
-            a.street.clone().unwrap_or_default(),
-            a.house_number.clone().unwrap_or_default(),
-            a.postcode.clone(),
-            a.town.clone(),
-            a.country.clone(),
+            a.postal.street.clone().unwrap_or_default(),
+            a.postal.house_number.clone().unwrap_or_default(),
+            a.postal.postcode.clone(),
+            a.postal.town.clone(),
+            a.postal.country.clone(),
         ],
     }
 }
@@ -63,11 +63,13 @@ mod tests {
             account: Iban::parse("CH4431999123000889012").unwrap(),
             creditor: Address {
                 name: "Stefan Muster Bespannungen".into(),
-                street: Some("Bahnhofstrasse".into()),
-                house_number: Some("1".into()),
-                postcode: "8001".into(),
-                town: "Zürich".into(),
-                country: "CH".into(),
+                postal: super::super::Postal {
+                    street: Some("Bahnhofstrasse".into()),
+                    house_number: Some("1".into()),
+                    postcode: "8001".into(),
+                    town: "Zürich".into(),
+                    country: "CH".into(),
+                },
             },
             amount: Some(3550),
             currency: Currency::chf(),

@@ -1,6 +1,5 @@
 //! The words of a receipt in each language, and how amounts and dates are written there.
 
-use super::Amount;
 use crate::domain::Language;
 use chrono::{Datelike, NaiveDate};
 
@@ -18,15 +17,41 @@ pub struct Labels {
     pub string: &'static str,
     pub tension: &'static str,
     pub amount: &'static str,
-    pub incl_vat: &'static str,
     pub vat_number: &'static str,
     pub paid_on: &'static str,
     pub notes: &'static str,
+    /// Before an invoice's due date.
+    pub payable_until: &'static str,
+    pub tax_number: &'static str,
+    pub reference: &'static str,
+    /// Beside an EPC QR code.
+    pub scan_to_pay: &'static str,
+    pub bic: &'static str,
+    pub account_holder: &'static str,
+    /// The VAT line: the rate and the tax's name, e.g. "incl. 8.1 % VAT".
+    pub vat_included: fn(rate: &str, tax: &str) -> String,
+    /// The QR-bill's words (SIX guidelines, in the document's language).
+    pub slip: SlipWords,
     months: [&'static str; 12],
     /// How a date reads: day, month name, year.
     date_pattern: fn(u32, &str, i32) -> String,
-    /// Thousands separator (amounts use `.` for decimals in every language, as in Switzerland).
-    group: &'static str,
+    /// Thousands separator of a Swiss business's amounts (`.` for decimals, as in Switzerland).
+    pub(super) group: &'static str,
+}
+
+/// The headings of the QR-bill's receipt and payment part.
+pub struct SlipWords {
+    pub payment_part: &'static str,
+    pub receipt: &'static str,
+    pub account_payable_to: &'static str,
+    pub reference: &'static str,
+    pub additional_information: &'static str,
+    pub payable_by: &'static str,
+    pub payable_by_name: &'static str,
+    pub currency: &'static str,
+    pub amount: &'static str,
+    pub acceptance_point: &'static str,
+    pub separate: &'static str,
 }
 
 const EN: Labels = Labels {
@@ -43,10 +68,29 @@ const EN: Labels = Labels {
     string: "String",
     tension: "Tension",
     amount: "Amount",
-    incl_vat: "incl. VAT",
     vat_number: "VAT No.",
     paid_on: "Paid on",
     notes: "Notes",
+    payable_until: "Payable by",
+    tax_number: "Tax No.",
+    reference: "Reference",
+    scan_to_pay: "Scan to pay with your banking app",
+    bic: "BIC",
+    account_holder: "Account holder",
+    vat_included: |rate, tax| format!("incl. {rate} % {tax}"),
+    slip: SlipWords {
+        payment_part: "Payment part",
+        receipt: "Receipt",
+        account_payable_to: "Account / Payable to",
+        reference: "Reference",
+        additional_information: "Additional information",
+        payable_by: "Payable by",
+        payable_by_name: "Payable by (name/address)",
+        currency: "Currency",
+        amount: "Amount",
+        acceptance_point: "Acceptance point",
+        separate: "Separate before paying in",
+    },
     months: [
         "January",
         "February",
@@ -79,10 +123,29 @@ const DE: Labels = Labels {
     string: "Saite",
     tension: "Spannung",
     amount: "Betrag",
-    incl_vat: "inkl. MWST",
     vat_number: "MWST-Nr.",
     paid_on: "Bezahlt am",
     notes: "Bemerkungen",
+    payable_until: "Zahlbar bis",
+    tax_number: "Steuernummer",
+    reference: "Referenz",
+    scan_to_pay: "Mit der Banking-App scannen und bezahlen",
+    bic: "BIC",
+    account_holder: "Kontoinhaber",
+    vat_included: |rate, tax| format!("inkl. {rate} % {tax}"),
+    slip: SlipWords {
+        payment_part: "Zahlteil",
+        receipt: "Empfangsschein",
+        account_payable_to: "Konto / Zahlbar an",
+        reference: "Referenz",
+        additional_information: "Zusätzliche Informationen",
+        payable_by: "Zahlbar durch",
+        payable_by_name: "Zahlbar durch (Name/Adresse)",
+        currency: "Währung",
+        amount: "Betrag",
+        acceptance_point: "Annahmestelle",
+        separate: "Vor der Einzahlung abzutrennen",
+    },
     months: [
         "Januar",
         "Februar",
@@ -115,10 +178,29 @@ const FR: Labels = Labels {
     string: "Cordage",
     tension: "Tension",
     amount: "Montant",
-    incl_vat: "TVA incluse",
     vat_number: "N° TVA",
     paid_on: "Payé le",
     notes: "Remarques",
+    payable_until: "Payable jusqu'au",
+    tax_number: "N° fiscal",
+    reference: "Référence",
+    scan_to_pay: "Scannez avec votre application bancaire pour payer",
+    bic: "BIC",
+    account_holder: "Titulaire du compte",
+    vat_included: |rate, tax| format!("{tax} {rate} % incluse"),
+    slip: SlipWords {
+        payment_part: "Section paiement",
+        receipt: "Récépissé",
+        account_payable_to: "Compte / Payable à",
+        reference: "Référence",
+        additional_information: "Informations supplémentaires",
+        payable_by: "Payable par",
+        payable_by_name: "Payable par (nom/adresse)",
+        currency: "Monnaie",
+        amount: "Montant",
+        acceptance_point: "Point de dépôt",
+        separate: "A détacher avant le versement",
+    },
     months: [
         "janvier",
         "février",
@@ -152,10 +234,29 @@ const IT: Labels = Labels {
     string: "Corda",
     tension: "Tensione",
     amount: "Importo",
-    incl_vat: "IVA inclusa",
     vat_number: "N. IVA",
     paid_on: "Pagato il",
     notes: "Note",
+    payable_until: "Pagabile entro il",
+    tax_number: "Codice fiscale",
+    reference: "Riferimento",
+    scan_to_pay: "Scansiona con la tua app bancaria per pagare",
+    bic: "BIC",
+    account_holder: "Titolare del conto",
+    vat_included: |rate, tax| format!("{tax} {rate} % inclusa"),
+    slip: SlipWords {
+        payment_part: "Sezione pagamento",
+        receipt: "Ricevuta",
+        account_payable_to: "Conto / Pagabile a",
+        reference: "Riferimento",
+        additional_information: "Informazioni supplementari",
+        payable_by: "Pagabile da",
+        payable_by_name: "Pagabile da (nome/indirizzo)",
+        currency: "Valuta",
+        amount: "Importo",
+        acceptance_point: "Punto di accettazione",
+        separate: "Da staccare prima del versamento",
+    },
     months: [
         "gennaio",
         "febbraio",
@@ -188,35 +289,11 @@ impl Labels {
     pub fn date_text(&self, date: NaiveDate) -> String {
         (self.date_pattern)(date.day(), self.months[date.month0() as usize], date.year())
     }
-
-    /// `CHF 1,250.00` (en), `CHF 1'250.00` (de, it), `CHF 1 250.00` (fr).
-    pub fn amount_text(&self, amount: &Amount) -> String {
-        let units = (amount.minor / 100).to_string();
-        let mut grouped = String::new();
-        for (i, digit) in units.chars().enumerate() {
-            if i > 0 && (units.len() - i).is_multiple_of(3) {
-                grouped.push_str(self.group);
-            }
-            grouped.push(digit);
-        }
-        format!("{} {grouped}.{:02}", amount.currency, amount.minor % 100)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn amounts_are_written_as_each_language_writes_them() {
-        let amount = |minor| Amount { minor, currency: "CHF".into() };
-        assert_eq!(Labels::of(Language::En).amount_text(&amount(125_000)), "CHF 1,250.00");
-        assert_eq!(Labels::of(Language::De).amount_text(&amount(125_000)), "CHF 1'250.00");
-        assert_eq!(Labels::of(Language::It).amount_text(&amount(123_456_789)), "CHF 1'234'567.89");
-        assert_eq!(Labels::of(Language::Fr).amount_text(&amount(125_000)), "CHF 1\u{202f}250.00");
-        assert_eq!(Labels::of(Language::De).amount_text(&amount(3550)), "CHF 35.50");
-        assert_eq!(Labels::of(Language::En).amount_text(&amount(5)), "CHF 0.05");
-    }
 
     #[test]
     fn dates_are_written_as_each_language_writes_them() {

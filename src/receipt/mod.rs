@@ -1,15 +1,20 @@
 //! The receipt document the customer keeps: a `Receipt` value, built from the database by
-//! `db::receipts`, and renderers that are pure functions of it (no clock, no database), so
-//! the same order state always gives the same document, byte for byte.
+//! `db::receipts` from what was frozen when the order was numbered, and renderers that are
+//! pure functions of it (no clock, no database), so the same order state always gives the
+//! same document, byte for byte.
 
+mod conventions;
 mod labels;
 pub mod pdf;
+mod slip;
 pub mod text;
 
-use crate::domain::{Language, ReceiptNumber};
+use crate::domain::{Language, ReceiptNumber, VatRate};
+use crate::payment::Slip;
 use chrono::NaiveDate;
 
-pub use labels::Labels;
+pub use conventions::Conventions;
+pub use labels::{Labels, SlipWords};
 
 /// Everything a receipt shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,12 +31,21 @@ pub struct Receipt {
     /// When the work was done; unknown for an order that is no longer strung.
     pub service_date: Option<NaiveDate>,
     pub paid_on: Option<NaiveDate>,
+    /// An invoice's due date: the issue date and the stringer's payment days.
+    pub due_on: Option<NaiveDate>,
     pub customer: Option<String>,
+    /// Printed under the customer's name.
+    pub customer_address: Vec<String>,
     pub racket: Option<String>,
     pub string: Option<String>,
     pub tension: Option<String>,
     pub amount: Option<Amount>,
+    /// The VAT rate the price includes, for a business that charges VAT.
+    pub vat: Option<VatRate>,
+    /// The note for the customer.
     pub notes: Option<String>,
+    /// How the customer pays an invoice: a QR-bill or an EPC QR code.
+    pub slip: Option<Slip>,
 }
 
 /// The stringer's business, as the receipt names it.
@@ -43,6 +57,11 @@ pub struct Business {
     pub phone: Option<String>,
     /// Only a VAT-registered business has one, and only then does the receipt show VAT.
     pub vat_number: Option<String>,
+    /// A national tax number, printed when there is no VAT number.
+    pub tax_number: Option<String>,
+    /// Exempt under its country's small-business rule: the country's note, no VAT line.
+    pub small_business: bool,
+    pub conventions: Conventions,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,13 +90,28 @@ impl Receipt {
         }
     }
 
+    /// The title in the document's language: "Rechnung".
+    pub fn title_text(&self) -> &'static str {
+        match self.title() {
+            Title::Receipt => self.labels().receipt,
+            Title::Invoice => self.labels().invoice,
+        }
+    }
+
     pub fn labels(&self) -> &'static Labels {
         Labels::of(self.language)
     }
 
-    /// The lines of the document, top to bottom, as both renderers lay them out.
+    /// An amount as the business's country writes it.
+    pub fn amount_text(&self, amount: &Amount) -> String {
+        self.business.conventions.amount(self.language, amount)
+    }
+
+    /// The lines of the document, top to bottom, as both renderers lay them out. The
+    /// payment part is not among them: each renderer draws it its own way.
     pub fn lines(&self) -> Vec<Line> {
         let words = self.labels();
+        let conventions = &self.business.conventions;
         let mut lines = Vec::new();
         if let Some(reason) = &self.void_reason {
             lines.push(Line::Alert(format!("{}: {reason}", words.void)));
@@ -91,15 +125,19 @@ impl Receipt {
         if !contact.is_empty() {
             lines.push(Line::Plain(contact.join(" · ")));
         }
-        if let Some(vat) = &self.business.vat_number {
-            lines.push(Line::Plain(format!("{} {vat}", words.vat_number)));
+        match (&self.business.vat_number, &self.business.tax_number) {
+            (Some(vat), _) => {
+                lines.push(Line::Plain(format!("{} {vat}", conventions.vat_number(self.language))))
+            }
+            (None, Some(tax)) => lines.push(Line::Plain(format!("{} {tax}", words.tax_number))),
+            (None, None) => {}
         }
         lines.push(Line::Gap);
-        let title = match self.title() {
-            Title::Receipt => words.receipt,
-            Title::Invoice => words.invoice,
+        let title = if self.copy {
+            format!("{} ({})", self.title_text(), words.copy)
+        } else {
+            self.title_text().into()
         };
-        let title = if self.copy { format!("{title} ({})", words.copy) } else { title.to_string() };
         lines.push(Line::Title { title, number: format!("{} {}", words.number, self.number) });
         lines.push(Line::Gap);
         lines.push(Line::Field(words.date.into(), words.date_text(self.issued_on)));
@@ -107,7 +145,12 @@ impl Receipt {
             lines.push(Line::Field(words.service_date.into(), words.date_text(date)));
         }
         if let Some(customer) = &self.customer {
-            lines.push(Line::Field(words.customer.into(), customer.clone()));
+            let mut value = customer.clone();
+            for line in &self.customer_address {
+                value.push('\n');
+                value.push_str(line);
+            }
+            lines.push(Line::Field(words.customer.into(), value));
         }
         lines.push(Line::Gap);
         lines.push(Line::Section(words.work.into()));
@@ -122,17 +165,52 @@ impl Receipt {
         }
         lines.push(Line::Gap);
         if let Some(amount) = &self.amount {
-            let vat = self.business.vat_number.as_ref().map(|_| words.incl_vat.to_string());
-            lines.push(Line::Total { label: words.amount.into(), amount: words.amount_text(amount), vat });
+            let vat = self.vat.map(|rate| {
+                let included =
+                    Amount { minor: rate.included_in(amount.minor), currency: amount.currency.clone() };
+                format!("{}  {}", conventions.vat_included(self.language, rate), self.amount_text(&included))
+            });
+            lines.push(Line::Total { label: words.amount.into(), amount: self.amount_text(amount), vat });
+        }
+        if self.business.small_business {
+            if let Some(note) = conventions.small_business_note() {
+                lines.push(Line::Plain(note.into()));
+            }
         }
         if let Some(paid) = self.paid_on {
             lines.push(Line::Plain(format!("{} {}", words.paid_on, words.date_text(paid))));
+        }
+        if let Some(due) = self.due_on {
+            lines.push(Line::Plain(format!("{} {}", words.payable_until, words.date_text(due))));
         }
         if let Some(notes) = &self.notes {
             lines.push(Line::Gap);
             lines.push(Line::Field(words.notes.into(), notes.clone()));
         }
         lines
+    }
+
+    /// The payment details as label and value, for the text document and beside an EPC
+    /// QR code: account holder, IBAN, BIC, amount, reference, due date.
+    pub fn payment_details(&self) -> Vec<(&'static str, String)> {
+        let Some(slip) = &self.slip else { return Vec::new() };
+        let words = self.labels();
+        let (holder, iban, bic, reference) = match slip {
+            Slip::QrBill(bill) => (&bill.creditor.name, &bill.account, None, &bill.reference),
+            Slip::Epc(epc) => (&epc.name, &epc.account, epc.bic.as_ref(), &epc.reference),
+        };
+        let mut details = vec![(words.account_holder, holder.clone()), ("IBAN", iban.grouped())];
+        if let Some(bic) = bic {
+            details.push((words.bic, bic.clone()));
+        }
+        if let Some(amount) = &self.amount {
+            details.push((words.amount, self.amount_text(amount)));
+        }
+        details.push((words.reference, reference.printed()));
+        if let Some(due) = self.due_on {
+            details.push((words.payable_until, words.date_text(due)));
+        }
+        details
     }
 }
 
@@ -153,7 +231,7 @@ pub enum Line {
     },
     /// A label and its value.
     Field(String, String),
-    /// The amount, and "incl. VAT" for a VAT-registered business.
+    /// The amount, and for a business that charges VAT the rate and the VAT included.
     Total {
         label: String,
         amount: String,

@@ -1,13 +1,17 @@
 //! The receipt as an A4 PDF/A-2b document (krilla writes it and checks the standard):
-//! DejaVu Sans embedded and subsetted, text selectable, lines broken with the font's own
+//! DejaVu Sans embedded and subsetted (Liberation Sans on the QR-bill, whose guidelines
+//! allow only it among free fonts), text selectable, lines broken with the font's own
 //! metrics (shaped by rustybuzz, as krilla shapes what it draws) so nothing runs off the
-//! page, and no clock inside: the same receipt gives the same bytes.
+//! page, and no clock inside: the same receipt gives the same bytes. The payment part is
+//! drawn by `slip`.
 
+use super::slip;
 use super::{Line, Receipt};
 use crate::error::Error;
+use crate::payment::Slip;
 use krilla::color::rgb;
 use krilla::configure::{Archival, ConfigurationBuilder, Validator};
-use krilla::geom::Point;
+use krilla::geom::{PathBuilder, Point, Rect};
 use krilla::metadata::{DateTime, Metadata};
 use krilla::num::NormalizedF32;
 use krilla::page::PageSettings;
@@ -19,16 +23,20 @@ use std::sync::OnceLock;
 
 const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 const BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+const SLIP_REGULAR: &[u8] = include_bytes!("../../assets/fonts/LiberationSans-Regular.ttf");
+const SLIP_BOLD: &[u8] = include_bytes!("../../assets/fonts/LiberationSans-Bold.ttf");
 
+/// Points in a millimetre.
+pub(super) const MM: f32 = 72.0 / 25.4;
 /// A4 in points, and margins of 20 mm.
-const PAGE: (f32, f32) = (595.276, 841.89);
-const MARGIN: f32 = 56.69;
-const WIDTH: f32 = PAGE.0 - 2.0 * MARGIN;
+pub(super) const PAGE: (f32, f32) = (595.276, 841.89);
+pub(super) const MARGIN: f32 = 56.69;
+pub(super) const WIDTH: f32 = PAGE.0 - 2.0 * MARGIN;
 /// The label column of `Label  value` lines.
 const LABEL: f32 = 150.0;
 
 /// A font, both as krilla draws it and as rustybuzz measures it.
-struct Face {
+pub(super) struct Face {
     font: Font,
     shaper: rustybuzz::Face<'static>,
 }
@@ -42,7 +50,7 @@ impl Face {
     }
 
     /// The width of `text` at `size` points, as shaped for drawing.
-    fn width(&self, text: &str, size: f32) -> f32 {
+    pub(super) fn width(&self, text: &str, size: f32) -> f32 {
         let mut buffer = rustybuzz::UnicodeBuffer::new();
         buffer.push_str(text);
         buffer.guess_segment_properties();
@@ -57,9 +65,16 @@ impl Face {
     }
 }
 
-fn faces() -> &'static (Face, Face) {
+/// The document's fonts, regular and bold, loaded when first used.
+pub(super) fn faces() -> &'static (Face, Face) {
     static FACES: OnceLock<(Face, Face)> = OnceLock::new();
     FACES.get_or_init(|| (Face::load(REGULAR), Face::load(BOLD)))
+}
+
+/// The QR-bill's fonts, regular and bold.
+pub(super) fn slip_faces() -> &'static (Face, Face) {
+    static FACES: OnceLock<(Face, Face)> = OnceLock::new();
+    FACES.get_or_init(|| (Face::load(SLIP_REGULAR), Face::load(SLIP_BOLD)))
 }
 
 /// Renders the receipt. A text in a script the font cannot show is refused, naming its
@@ -107,6 +122,11 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
             Line::Gap => pages.gap(10.0),
         }
     }
+    match &receipt.slip {
+        Some(Slip::QrBill(bill)) => slip::qr_bill(&mut pages, receipt, bill)?,
+        Some(Slip::Epc(epc)) => slip::epc(&mut pages, receipt, epc)?,
+        None => {}
+    }
     pages.finish();
     document.finish().map_err(|e| Error::Refused(format!("the PDF could not be written: {e:?}")))
 }
@@ -148,45 +168,85 @@ pub fn check_printable(field: &'static str, text: &str) -> Result<(), Error> {
 }
 
 /// Colours as red, green, blue.
-type Colour = (u8, u8, u8);
-const BLACK: Colour = (0, 0, 0);
+pub(super) type Colour = (u8, u8, u8);
+pub(super) const BLACK: Colour = (0, 0, 0);
+pub(super) const WHITE: Colour = (255, 255, 255);
 const RED: Colour = (190, 20, 20);
 
 /// Lays lines out top to bottom, starting a new page when one is full.
-struct Pages<'a> {
+pub(super) struct Pages<'a> {
     document: &'a mut Document,
-    lines: Vec<Vec<Placed>>,
+    pages: Vec<Vec<Item>>,
     y: f32,
 }
 
-/// Text at a place on a page.
-struct Placed {
-    face: &'static Face,
-    size: f32,
-    color: Colour,
-    at: (f32, f32),
-    text: String,
+/// What is drawn on a page.
+enum Item {
+    /// Text whose baseline starts at a point.
+    Text { face: &'static Face, size: f32, color: Colour, at: (f32, f32), text: String },
+    /// A filled rectangle: x, y (its top), width, height.
+    Rect { color: Colour, at: (f32, f32), size: (f32, f32) },
 }
 
 impl<'a> Pages<'a> {
     fn new(document: &'a mut Document) -> Pages<'a> {
-        Pages { document, lines: vec![Vec::new()], y: MARGIN }
+        Pages { document, pages: vec![Vec::new()], y: MARGIN }
     }
 
     /// Room for a line of `size` points: on this page, or on a new one.
     fn advance(&mut self, size: f32) -> f32 {
         let height = size * 1.35;
-        if self.y + height > PAGE.1 - MARGIN && !self.lines.last().is_some_and(Vec::is_empty) {
-            self.lines.push(Vec::new());
-            self.y = MARGIN;
+        if self.y + height > PAGE.1 - MARGIN && !self.pages.last().is_some_and(Vec::is_empty) {
+            self.new_page();
         }
         self.y += height;
         self.y - size * 0.3
     }
 
-    fn place(&mut self, face: &'static Face, size: f32, color: Colour, x: f32, baseline: f32, text: &str) {
-        let placed = Placed { face, size, color, at: (x, baseline), text: text.to_string() };
-        self.lines.last_mut().expect("a page").push(placed);
+    fn new_page(&mut self) {
+        self.pages.push(Vec::new());
+        self.y = MARGIN;
+    }
+
+    /// The top of a block `height` points high below what is placed so far, or on a new page
+    /// when this one cannot hold it above `bottom` (a y); the block is then taken.
+    pub(super) fn block(&mut self, height: f32, bottom: f32) -> f32 {
+        if self.y + height > bottom && !self.pages.last().is_some_and(Vec::is_empty) {
+            self.new_page();
+        }
+        let top = self.y;
+        self.y += height;
+        top
+    }
+
+    /// The free height below what is placed so far on this page.
+    pub(super) fn free_below(&self) -> f32 {
+        PAGE.1 - self.y
+    }
+
+    /// Starts a page that holds nothing but what comes next.
+    pub(super) fn fresh_page(&mut self) {
+        if !self.pages.last().is_some_and(Vec::is_empty) {
+            self.new_page();
+        }
+    }
+
+    pub(super) fn place(
+        &mut self,
+        face: &'static Face,
+        size: f32,
+        color: Colour,
+        x: f32,
+        baseline: f32,
+        text: &str,
+    ) {
+        let item = Item::Text { face, size, color, at: (x, baseline), text: text.to_string() };
+        self.pages.last_mut().expect("a page").push(item);
+    }
+
+    /// A filled rectangle with its top left corner at (x, y).
+    pub(super) fn rect(&mut self, color: Colour, x: f32, y: f32, width: f32, height: f32) {
+        self.pages.last_mut().expect("a page").push(Item::Rect { color, at: (x, y), size: (width, height) });
     }
 
     /// Text wrapped within `width` points, starting `indent` points in.
@@ -247,12 +307,12 @@ impl<'a> Pages<'a> {
     }
 
     fn finish(self) {
-        for page in self.lines {
+        for page in self.pages {
             let settings = PageSettings::from_wh(PAGE.0, PAGE.1).expect("A4 is a valid page size");
             let mut pdf_page = self.document.start_page_with(settings);
             let mut surface = pdf_page.surface();
-            for placed in page {
-                draw(&mut surface, &placed);
+            for item in page {
+                draw(&mut surface, &item);
             }
             surface.finish();
             pdf_page.finish();
@@ -262,26 +322,41 @@ impl<'a> Pages<'a> {
 
 const GRAY: Colour = (90, 90, 90);
 
-fn draw(surface: &mut Surface<'_>, placed: &Placed) {
-    surface.set_fill(Some(Fill {
-        paint: rgb::Color::new(placed.color.0, placed.color.1, placed.color.2).into(),
+fn draw(surface: &mut Surface<'_>, item: &Item) {
+    let fill = |color: &Colour| Fill {
+        paint: rgb::Color::new(color.0, color.1, color.2).into(),
         opacity: NormalizedF32::ONE,
         rule: Default::default(),
-    }));
-    surface.draw_text(
-        Point::from_xy(placed.at.0, placed.at.1),
-        placed.face.font.clone(),
-        placed.size,
-        &placed.text,
-        false,
-        TextDirection::Auto,
-    );
+    };
+    match item {
+        Item::Text { face, size, color, at, text } => {
+            surface.set_fill(Some(fill(color)));
+            surface.draw_text(
+                Point::from_xy(at.0, at.1),
+                face.font.clone(),
+                *size,
+                text,
+                false,
+                TextDirection::Auto,
+            );
+        }
+        Item::Rect { color, at, size } => {
+            let mut path = PathBuilder::new();
+            if let Some(rect) = Rect::from_xywh(at.0, at.1, size.0, size.1) {
+                path.push_rect(rect);
+            }
+            if let Some(path) = path.finish() {
+                surface.set_fill(Some(fill(color)));
+                surface.draw_path(&path);
+            }
+        }
+    }
 }
 
 /// `text` broken into lines no wider than `width` points: at the break opportunities of
 /// Unicode's line breaking rules (found by textwrap), a word wider than a line broken
 /// between characters, and the text's own line breaks kept.
-fn wrap(face: &Face, size: f32, text: &str, width: f32) -> Vec<String> {
+pub(super) fn wrap(face: &Face, size: f32, text: &str, width: f32) -> Vec<String> {
     use textwrap::core::Fragment;
     use textwrap::WordSeparator;
 

@@ -15,7 +15,13 @@ const LABEL: usize = 14;
 pub fn render(receipt: &Receipt, width: u16) -> String {
     let width = usize::from(width.max(MIN_WIDTH));
     let mut out: Vec<String> = Vec::new();
-    for line in receipt.lines() {
+    let mut lines = receipt.lines();
+    let payment = receipt.payment_details();
+    if !payment.is_empty() {
+        lines.push(Line::Gap);
+        lines.extend(payment.into_iter().map(|(label, value)| Line::Field(label.into(), value)));
+    }
+    for line in lines {
         match line {
             Line::Alert(text) => {
                 let rule = "*".repeat(width);

@@ -11,8 +11,8 @@ use super::stringers::Registry;
 use super::{GroupReport, Options, Report};
 use crate::db::events::{self, Event};
 use crate::db::v1_import::{self, NewOrder};
-use crate::db::{counters, DbConn};
-use crate::domain::{now_utc, Currency, OrderKind, ReceiptNumber, StringerId};
+use crate::db::{counters, stringers, vat, DbConn};
+use crate::domain::{local_date, now_utc, Currency, OrderKind, ReceiptNumber, StringerId};
 use crate::error::Error;
 use indicatif::ProgressBar;
 use std::collections::hash_map::DefaultHasher;
@@ -58,6 +58,13 @@ pub fn load(
         compare_with_imported(source, plan, registry, &imported, options)?;
     }
     let now = now_utc();
+    // The VAT rates of the stringers that charge VAT: numbered rows freeze theirs.
+    let mut rates: HashMap<StringerId, vat::History> = HashMap::new();
+    for tenant in registry.entries().iter().filter_map(|e| e.tenant.as_ref()) {
+        if stringers::profile(conn, tenant)?.charges_vat() {
+            rates.insert(tenant.id(), vat::history(conn, tenant)?);
+        }
+    }
     let mut new_numbers: BTreeMap<(u32, i32), (i64, i64)> = BTreeMap::new();
     let mut new_orders = 0u64;
     let mut chunk: Vec<NewOrder> = Vec::with_capacity(CHUNK);
@@ -79,6 +86,17 @@ pub fn load(
         let Some(stringer_id) = stringer_id.filter(|_| !options.dry_run) else {
             return Ok(());
         };
+        let vat_rate = match (number, rates.get(&stringer_id), instants.strung_at) {
+            (Some(_), Some(history), Some(at)) => {
+                let day = local_date(at, registry.get(index.stringer).zone);
+                let rate = history.in_force(day).ok_or_else(|| Error::NoVatRate {
+                    stringer: registry.handle(index.stringer).to_string(),
+                    date: day,
+                })?;
+                Some(rate.0)
+            }
+            _ => None,
+        };
         chunk.push(NewOrder {
             stringer_id: stringer_id.0,
             kind: row.kind.as_str(),
@@ -93,6 +111,7 @@ pub fn load(
             paid_at: instants.paid_at,
             receipt_year: number.map(|n| n.year),
             receipt_seq: number.map(|n| n.seq),
+            vat_rate_bp: vat_rate,
             v1_kind: Some(row.kind.as_str()),
             v1_id: Some(row.v1_id),
             notes: row.notes.map(str::to_string),
