@@ -1,8 +1,9 @@
 use super::output::{self, Ledger, Rows};
 use super::{Context, StringerOpt};
 use crate::db::orders::{self, Filter, Listed};
+use crate::db::receipts::Frozen;
 use crate::db::Access;
-use crate::domain::Price;
+use crate::domain::{Price, VatRate};
 use crate::Error;
 use anyhow::Context as _;
 use chrono::{NaiveDateTime, TimeZone};
@@ -43,18 +44,25 @@ struct Entry {
     string: String,
     tension: String,
     amount: String,
+    /// In percent, e.g. 8.1; empty for a receipt without VAT.
+    vat_rate: String,
+    /// The VAT the amount includes, and the amount without it.
+    vat_amount: String,
+    net_amount: String,
     currency: String,
     void_reason: String,
     order_id: i64,
 }
 
-/// Count and sums of one stringer's receipts in one currency, voids apart.
+/// Count and sums of one stringer's receipts in one currency, voids apart, with the VAT
+/// per rate.
 #[derive(Default)]
 struct Totals {
     receipts: u64,
     voids: u64,
     total: i64,
     paid: i64,
+    vat: BTreeMap<VatRate, i64>,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
@@ -76,9 +84,16 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut rows = Rows::<Entry>::to(opts.format.into(), out);
     let mut totals: BTreeMap<(String, String), Totals> = BTreeMap::new();
     let filter = Filter { year: Some(opts.year), ..Filter::default() };
+    let mut without_rate = 0usize;
     db.read(|conn| {
+        let frozen = Frozen::load(conn, tenant.as_ref())?;
         orders::for_each(conn, tenant.as_ref(), &filter, None, |listed| {
-            let entry = entry(&listed);
+            // A receipt numbered before rates were kept, with no rate on record: no VAT columns.
+            let rate = frozen.vat_rate(&listed.order, listed.stringer).unwrap_or_else(|_| {
+                without_rate += 1;
+                None
+            });
+            let entry = entry(&listed, rate);
             let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
             let amount = listed.order.price.map_or(0, |p| p.0);
             if listed.order.voided_at.is_some() {
@@ -89,6 +104,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
                 if listed.order.paid_at.is_some() {
                     sums.paid += amount;
                 }
+                if let Some(rate) = rate {
+                    *sums.vat.entry(rate).or_default() += rate.included_in(amount);
+                }
             }
             Ok(rows.push(&entry)?)
         })
@@ -96,14 +114,24 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     .context("cannot export the year")?;
     let written = rows.finish()?;
     for ((stringer, currency), sums) in &totals {
+        let vat: Vec<String> =
+            sums.vat.iter().map(|(rate, vat)| format!(", VAT {} at {rate} %", Price(*vat))).collect();
         eprintln!(
-            "{stringer} {}, {currency}: {}, total {}, paid {}, unpaid {}{}",
+            "{stringer} {}, {currency}: {}, total {}, paid {}, unpaid {}{}{}",
             opts.year,
             output::count(sums.receipts as usize, "receipt"),
             Price(sums.total),
             Price(sums.paid),
             Price(sums.total - sums.paid),
+            vat.concat(),
             if sums.voids > 0 { format!(" ({} void, not counted)", sums.voids) } else { String::new() }
+        );
+    }
+    if without_rate > 0 {
+        eprintln!(
+            "warning: {} of a VAT-registered stringer have no VAT rate on record (set the rates in force \
+             with `receipts stringer edit --vat-rate ... --vat-from ...`): their VAT columns are empty",
+            output::count(without_rate, "receipt")
         );
     }
     if let Some(path) = &opts.output {
@@ -112,7 +140,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn entry(listed: &Listed<'_>) -> Entry {
+fn entry(listed: &Listed<'_>, rate: Option<VatRate>) -> Entry {
     let order = &listed.order;
     let zone = listed.stringer.zone();
     let local = |at: Option<NaiveDateTime>| at.map(|at| iso_local(at, zone)).unwrap_or_default();
@@ -127,6 +155,11 @@ fn entry(listed: &Listed<'_>) -> Entry {
         string: order.string.clone().unwrap_or_default(),
         tension: order.tension.clone().unwrap_or_default(),
         amount: output::cell(order.price),
+        vat_rate: output::cell(rate),
+        vat_amount: output::cell(rate.zip(order.price).map(|(rate, price)| Price(rate.included_in(price.0)))),
+        net_amount: output::cell(
+            rate.zip(order.price).map(|(rate, price)| Price(price.0 - rate.included_in(price.0))),
+        ),
         currency: order.currency.to_string(),
         void_reason: order.void_reason.clone().unwrap_or_default(),
         order_id: order.id.0,

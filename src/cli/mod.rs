@@ -14,6 +14,7 @@ mod output;
 mod receipt;
 mod resync;
 mod stringer;
+mod vat_report;
 mod void;
 
 use crate::db::{Access, DatabaseUrl, Db, Tenant};
@@ -82,6 +83,9 @@ pub enum Command {
     Export(export::Opts),
     /// The numbering journal: every mint, void, recount and import, oldest first
     Journal(journal::Opts),
+    /// What the VAT return asks for: receipts, gross, VAT and net per stringer, currency and
+    /// rate for a year, quarter, half or month
+    VatReport(vat_report::Opts),
     /// Copy the SQLite database to a new file while it is in use, and verify the copy
     Backup(backup::Opts),
     /// Manage the database schema
@@ -210,6 +214,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Audit(opts) => audit::run(opts, &ctx),
         Command::Export(opts) => export::run(opts, &ctx),
         Command::Journal(opts) => journal::run(opts, &ctx),
+        Command::VatReport(opts) => vat_report::run(opts, &ctx),
         Command::Backup(opts) => backup::run(opts, &ctx),
         Command::Db(cmd) => database::run(cmd, &ctx),
         Command::Completions { shell } => {

@@ -521,8 +521,10 @@ struct OrderRow {
     racket: String,
     string: String,
     tension: String,
+    /// With its currency.
     price: String,
     strung: String,
+    paid: String,
 }
 
 /// The table of `order list` shows the `OrderRow` of each order.
@@ -554,8 +556,9 @@ impl From<&OrderView> for OrderRow {
             racket: output::cell(view.racket.as_ref()),
             string: output::cell(view.string.as_ref()),
             tension: output::cell(view.tension.as_ref()),
-            price: output::cell(view.price.as_ref()),
+            price: output::cell(view.price.as_ref().map(|price| format!("{price} {}", view.currency))),
             strung: output::cell(view.local.strung_at.as_ref()),
+            paid: output::cell(view.local.paid_at.as_ref()),
         }
     }
 }

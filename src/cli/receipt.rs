@@ -58,6 +58,13 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
     let receipt = db.read(|conn| receipts::receipt(conn, &tenant, order, options))?;
+    if let Some(limit) = missing_customer_address(&receipt) {
+        eprintln!(
+            "warning: receipt {} is above {limit} and names no customer address: invoices of a \
+             VAT-registered business above it should (`receipts order add --customer-address ...`)",
+            receipt.number
+        );
+    }
     let pdf_file =
         opts.output.as_deref().is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdf")));
     let format = opts.format.unwrap_or(if pdf_file { Document::Pdf } else { Document::Text });
@@ -170,4 +177,17 @@ fn write_new_or_same(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         return Err(cannot(e));
     }
     Ok(())
+}
+
+/// The small-amount limit (CHF 400, EUR 250) a VAT-registered stringer's receipt is above
+/// without naming the customer's address (Swiss MWSTV art. 57, German § 33 UStDV).
+fn missing_customer_address(receipt: &crate::receipt::Receipt) -> Option<&'static str> {
+    let amount = receipt.amount.as_ref()?;
+    let limit = match amount.currency.as_str() {
+        "CHF" => (40_000, "CHF 400"),
+        "EUR" => (25_000, "EUR 250"),
+        _ => return None,
+    };
+    let named = receipt.customer.is_some() && !receipt.customer_address.is_empty();
+    (receipt.vat.is_some() && !named && amount.minor > limit.0).then_some(limit.1)
 }

@@ -4,14 +4,13 @@ use super::events::{self, Change, Event};
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    format_utc, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price, ReceiptNumber, StatusFilter,
-    StringerId, VatRate,
+    day_start, format_utc, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price, ReceiptNumber,
+    StatusFilter, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::Postal;
 use chrono::NaiveDate;
 use chrono::NaiveDateTime;
-use chrono_tz::Tz;
 use diesel::prelude::*;
 use diesel::sql_types::{Nullable, Text, Timestamp};
 
@@ -354,25 +353,55 @@ fn page_of(
     }
     let day = coalesce(orders::strung_at, orders::ordered_at);
     if let Some(since) = filter.since {
-        query = query.filter(day.ge(local_midnight(since, zone)));
+        query = query.filter(day.ge(day_start(since, zone)));
     }
     if let Some(until) = filter.until.and_then(|d| d.succ_opt()) {
-        query = query.filter(coalesce(orders::strung_at, orders::ordered_at).lt(local_midnight(until, zone)));
+        query = query.filter(coalesce(orders::strung_at, orders::ordered_at).lt(day_start(until, zone)));
     }
     Ok(query.limit(size).load(conn)?.into_iter().map(Order::from).collect())
 }
 
-/// The first instant of a local day.
-fn local_midnight(day: NaiveDate, zone: Tz) -> NaiveDateTime {
-    use chrono::TimeZone;
-    let midnight = day.and_time(chrono::NaiveTime::MIN);
-    match zone.from_local_datetime(&midnight).earliest() {
-        Some(at) => at.naive_utc(),
-        // A day whose midnight the clocks skip starts an hour later.
-        None => zone
-            .from_local_datetime(&(midnight + chrono::Duration::hours(1)))
-            .earliest()
-            .map_or(midnight, |at| at.naive_utc()),
+/// What dates a period's receipts: the strung date (VAT on what was agreed) or the paid date
+/// (VAT on what was received).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    Agreed,
+    Received,
+}
+
+/// Calls `visit` with each of the tenant's numbered, not void orders strung (or paid, by
+/// `basis`) from `from` until before `until` (UTC instants), read page by page.
+pub fn for_each_in_period(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    basis: Basis,
+    (from, until): (NaiveDateTime, NaiveDateTime),
+    mut visit: impl FnMut(Order) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let mut after = 0i64;
+    loop {
+        let mut query = tenant
+            .orders()
+            .filter(orders::receipt_number.is_not_null())
+            .filter(orders::voided_at.is_null())
+            .filter(orders::id.gt(after))
+            .select(OrderRow::as_select())
+            .order(orders::id)
+            .limit(PAGE)
+            .into_boxed();
+        query = match basis {
+            Basis::Agreed => query.filter(orders::strung_at.ge(from)).filter(orders::strung_at.lt(until)),
+            Basis::Received => query.filter(orders::paid_at.ge(from)).filter(orders::paid_at.lt(until)),
+        };
+        let page: Vec<OrderRow> = query.load(conn)?;
+        let full = page.len() as i64 == PAGE;
+        for row in page {
+            after = row.id;
+            visit(Order::from(row))?;
+        }
+        if !full {
+            return Ok(());
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::issuers::{self, Issuer};
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
 use super::{vat, DbConn, Tenant};
-use crate::domain::{local_date, Language, OrderId, ReceiptNumber, StringerId};
+use crate::domain::{local_date, Language, OrderId, ReceiptNumber, StringerId, VatRate};
 use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
 use crate::payment::qrbill::QrBill;
@@ -51,6 +51,50 @@ pub fn order_holding(conn: &mut DbConn, tenant: &Tenant, number: ReceiptNumber) 
         .ok_or_else(|| Error::NoSuchReceipt { number, stringer: tenant.handle().to_string() })
 }
 
+/// What the documents of some stringers were frozen with: their issuer versions and VAT
+/// rates, read once (a stringer has a handful), so that any number of orders can stream past.
+pub struct Frozen {
+    versions: HashMap<i64, Issuer>,
+    rates: HashMap<StringerId, vat::History>,
+}
+
+impl Frozen {
+    /// For one stringer, or for all.
+    pub fn load(conn: &mut DbConn, tenant: Option<&Tenant>) -> Result<Frozen, Error> {
+        let tenants = match tenant {
+            Some(tenant) => vec![tenant.clone()],
+            None => Tenant::all(conn)?,
+        };
+        let mut frozen = Frozen { versions: HashMap::new(), rates: HashMap::new() };
+        for tenant in &tenants {
+            frozen.versions.extend(issuers::of_tenant(conn, tenant)?.into_iter().map(|i| (i.id, i)));
+            frozen.rates.insert(tenant.id(), vat::history(conn, tenant)?);
+        }
+        Ok(frozen)
+    }
+
+    fn issuer(&self, order: &Order) -> Result<&Issuer, Error> {
+        order
+            .issuer
+            .and_then(|id| self.versions.get(&id))
+            .ok_or(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt })
+    }
+
+    fn rates(&self, tenant: &Tenant) -> vat::History {
+        self.rates.get(&tenant.id()).cloned().unwrap_or_default()
+    }
+
+    /// The receipt of a numbered order of `tenant`.
+    pub fn receipt(&self, order: &Order, tenant: &Tenant, options: Options) -> Result<Receipt, Error> {
+        build(order, self.issuer(order)?, tenant, &self.rates(tenant), options)
+    }
+
+    /// The VAT rate a numbered order's document shows, if it shows VAT.
+    pub fn vat_rate(&self, order: &Order, tenant: &Tenant) -> Result<Option<VatRate>, Error> {
+        document_vat(order, self.issuer(order)?, tenant, &self.rates(tenant))
+    }
+}
+
 /// Calls `visit` with every receipt of `year`, of one stringer or all, by stringer and
 /// number, read page by page.
 pub fn for_each_of_year(
@@ -60,26 +104,10 @@ pub fn for_each_of_year(
     options: Options,
     mut visit: impl FnMut(&str, Receipt) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    // A stringer has a handful of issuer versions: all are read once, before the orders
-    // stream past.
-    let tenants = match tenant {
-        Some(tenant) => vec![tenant.clone()],
-        None => Tenant::all(conn)?,
-    };
-    let mut versions: HashMap<i64, Issuer> = HashMap::new();
-    let mut rates: HashMap<StringerId, vat::History> = HashMap::new();
-    for tenant in &tenants {
-        versions.extend(issuers::of_tenant(conn, tenant)?.into_iter().map(|i| (i.id, i)));
-        rates.insert(tenant.id(), vat::history(conn, tenant)?);
-    }
+    let frozen = Frozen::load(conn, tenant)?;
     let filter = orders::Filter { year: Some(year), ..orders::Filter::default() };
     orders::for_each(conn, tenant, &filter, None, |listed| {
-        let issuer =
-            listed.order.issuer.and_then(|id| versions.get(&id)).ok_or_else(|| {
-                Error::Refused(format!("order {} has no issuer on record", listed.order.id))
-            })?;
-        let history = rates.get(&listed.stringer.id()).cloned().unwrap_or_default();
-        visit(listed.stringer.handle(), build(&listed.order, issuer, listed.stringer, &history, options)?)
+        visit(listed.stringer.handle(), frozen.receipt(&listed.order, listed.stringer, options)?)
     })
 }
 
@@ -115,20 +143,7 @@ fn build(
         .unwrap_or_else(|| local_date(order.created_at, zone));
     let invoice = paid_on.is_none() && order.void_reason.is_none();
     let due_on = invoice.then(|| issued_on + chrono::Days::new(issuer.payment_days.max(0) as u64));
-    // The rate frozen at numbering; receipts numbered before rates were kept take the one in
-    // force on their date.
-    let vat = match (issuer.charges_vat(), order.price) {
-        (true, Some(_)) => {
-            let day = service_date.unwrap_or(issued_on);
-            Some(
-                order
-                    .vat_rate
-                    .or_else(|| rates.in_force(day))
-                    .ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })?,
-            )
-        }
-        _ => None,
-    };
+    let vat = document_vat(order, issuer, tenant, rates)?;
     let mut receipt = Receipt {
         number,
         language,
@@ -167,6 +182,29 @@ fn build(
         receipt.slip = slip(order, issuer, tenant, number, message)?;
     }
     Ok(receipt)
+}
+
+/// The VAT rate a document shows: for an issuer that charges VAT, the rate frozen at
+/// numbering; a receipt numbered before rates were kept takes the one in force on its date.
+fn document_vat(
+    order: &Order,
+    issuer: &Issuer,
+    tenant: &Tenant,
+    rates: &vat::History,
+) -> Result<Option<VatRate>, Error> {
+    if !issuer.charges_vat() || order.price.is_none() {
+        return Ok(None);
+    }
+    let zone = issuer.zone;
+    let day = order
+        .strung_at
+        .or(order.voided_at)
+        .map_or_else(|| local_date(order.created_at, zone), |at| local_date(at, zone));
+    order
+        .vat_rate
+        .or_else(|| rates.in_force(day))
+        .map(Some)
+        .ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })
 }
 
 /// The slip an invoice carries: a QR-bill for a Swiss account (CHF, or EUR on a normal

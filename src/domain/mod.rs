@@ -15,8 +15,8 @@ pub use money::{Currency, Price};
 pub use profile::{check_email, check_vat_number};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use time::{
-    check_not_future, check_strung_at, default_timezone, format_local, format_utc, local_date, local_year,
-    now_utc, parse_timezone, year_start, Timestamp, YEARS,
+    check_not_future, check_strung_at, day_start, default_timezone, format_local, format_utc, local_date,
+    local_year, now_utc, parse_timezone, year_start, Timestamp, YEARS,
 };
 pub use vat::VatRate;
 

@@ -141,6 +141,19 @@ pub fn now_utc() -> NaiveDateTime {
 }
 
 /// The calendar year of a UTC instant in a zone: the year of a receipt.
+/// The first instant of a local day (UTC); a day whose midnight the clocks skip starts an
+/// hour later.
+pub fn day_start(day: NaiveDate, zone: Tz) -> NaiveDateTime {
+    let midnight = day.and_time(NaiveTime::MIN);
+    match zone.from_local_datetime(&midnight).earliest() {
+        Some(at) => at.naive_utc(),
+        None => zone
+            .from_local_datetime(&(midnight + chrono::Duration::hours(1)))
+            .earliest()
+            .map_or(midnight, |at| at.naive_utc()),
+    }
+}
+
 /// The calendar day an instant falls on in a zone.
 pub fn local_date(utc: NaiveDateTime, zone: Tz) -> chrono::NaiveDate {
     zone.from_utc_datetime(&utc).date_naive()
