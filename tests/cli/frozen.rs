@@ -58,7 +58,7 @@ on_both_backends! {
         let before = pdf(&db, &first);
         let text_before = ok(&db, &["receipt", &first]);
         ok(&db, &["stringer", "edit", "stefan", "--name", "Stefan Muster AG", "--address", "Seestrasse 9",
-                  "--vat-number", "CHE-116.281.710 MWST"]);
+                  "--vat-number", "CHE-116.281.710 MWST", "--vat-rate", "8.1", "--vat-from", "2024-01-01"]);
         assert_eq!(pdf(&db, &first), before, "an issued receipt never gains a VAT number");
         let text = ok(&db, &["receipt", &first]);
         assert_eq!(text, text_before);
@@ -66,7 +66,7 @@ on_both_backends! {
         let next = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "40"]);
         ok(&db, &["mint", "--order", &next, "--at", "2026-11-21 11:00"]);
         let text = ok(&db, &["receipt", &next]);
-        for wanted in ["Stefan Muster AG", "Seestrasse 9", "CHE-116.281.710 MWST", "incl. VAT"] {
+        for wanted in ["Stefan Muster AG", "Seestrasse 9", "CHE-116.281.710 MWST", "incl. 8.1 % VAT  CHF 3.00"] {
             assert!(text.contains(wanted), "{wanted}: {text}");
         }
         // An order numbered before the change but unstrung and strung again keeps its issuer.
@@ -206,12 +206,16 @@ fn the_migration_freezes_receipts_as_they_showed_on_both_backends() {
             // The first command that writes migrates an SQLite file.
             ok(&db, &["stringer", "add", "anna"]);
         }
+        // Receipts of a VAT-registered stringer show the rate in force on their date.
+        let message = fails(&db, 65, &["receipt", "1"]);
+        assert!(message.contains("no VAT rate in force on 2026-03-01"), "{message}");
+        ok(&db, &["stringer", "edit", "stefan", "--vat-rate", "8.1", "--vat-from", "2024-01-01"]);
         let frozen = ok(&db, &["receipt", "1"]);
         for shown in [
             "Stefan Muster",
             "Bahnhofstrasse 1",
             "MWST-Nr. CHE-116.281.710 MWST",
-            "inkl. MWST",
+            "inkl. 8.1 % MWST  CHF 2.66",
             "Grip replaced as well.",
             "RECHNUNG",
         ] {

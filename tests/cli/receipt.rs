@@ -27,6 +27,10 @@ fn receipts_shop(db: &TestDb) -> (String, String, String) {
             "+41 79 123 45 67",
             "--vat-number",
             "CHE-123.456.788 MWST",
+            "--vat-rate",
+            "8.1",
+            "--vat-from",
+            "2024-01-01",
         ],
     );
     let order = |customer: &str, price: &str| {
@@ -146,7 +150,7 @@ on_both_backends! {
         let dir = tempfile::tempdir().unwrap();
         let pdf = dir.path().join("paid.pdf");
         ok(&db, &["receipt", &paid, "-o", pdf.to_str().unwrap()]);
-        check_pdf(&pdf, "2025-0001", &["Receipt", "No. 2025-0001", "Roger Federer", "CHF 1,250.00", "incl. VAT", "Paid on 24 November 2025"]);
+        check_pdf(&pdf, "2025-0001", &["Receipt", "No. 2025-0001", "Roger Federer", "CHF 1,250.00", "incl. 8.1 % VAT", "CHF 93.66", "Paid on 24 November 2025"]);
 
         let void_pdf = dir.path().join("void.pdf");
         ok(&db, &["receipt", &void, "-o", void_pdf.to_str().unwrap(), "--lang", "de"]);
@@ -283,7 +287,7 @@ on_both_backends! {
         let next = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "1250"]);
         ok(&db, &["mint", "--order", &next, "--at", "2025-11-25 10:00", "--backdate"]);
         let text = ok(&db, &["receipt", &next]);
-        assert!(text.contains("FATTURA") && text.contains("CHF 1'250.00") && text.contains("IVA inclusa"), "{text}");
+        assert!(text.contains("FATTURA") && text.contains("CHF 1'250.00") && text.contains("IVA 8.1 % inclusa  CHF 93.66"), "{text}");
         assert!(text.contains("\nRue du Lac 2\n1000 Lausanne\n"), "{text}");
         // Without a VAT number, no VAT at all, from the next receipt on.
         ok(&db, &["stringer", "edit", "stefan", "--vat-number", ""]);
