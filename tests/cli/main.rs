@@ -90,6 +90,16 @@ fn shop(db: &TestDb) -> String {
     )
 }
 
+/// Runs a poppler or qpdf tool; they must be installed (scripts/test installs them).
+fn tool(program: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{program} is needed by the PDF tests (Debian poppler-utils, qpdf): {e}"));
+    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 mod deploy;
 mod errors;
 mod frozen;
@@ -97,6 +107,7 @@ mod guard_rails;
 mod help;
 mod ledger;
 mod migrate_v1;
+mod payment;
 mod production;
 mod receipt;
 mod restore;

@@ -92,16 +92,6 @@ fn text_receipts_in_every_language_and_state() {
     }
 }
 
-/// Runs a poppler or qpdf tool; they must be installed (scripts/test installs them).
-fn tool(program: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new(program)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{program} is needed by the PDF tests (Debian poppler-utils, qpdf): {e}"));
-    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// Every word pdftotext finds, with its box: (xMin, yMin, xMax, yMax, word).
 fn word_boxes(pdf: &Path) -> Vec<(f64, f64, f64, f64, String)> {
     let html = tool("pdftotext", &["-bbox", pdf.to_str().unwrap(), "-"]);
