@@ -112,3 +112,4 @@ mod production;
 mod receipt;
 mod restore;
 mod session;
+mod vat;
