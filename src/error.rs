@@ -121,6 +121,14 @@ pub enum Error {
     #[error("the {field} {problem}")]
     NotForQrBill { field: &'static str, problem: String },
 
+    /// The mail server refused the message (a recipient, the sender, the login).
+    #[error("the mail server {server} refused the message: {reason}")]
+    MailRefused { server: String, reason: String },
+
+    /// The mail server could not be reached, or stopped answering.
+    #[error("cannot reach the mail server {server}: {reason}")]
+    MailUnreachable { server: String, reason: String },
+
     /// An instant whose local year the receipt numbers cannot hold.
     #[error("{at} is in the year {year}: receipts are numbered in the years {} to {}", crate::domain::YEARS.start(), crate::domain::YEARS.end())]
     YearOutOfRange { at: String, year: i32 },
@@ -181,6 +189,7 @@ pub enum Wanted {
     Void,
     Restring,
     Receipt,
+    Send,
 }
 
 fn unnumbered(order: OrderId, wanted: Wanted) -> String {
@@ -192,6 +201,10 @@ fn unnumbered(order: OrderId, wanted: Wanted) -> String {
         Wanted::Restring => format!(
             "order {order} was never strung, so there is nothing to restring: mint it when it is \
              strung (`receipts mint --order {order}`), or edit it"
+        ),
+        Wanted::Send => format!(
+            "order {order} has no receipt number yet, so there is no document to send: mint it when it \
+             is strung (`receipts mint --order {order}`)"
         ),
         Wanted::Receipt => format!(
             "order {order} has no receipt number yet, so it has no receipt: mint it when it is \
@@ -267,7 +280,9 @@ impl Error {
             | Error::NotForQrBill { .. }
             | Error::NoVatRate { .. } => exit::BAD_INPUT,
             Error::InputFile(_) => exit::NO_INPUT,
-            Error::Unreachable { .. } | Error::ConnectionLost(_) => exit::UNAVAILABLE,
+            Error::Unreachable { .. } | Error::ConnectionLost(_) | Error::MailUnreachable { .. } => {
+                exit::UNAVAILABLE
+            }
             Error::OutputExists { .. } => exit::CANNOT_CREATE,
             Error::Busy(_) => exit::TEMPORARY,
             Error::NoSuchStringer(_)
@@ -276,6 +291,7 @@ impl Error {
             | Error::HandleTaken { .. }
             | Error::UnknownZone { .. }
             | Error::DocumentFrozen { .. }
+            | Error::MailRefused { .. }
             | Error::Unnumbered { .. }
             | Error::VoidIsFinal { .. }
             | Error::AlreadyVoid { .. }

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod mail;
 pub mod payment;
 pub mod receipt;
 pub mod v1;

@@ -13,6 +13,7 @@ mod order;
 mod output;
 mod receipt;
 mod resync;
+mod send;
 mod stringer;
 mod vat_report;
 mod void;
@@ -56,6 +57,8 @@ where
     PossibleValuesParser::new(values).try_map(|name| name.parse::<T>())
 }
 
+// Parsed once per process: the size of its variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Add, list, show and edit stringers
@@ -71,6 +74,9 @@ pub enum Command {
     Void(void::Opts),
     /// Render the receipt of a numbered order (text or PDF/A), or every receipt of a year
     Receipt(receipt::Opts),
+    /// E-mail the document of a numbered order (the PDF attached) over the stringer's mail
+    /// server, once unless asked again; or every document not sent yet
+    Send(send::Opts),
     /// Import an export of the V1 system, numbering its strung orders per stringer and year
     MigrateV1(migrate_v1::Opts),
     /// After a restore: set each counter to the highest number in use (never lower unless asked)
@@ -209,6 +215,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Mint(opts) => mint::run(opts, &ctx),
         Command::Void(opts) => void::run(opts, &ctx),
         Command::Receipt(opts) => receipt::run(opts, &ctx),
+        Command::Send(opts) => send::run(opts, &ctx),
         Command::MigrateV1(opts) => migrate_v1::run(opts, &ctx),
         Command::ResyncCounters(opts) => resync::run(opts, &ctx),
         Command::Audit(opts) => audit::run(opts, &ctx),

@@ -3,8 +3,8 @@ use super::{one_of, Context, StringerOpt};
 use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
 use crate::db::{Access, Tenant};
 use crate::domain::{
-    check_country, check_not_future, format_local, format_utc, now_utc, Currency, OrderId, OrderKind,
-    OrderStatus, Price, StatusFilter, Timestamp,
+    check_country, check_email, check_not_future, format_local, format_utc, now_utc, Currency, OrderId,
+    OrderKind, OrderStatus, Price, StatusFilter, Timestamp,
 };
 use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
@@ -17,6 +17,8 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabled::Tabled;
 
+// Parsed once per process: the size of its variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Take an order (prints its id)
@@ -84,6 +86,9 @@ pub struct DetailOpts {
     /// Internal notes, never printed
     #[arg(long)]
     notes: Option<String>,
+    /// The customer's e-mail address, where `receipts send` delivers documents
+    #[arg(long, value_name = "ADDRESS")]
+    email: Option<String>,
 }
 
 /// The customer's structured address, which fills a QR-bill's "Payable by".
@@ -163,6 +168,7 @@ impl DetailOpts {
                 check_printable(field, text)?;
             }
         }
+        let email = self.email.as_deref().map(check_email).transpose().map_err(Error::BadInput)?;
         let postal = self.customer_postal.postal()?;
         if let (Some(_), Some(name)) = (&postal, &self.customer) {
             check_qr_text("customer", name, QR_LIMITS.name)?;
@@ -177,6 +183,7 @@ impl DetailOpts {
             customer_note: self.customer_note,
             customer_address,
             customer_postal: postal.as_ref().map(Postal::stored),
+            email,
             notes: self.notes,
         })
     }
@@ -295,7 +302,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     }
     let about = opts.details.into_changes()?;
     let id = db
-        .write(|conn| Ok::<_, Error>(orders::add(conn, &tenant, opts.kind, ordered_at, &about)?))
+        .write(|conn| orders::add(conn, &tenant, opts.kind, ordered_at, &about))
         .context("cannot add the order")?;
     eprintln!("added order {id} for {}", tenant.handle());
     output::line(&id.to_string())?;
@@ -412,6 +419,7 @@ struct OrderView {
     v1_kind: Option<String>,
     v1_id: Option<i64>,
     customer_note: Option<String>,
+    email: Option<String>,
     notes: Option<String>,
     #[serde(skip)]
     local: LocalTimes,
@@ -457,6 +465,7 @@ impl OrderView {
             v1_kind: order.v1.map(|(kind, _)| kind.to_string()),
             v1_id: order.v1.map(|(_, id)| id),
             customer_note: order.customer_note,
+            email: order.email,
             notes: order.notes,
             local: LocalTimes {
                 zone: tz.name().to_string(),
@@ -499,6 +508,9 @@ impl OrderView {
         ];
         let mut text: Vec<String> =
             fields.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))).collect();
+        if let Some(email) = &self.email {
+            text.push(format!("{:<12} {email}", "email"));
+        }
         if let Some(note) = &self.customer_note {
             text.push(format!("{:<12} {note}", "note"));
         }

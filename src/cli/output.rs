@@ -1,7 +1,9 @@
 //! Printing: tables for people, JSON for scripts, identifiers alone on a line.
 
+use crate::Error;
 use serde::Serialize;
 use std::io::{self, Write};
+use std::path::Path;
 use tabled::Tabled;
 
 /// `--format` of the commands that show something: a table for people, JSON for scripts.
@@ -217,4 +219,23 @@ fn write_cells(out: &mut impl Write, cells: &[String], widths: &[usize]) -> io::
 
 fn display_width(text: &str) -> usize {
     textwrap::core::display_width(text)
+}
+
+/// Writes `bytes` to a new file; a file that exists is refused unless it holds exactly
+/// these bytes (`what` names the command in the refusal). A file that could not be written whole is removed again.
+pub fn write_new_or_same(path: &Path, bytes: &[u8], what: &'static str) -> Result<(), Error> {
+    if let Ok(existing) = std::fs::read(path) {
+        if existing == bytes {
+            return Ok(());
+        }
+        return Err(Error::OutputExists { path: path.display().to_string(), what });
+    }
+    let cannot = |e: std::io::Error| Error::InputFile(format!("cannot write {}: {e}", path.display()));
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(cannot)?;
+    if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
+        drop(file);
+        let _ = std::fs::remove_file(path);
+        return Err(cannot(e));
+    }
+    Ok(())
 }

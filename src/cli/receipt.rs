@@ -86,7 +86,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             out.flush()?;
         }
         Some(path) => {
-            write_new_or_same(path, &bytes)?;
+            output::write_new_or_same(path, &bytes, "a receipt")?;
             eprintln!("wrote receipt {} of {} to {}", receipt.number, tenant.handle(), path.display());
         }
     }
@@ -113,7 +113,7 @@ fn write_year(
             let outcome = pdf::render(&receipt).and_then(|bytes| match std::fs::read(&path) {
                 Ok(existing) if existing == bytes => Ok(Written::Same),
                 Ok(_) => Ok(Written::Differs),
-                Err(_) => write_new_or_same(&path, &bytes).map(|()| Written::New),
+                Err(_) => output::write_new_or_same(&path, &bytes, "receipt --year").map(|()| Written::New),
             });
             match outcome {
                 Ok(Written::New) => written += 1,
@@ -158,25 +158,6 @@ enum Written {
     New,
     Same,
     Differs,
-}
-
-/// Writes `bytes` to a new file; a file that exists is refused unless it holds exactly
-/// these bytes. A file that could not be written whole is removed again.
-fn write_new_or_same(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    if let Ok(existing) = std::fs::read(path) {
-        if existing == bytes {
-            return Ok(());
-        }
-        return Err(Error::OutputExists { path: path.display().to_string(), what: "a receipt" });
-    }
-    let cannot = |e: std::io::Error| Error::InputFile(format!("cannot write {}: {e}", path.display()));
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(cannot)?;
-    if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
-        drop(file);
-        let _ = std::fs::remove_file(path);
-        return Err(cannot(e));
-    }
-    Ok(())
 }
 
 /// The small-amount limit (CHF 400, EUR 250) a VAT-registered stringer's receipt is above

@@ -16,6 +16,8 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabled::Tabled;
 
+// Parsed once per process: the size of its variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Add a stringer (prints the handle)

@@ -43,6 +43,26 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// The document of `order` was e-mailed to `to`, as message `message_id`.
+    pub fn send(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        to: &'a str,
+        message_id: &'a str,
+    ) -> Event<'a> {
+        Event {
+            kind: EventKind::Send,
+            stringer,
+            year: number.year,
+            seqs: Some((number.seq, number.seq)),
+            order: Some(order),
+            counter: None,
+            reason: Some(message_id),
+            change: Some(Change { field: "email", old: None, new: Some(to) }),
+        }
+    }
+
     /// A mint whose strung time lies before the last number issued (`--backdate`).
     pub fn backdated(self, reason: &'a str) -> Event<'a> {
         Event { reason: Some(reason), ..self }

@@ -17,6 +17,7 @@ pub mod orders;
 pub mod receipts;
 pub mod resync;
 pub mod schema;
+pub mod sends;
 pub mod stringers;
 pub mod tenant;
 mod url;

@@ -48,6 +48,8 @@ pub struct Order {
     pub customer_address: Option<String>,
     /// The customer's structured address: a QR-bill's debtor.
     pub customer_postal: Option<Postal>,
+    /// Where documents are e-mailed to.
+    pub email: Option<String>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -86,6 +88,7 @@ pub(super) struct OrderRow {
     vat_rate_bp: Option<i32>,
     customer_address: Option<String>,
     customer_postal: Option<String>,
+    email: Option<String>,
 }
 
 impl From<OrderRow> for Order {
@@ -116,6 +119,7 @@ impl From<OrderRow> for Order {
             vat_rate: row.vat_rate_bp.map(VatRate),
             customer_address: row.customer_address,
             customer_postal: row.customer_postal.as_deref().and_then(Postal::from_stored),
+            email: row.email,
             created_at: row.created_at,
             updated_at: row.updated_at,
         }
@@ -138,6 +142,7 @@ pub struct OrderChanges {
     pub customer_address: Option<String>,
     /// `Postal::stored`.
     pub customer_postal: Option<String>,
+    pub email: Option<String>,
     pub notes: Option<String>,
 }
 
@@ -459,6 +464,7 @@ fn journal_changes(
         ("paid_at", instant(before.paid_at), instant(after.paid_at)),
         ("returned_at", instant(before.returned_at), instant(after.returned_at)),
         ("notes", before.notes.clone(), after.notes.clone()),
+        ("email", before.email.clone(), after.email.clone()),
     ] {
         if old != new {
             let change = Change { field, old: old.as_deref(), new: new.as_deref() };
@@ -496,6 +502,7 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
         customer_note: old.customer_note,
         customer_address: old.customer_address,
         customer_postal: old.customer_postal.as_ref().map(Postal::stored),
+        email: old.email,
         notes: old.notes,
     };
     insert(conn, tenant, old.kind, None, &about, Some(id))

@@ -56,6 +56,7 @@ diesel::table! {
         vat_rate_bp -> Nullable<Int4>,
         customer_address -> Nullable<Text>,
         customer_postal -> Nullable<Text>,
+        email -> Nullable<Text>,
     }
 }
 

@@ -33,6 +33,7 @@ pub struct NewOrder {
     pub v1_kind: Option<&'static str>,
     pub v1_id: Option<i64>,
     pub notes: Option<String>,
+    pub email: Option<String>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }

@@ -204,11 +204,19 @@ pub enum EventKind {
     V1Import,
     /// A change of a numbered order that its document does not print (payment, notes).
     Edit,
+    /// A document e-mailed, accepted by the mail server.
+    Send,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 5] =
-        [EventKind::Mint, EventKind::Void, EventKind::Resync, EventKind::V1Import, EventKind::Edit];
+    pub const ALL: [EventKind; 6] = [
+        EventKind::Mint,
+        EventKind::Void,
+        EventKind::Resync,
+        EventKind::V1Import,
+        EventKind::Edit,
+        EventKind::Send,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -217,6 +225,7 @@ impl EventKind {
             EventKind::Resync => "resync",
             EventKind::V1Import => "v1_import",
             EventKind::Edit => "edit",
+            EventKind::Send => "send",
         }
     }
 }

@@ -81,7 +81,7 @@ pub(super) fn qr_bill(pages: &mut Pages<'_>, receipt: &Receipt, bill: &QrBill) -
     y = slip.section(words.reference, &[bill.reference.printed()], 118.0, 87.0, y, (8.0, 10.0, 11.0));
     y = slip.section(
         words.additional_information,
-        &[bill.message.clone()],
+        std::slice::from_ref(&bill.message),
         118.0,
         87.0,
         y,

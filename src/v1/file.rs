@@ -26,6 +26,7 @@ pub struct Columns {
     pub strung_at: Option<usize>,
     pub paid_at: Option<usize>,
     pub notes: Option<usize>,
+    pub email: Option<usize>,
     width: usize,
 }
 
@@ -139,6 +140,7 @@ impl Columns {
                 "strung_at" => &mut columns.strung_at,
                 "paid_at" => &mut columns.paid_at,
                 "notes" => &mut columns.notes,
+                "email" => &mut columns.email,
                 _ => {
                     warnings.push(format!("ignoring unknown column \"{name}\" (column {})", index + 1));
                     continue;

@@ -115,6 +115,7 @@ pub fn load(
             v1_kind: Some(row.kind.as_str()),
             v1_id: Some(row.v1_id),
             notes: row.notes.map(str::to_string),
+            email: row.email.map(str::to_string),
             created_at: now,
             updated_at: now,
         });

@@ -2,7 +2,7 @@
 
 use super::file::Columns;
 use super::problems::{Problem, Problems};
-use crate::domain::{validate_handle, OrderKind, Price, Timestamp};
+use crate::domain::{check_email, validate_handle, OrderKind, Price, Timestamp};
 use crate::error::Error;
 use crate::receipt::pdf::check_printable;
 use chrono::{NaiveDateTime, SubsecRound};
@@ -26,6 +26,8 @@ pub struct V1Row<'a> {
     pub strung_at: Option<Timestamp>,
     pub paid_at: Option<Timestamp>,
     pub notes: Option<&'a str>,
+    /// The customer's e-mail address, checked.
+    pub email: Option<&'a str>,
 }
 
 /// The row's instants in UTC, read in its stringer's zone.
@@ -69,6 +71,7 @@ impl<'a> V1Row<'a> {
         let strung_at = text(columns.strung_at, "strung_at");
         let paid_at = text(columns.paid_at, "paid_at");
         let notes = text(columns.notes, "notes");
+        let email = text(columns.email, "email").map(str::trim);
 
         let mut fail =
             |column: &'static str, message: String| problems.push(Problem::field(line, column, message));
@@ -114,6 +117,9 @@ impl<'a> V1Row<'a> {
                 None
             }
         });
+        if let Some(Err(e)) = email.map(check_email) {
+            fail("email", e);
+        }
         for (column, value) in
             [("customer", customer), ("racket", racket), ("string", string), ("tension", tension)]
         {
@@ -158,6 +164,7 @@ impl<'a> V1Row<'a> {
             strung_at,
             paid_at,
             notes,
+            email,
         })
     }
 

@@ -111,5 +111,6 @@ mod payment;
 mod production;
 mod receipt;
 mod restore;
+mod send;
 mod session;
 mod vat;

@@ -1,0 +1,222 @@
+use super::output;
+use super::{one_of, Context, StringerOpt};
+use crate::db::receipts::{self, Options};
+use crate::db::{orders, sends, stringers, Access, Db, Tenant};
+use crate::domain::{check_email, format_local, Language, OrderId};
+use crate::error::Wanted;
+use crate::mail::{message_id, Outgoing, SmtpUrl};
+use crate::receipt::pdf;
+use crate::Error;
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+#[group(id = "which", required = true, multiple = false, args = ["order", "unsent"])]
+pub struct Opts {
+    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
+    #[arg(value_name = "ORDER")]
+    order: Option<String>,
+    /// Every numbered order with a customer e-mail address that was never sent, one message
+    /// each, going on past one that fails
+    #[arg(long)]
+    unsent: bool,
+    /// With --unsent: only this year's
+    #[arg(long, requires = "unsent")]
+    year: Option<i32>,
+    /// The recipient [default: the order's e-mail address]
+    #[arg(long, value_name = "ADDRESS", conflicts_with = "unsent")]
+    to: Option<String>,
+    /// Language of the message and its document [default: the stringer's, else English]
+    #[arg(long, value_parser = one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
+    lang: Option<Language>,
+    /// Send the document as a copy (a re-issue the customer asked for)
+    #[arg(long)]
+    copy: bool,
+    /// Send it although it was sent before
+    #[arg(long, conflicts_with = "unsent")]
+    again: bool,
+    /// Send nothing: print the message it would send (RFC 5322, an .eml) to stdout or -o FILE
+    #[arg(long, conflicts_with = "unsent")]
+    dry_run: bool,
+    /// With --dry-run: write the message to this file (never over a different one)
+    #[arg(short, long, value_name = "FILE", requires = "dry_run")]
+    output: Option<PathBuf>,
+    /// The mail server: smtp://USER:PASSWORD@HOST:PORT (STARTTLS) or smtps://... (TLS)
+    #[arg(long, env = "RECEIPTS_SMTP_URL", hide_env_values = true, value_name = "URL")]
+    smtp_url: Option<String>,
+    #[command(flatten)]
+    stringer: StringerOpt,
+}
+
+pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
+    // A dry run only looks.
+    let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
+    let options = Options { language: opts.lang, copy: opts.copy };
+    if opts.unsent {
+        return send_unsent(&mut db, &opts, options);
+    }
+    let server = if opts.dry_run { None } else { Some(smtp_url(&opts)?) };
+    let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+    let prepared = prepare(&mut db, &tenant, order, opts.to.as_deref(), options)?;
+    let message = prepared.message()?;
+    if opts.dry_run {
+        let bytes = message.formatted();
+        match &opts.output {
+            None => std::io::stdout().lock().write_all(&bytes)?,
+            Some(path) => {
+                output::write_new_or_same(path, &bytes, "send --dry-run")?;
+                eprintln!("wrote the message of receipt {} to {}", prepared.number, path.display());
+            }
+        }
+        return Ok(());
+    }
+    if !opts.again {
+        if let Some((when, to)) = db.read(|conn| sends::last(conn, &tenant, order))? {
+            return Err(Error::Refused(format!(
+                "receipt {} (order {order}) was sent on {} to {to}: pass --again to send it once more",
+                prepared.number,
+                format_local(when, tenant.zone())
+            ))
+            .into());
+        }
+    }
+    let Some(server) = server else { return Ok(()) };
+    deliver(&mut db, &server, &tenant, order, &prepared, &message)?;
+    eprintln!("sent receipt {} of {} to {}", prepared.number, tenant.handle(), prepared.to);
+    Ok(())
+}
+
+fn smtp_url(opts: &Opts) -> Result<SmtpUrl, Error> {
+    let text = opts.smtp_url.as_deref().ok_or_else(|| {
+        Error::Usage("say which mail server sends: pass --smtp-url or set RECEIPTS_SMTP_URL".into())
+    })?;
+    SmtpUrl::parse(text)
+}
+
+/// Hands the message to the server, then journals it: only what the server accepted is
+/// recorded, so running the command again after a failure is always safe.
+fn deliver(
+    db: &mut Db,
+    server: &SmtpUrl,
+    tenant: &Tenant,
+    order: OrderId,
+    prepared: &Prepared,
+    message: &lettre::Message,
+) -> Result<(), Error> {
+    server.send(message)?;
+    let id = message_id(message);
+    db.write(|conn| sends::record(conn, tenant, order, prepared.number, &prepared.to, &id))
+}
+
+/// A document ready to be sent: its receipt, its PDF, who sends it and to whom.
+struct Prepared {
+    receipt: crate::receipt::Receipt,
+    number: crate::domain::ReceiptNumber,
+    from: (String, String),
+    to: String,
+    pdf: Vec<u8>,
+    filename: String,
+}
+
+impl Prepared {
+    fn message(&self) -> Result<lettre::Message, Error> {
+        Outgoing {
+            receipt: &self.receipt,
+            from: (&self.from.0, &self.from.1),
+            to: &self.to,
+            pdf: self.pdf.clone(),
+            filename: self.filename.clone(),
+        }
+        .message()
+    }
+}
+
+fn prepare(
+    db: &mut Db,
+    tenant: &Tenant,
+    order: OrderId,
+    to: Option<&str>,
+    options: Options,
+) -> Result<Prepared, Error> {
+    let (found, profile, receipt) = db.read(|conn| {
+        let found = orders::find(conn, tenant, order)?;
+        if found.number.is_none() {
+            return Err(Error::Unnumbered { order, wanted: Wanted::Send });
+        }
+        let profile = stringers::profile(conn, tenant)?;
+        Ok((found, profile, receipts::receipt(conn, tenant, order, options)?))
+    })?;
+    let to = match to.or(found.email.as_deref()) {
+        Some(to) => check_email(to).map_err(Error::BadInput)?,
+        None => {
+            return Err(Error::BadInput(format!(
+                "order {order} has no customer e-mail address: pass --to ADDRESS, or set it with \
+                 `receipts order edit {order} --email ...`"
+            )))
+        }
+    };
+    let sender = profile.email.clone().ok_or_else(|| {
+        Error::BadInput(format!(
+            "stringer {} has no e-mail address to send from: set it with `receipts stringer edit {} --email ...`",
+            tenant.handle(),
+            tenant.handle()
+        ))
+    })?;
+    let pdf = pdf::render(&receipt)?;
+    Ok(Prepared {
+        number: receipt.number,
+        filename: format!("{}-{}.pdf", tenant.handle(), receipt.number),
+        from: (profile.name, sender),
+        to,
+        pdf,
+        receipt,
+    })
+}
+
+/// Every unsent document, one message each; a failure is reported and the others go on.
+fn send_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
+    let server = smtp_url(opts)?;
+    let tenants = match opts.stringer.optional(db)? {
+        Some(tenant) => vec![tenant],
+        None => db.read(Tenant::all)?,
+    };
+    let (mut sent, mut failed, mut skipped) = (0usize, Vec::new(), 0i64);
+    for tenant in &tenants {
+        let (unsent, without) = db.read(|conn| {
+            Ok((sends::unsent(conn, tenant, opts.year)?, sends::without_address(conn, tenant, opts.year)?))
+        })?;
+        skipped += without;
+        for order in unsent {
+            let outcome = prepare(db, tenant, order, None, options)
+                .and_then(|prepared| Ok((prepared.message()?, prepared)))
+                .and_then(|(message, prepared)| {
+                    deliver(db, &server, tenant, order, &prepared, &message).map(|()| prepared)
+                });
+            match outcome {
+                Ok(prepared) => {
+                    sent += 1;
+                    eprintln!("sent receipt {} of {} to {}", prepared.number, tenant.handle(), prepared.to);
+                }
+                Err(e) => {
+                    eprintln!("error: order {order} of {} was not sent: {e}", tenant.handle());
+                    failed.push(format!("order {order} of {}", tenant.handle()));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} sent, {} failed, {} skipped without a customer e-mail address",
+        output::count(sent, "message"),
+        failed.len(),
+        skipped
+    );
+    if let Some(first) = failed.first() {
+        return Err(Error::Refused(format!(
+            "{} could not be sent (first: {first}); running the command again sends only those",
+            output::count(failed.len(), "document")
+        ))
+        .into());
+    }
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! What was e-mailed: the journal's `send` entries, written only once the mail server has
+//! accepted a message, so that nothing goes out twice by accident and a failure leaves
+//! nothing behind.
+
+use super::events::{self, Event};
+use super::schema::{orders, receipt_events};
+use super::{DbConn, Tenant};
+use crate::domain::{EventKind, OrderId, ReceiptNumber};
+use crate::error::Error;
+use chrono::NaiveDateTime;
+use diesel::dsl::{exists, not};
+use diesel::prelude::*;
+
+/// Records that the server accepted the document of `order` for `to`.
+pub fn record(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+    number: ReceiptNumber,
+    to: &str,
+    message_id: &str,
+) -> Result<(), Error> {
+    Ok(events::record(conn, &Event::send(tenant.id(), order, number, to, message_id))?)
+}
+
+/// When the document of one of the tenant's orders was last sent, and to whom.
+pub fn last(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+) -> Result<Option<(NaiveDateTime, String)>, Error> {
+    Ok(receipt_events::table
+        .filter(receipt_events::stringer_id.eq(tenant.id().0))
+        .filter(receipt_events::order_id.eq(order.0))
+        .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
+        .order(receipt_events::id.desc())
+        .select((receipt_events::created_at, receipt_events::new_value.assume_not_null()))
+        .first(conn)
+        .optional()?)
+}
+
+/// The tenant's numbered orders with a customer e-mail address that were never sent (of one
+/// year, when given), oldest first.
+pub fn unsent(conn: &mut DbConn, tenant: &Tenant, year: Option<i32>) -> Result<Vec<OrderId>, Error> {
+    let sent = receipt_events::table
+        .filter(receipt_events::order_id.eq(orders::id.nullable()))
+        .filter(receipt_events::kind.eq(EventKind::Send.as_str()));
+    let mut query = tenant
+        .orders()
+        .filter(orders::receipt_number.is_not_null())
+        .filter(orders::email.is_not_null())
+        .filter(not(exists(sent)))
+        .select(orders::id)
+        .order(orders::id)
+        .into_boxed();
+    if let Some(year) = year {
+        query = query.filter(orders::receipt_year.eq(year));
+    }
+    Ok(query.load::<i64>(conn)?.into_iter().map(OrderId).collect())
+}
+
+/// How many of the tenant's numbered orders (of one year) have no customer e-mail address.
+pub fn without_address(conn: &mut DbConn, tenant: &Tenant, year: Option<i32>) -> Result<i64, Error> {
+    let mut query = tenant
+        .orders()
+        .filter(orders::receipt_number.is_not_null())
+        .filter(orders::email.is_null())
+        .count()
+        .into_boxed();
+    if let Some(year) = year {
+        query = query.filter(orders::receipt_year.eq(year));
+    }
+    Ok(query.get_result(conn)?)
+}

@@ -1,0 +1,307 @@
+//! Sending documents by e-mail over the stringer's own mail server: the SMTP URL (read
+//! strictly, never shown with its password), the message of a document (subject and plain
+//! text body in the document's language, the PDF attached), and the one call that hands it
+//! to the server, every wait bounded.
+
+use crate::domain::Language;
+use crate::error::Error;
+use crate::payment::Slip;
+use crate::receipt::{Receipt, Title};
+use lettre::message::header::ContentType;
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::{Message, SmtpTransport, Transport};
+use std::time::Duration;
+
+/// How long connecting, and each reply of the server, may take.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Where mail goes: `smtp://[user[:password]@]host[:port]` (STARTTLS, required unless the
+/// server is on this machine) or `smtps://...` (TLS from the start, port 465).
+#[derive(Clone)]
+pub struct SmtpUrl {
+    host: String,
+    port: u16,
+    implicit_tls: bool,
+    user: Option<String>,
+    password: Option<String>,
+}
+
+impl std::fmt::Debug for SmtpUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.redacted())
+    }
+}
+
+impl SmtpUrl {
+    pub fn parse(text: &str) -> Result<SmtpUrl, Error> {
+        let invalid = |why: &str| {
+            Error::Usage(format!("the SMTP URL {why}: write smtp://USER:PASSWORD@HOST:PORT or smtps://..."))
+        };
+        let url = url::Url::parse(text.trim()).map_err(|_| invalid("is not a URL"))?;
+        let implicit_tls = match url.scheme() {
+            "smtp" => false,
+            "smtps" => true,
+            _ => return Err(invalid("has another scheme than smtp or smtps")),
+        };
+        let host = url.host_str().filter(|h| !h.is_empty()).ok_or_else(|| invalid("names no host"))?;
+        let decode = |part: &str| percent_encoding::percent_decode_str(part).decode_utf8_lossy().into_owned();
+        Ok(SmtpUrl {
+            host: host.trim_matches(['[', ']']).to_string(),
+            port: url.port().unwrap_or(if implicit_tls { 465 } else { 587 }),
+            implicit_tls,
+            user: Some(decode(url.username())).filter(|u| !u.is_empty()),
+            password: url.password().map(decode),
+        })
+    }
+
+    /// The URL as it may be shown: its password masked.
+    pub fn redacted(&self) -> String {
+        let scheme = if self.implicit_tls { "smtps" } else { "smtp" };
+        let user = match (&self.user, &self.password) {
+            (Some(user), Some(_)) => format!("{user}:***@"),
+            (Some(user), None) => format!("{user}@"),
+            (None, _) => String::new(),
+        };
+        format!("{scheme}://{user}{}:{}", self.host, self.port)
+    }
+
+    /// A server's or the TLS library's message, with the password masked should it appear.
+    fn mask(&self, text: &str) -> String {
+        match &self.password {
+            Some(password) if !password.is_empty() => text.replace(password.as_str(), "***"),
+            _ => text.to_string(),
+        }
+    }
+
+    /// A server on this machine may be reached without TLS; any other must offer STARTTLS.
+    fn is_loopback(&self) -> bool {
+        self.host == "localhost" || self.host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
+
+    /// TLS from the start (smtps), or STARTTLS: required, unless the server is on this
+    /// machine (then used if offered).
+    fn security(&self) -> Security {
+        match (self.implicit_tls, self.is_loopback()) {
+            (true, _) => Security::Wrapper,
+            (false, true) => Security::StartTlsIfOffered,
+            (false, false) => Security::StartTls,
+        }
+    }
+
+    fn transport(&self) -> Result<SmtpTransport, Error> {
+        let parameters = TlsParameters::new(self.host.clone()).map_err(|e| {
+            Error::Usage(format!("cannot set up TLS for {}: {}", self.redacted(), self.mask(&e.to_string())))
+        })?;
+        let tls = match self.security() {
+            Security::Wrapper => Tls::Wrapper(parameters),
+            Security::StartTlsIfOffered => Tls::Opportunistic(parameters),
+            Security::StartTls => Tls::Required(parameters),
+        };
+        let mut builder =
+            SmtpTransport::builder_dangerous(&self.host).port(self.port).tls(tls).timeout(Some(TIMEOUT));
+        if let Some(user) = &self.user {
+            builder = builder
+                .credentials(Credentials::new(user.clone(), self.password.clone().unwrap_or_default()));
+        }
+        Ok(builder.build())
+    }
+
+    /// Hands the message to the server. Accepted: the server took it for delivery.
+    pub fn send(&self, message: &Message) -> Result<(), Error> {
+        let transport = self.transport()?;
+        transport.send(message).map(drop).map_err(|e| {
+            let reason = self.mask(&crate::error::first_line(&e.to_string()));
+            if e.is_permanent() || e.is_transient() {
+                Error::MailRefused { server: self.redacted(), reason }
+            } else {
+                Error::MailUnreachable { server: self.redacted(), reason }
+            }
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Security {
+    Wrapper,
+    StartTls,
+    StartTlsIfOffered,
+}
+
+/// A document as a message: from the business, to the customer, the PDF attached.
+pub struct Outgoing<'a> {
+    pub receipt: &'a Receipt,
+    /// The business's name and address: the sender.
+    pub from: (&'a str, &'a str),
+    pub to: &'a str,
+    pub pdf: Vec<u8>,
+    /// `<handle>-<number>.pdf`.
+    pub filename: String,
+}
+
+impl Outgoing<'_> {
+    pub fn message(&self) -> Result<Message, Error> {
+        let address = |text: &str, who: &str| {
+            text.parse().map_err(|_| Error::BadInput(format!("\"{text}\" is not an e-mail address ({who})")))
+        };
+        let from = Mailbox::new(Some(self.from.0.to_string()), address(self.from.1, "the stringer's")?);
+        let to = Mailbox::new(self.receipt.customer.clone(), address(self.to, "the recipient's")?);
+        let pdf = ContentType::parse("application/pdf").map_err(|e| Error::Refused(e.to_string()))?;
+        Message::builder()
+            .from(from)
+            .to(to)
+            .subject(self.subject())
+            .date_now()
+            .message_id(None)
+            .multipart(
+                MultiPart::mixed()
+                    .singlepart(SinglePart::plain(self.body()))
+                    .singlepart(Attachment::new(self.filename.clone()).body(self.pdf.clone(), pdf)),
+            )
+            .map_err(|e| Error::Refused(format!("the message cannot be made: {e}")))
+    }
+
+    /// `Rechnung 2026-0042 – Stefan Muster Bespannungen`.
+    pub fn subject(&self) -> String {
+        format!("{} {} – {}", self.receipt.title_text(), self.receipt.number, self.from.0)
+    }
+
+    /// A short plain text: greeting, what was done, the amount, for an invoice how to pay.
+    pub fn body(&self) -> String {
+        let r = self.receipt;
+        let words = Words::of(r.language);
+        let mut body = match &r.customer {
+            Some(name) => format!("{} {name}{}\n\n", words.hello, words.comma),
+            None => format!("{}{}\n\n", words.hello, words.comma),
+        };
+        let document = match r.title() {
+            Title::Receipt => words.the_receipt,
+            Title::Invoice => words.the_invoice,
+        };
+        let racket = r.racket.as_ref().map(|racket| format!(" ({racket})")).unwrap_or_default();
+        body.push_str(&(words.attached)(document, &r.number.to_string(), &racket));
+        body.push('\n');
+        if let Some(amount) = &r.amount {
+            body.push_str(&format!("{}: {}\n", r.labels().amount, r.amount_text(amount)));
+        }
+        if let (Some(slip), Some(due)) = (&r.slip, r.due_on) {
+            let (iban, reference) = match slip {
+                Slip::QrBill(bill) => (bill.account.grouped(), bill.reference.printed()),
+                Slip::Epc(epc) => (epc.account.grouped(), epc.reference.printed()),
+            };
+            body.push_str(&(words.pay)(&r.labels().date_text(due), &iban, &reference));
+            body.push('\n');
+        } else if let Some(due) = r.due_on {
+            body.push_str(&format!("{} {}\n", r.labels().payable_until, r.labels().date_text(due)));
+        }
+        body.push_str(&format!("\n{}\n{}\n", words.regards, self.from.0));
+        body
+    }
+}
+
+/// The words of a message in each language.
+struct Words {
+    hello: &'static str,
+    comma: &'static str,
+    the_invoice: &'static str,
+    the_receipt: &'static str,
+    /// "attached is your invoice 2026-0042 for the stringing of your racket (Pro Staff)."
+    attached: fn(&str, &str, &str) -> String,
+    /// "Please pay by DATE to IBAN ..., reference ...."
+    pay: fn(&str, &str, &str) -> String,
+    regards: &'static str,
+}
+
+impl Words {
+    fn of(language: Language) -> Words {
+        match language {
+            Language::En => Words {
+                hello: "Hello",
+                comma: ",",
+                the_invoice: "invoice",
+                the_receipt: "receipt",
+                attached: |doc, number, racket| {
+                    format!("attached is your {doc} {number} for the stringing of your racket{racket}.")
+                },
+                pay: |due, iban, reference| {
+                    format!("Please pay by {due} to IBAN {iban}, reference {reference}.")
+                },
+                regards: "Kind regards",
+            },
+            Language::De => Words {
+                hello: "Guten Tag",
+                comma: "",
+                the_invoice: "die Rechnung",
+                the_receipt: "die Quittung",
+                attached: |doc, number, racket| {
+                    format!("im Anhang finden Sie {doc} {number} für die Besaitung Ihres Schlägers{racket}.")
+                },
+                pay: |due, iban, reference| {
+                    format!("Bitte bezahlen Sie bis {due} auf IBAN {iban}, Referenz {reference}.")
+                },
+                regards: "Freundliche Grüsse",
+            },
+            Language::Fr => {
+                Words {
+                    hello: "Bonjour",
+                    comma: ",",
+                    the_invoice: "la facture",
+                    the_receipt: "la quittance",
+                    attached: |doc, number, racket| {
+                        format!("veuillez trouver ci-joint {doc} {number} pour le cordage de votre raquette{racket}.")
+                    },
+                    pay: |due, iban, reference| {
+                        format!("Merci de payer d'ici le {due} sur l'IBAN {iban}, référence {reference}.")
+                    },
+                    regards: "Meilleures salutations",
+                }
+            }
+            Language::It => Words {
+                hello: "Buongiorno",
+                comma: ",",
+                the_invoice: "la fattura",
+                the_receipt: "la ricevuta",
+                attached: |doc, number, racket| {
+                    format!("in allegato trova {doc} {number} per l'incordatura della sua racchetta{racket}.")
+                },
+                pay: |due, iban, reference| {
+                    format!(
+                        "La preghiamo di pagare entro il {due} sull'IBAN {iban}, riferimento {reference}."
+                    )
+                },
+                regards: "Cordiali saluti",
+            },
+        }
+    }
+}
+
+/// The Message-ID a message carries, as the journal records it.
+pub fn message_id(message: &Message) -> String {
+    message.headers().get_raw("Message-ID").unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smtp_urls_are_read_strictly_and_shown_without_password() {
+        let url = SmtpUrl::parse("smtp://stefan:s%40cret@mail.example.ch:2525").unwrap();
+        assert_eq!(url.redacted(), "smtp://stefan:***@mail.example.ch:2525");
+        assert_eq!(url.password.as_deref(), Some("s@cret"));
+        assert_eq!(url.mask("535 auth failed for s@cret"), "535 auth failed for ***");
+        assert_eq!(url.security(), Security::StartTls, "never without TLS to another machine");
+        let smtps = SmtpUrl::parse("smtps://mail.example.ch").unwrap();
+        assert_eq!((smtps.port, smtps.security()), (465, Security::Wrapper));
+        for local in ["smtp://127.0.0.1:25", "smtp://localhost", "smtp://[::1]:25"] {
+            assert_eq!(SmtpUrl::parse(local).unwrap().security(), Security::StartTlsIfOffered, "{local}");
+        }
+        for bad in ["http://mail.example.ch", "mail.example.ch", "smtp://"] {
+            let error = SmtpUrl::parse(bad).unwrap_err().to_string();
+            assert!(error.starts_with("the SMTP URL"), "{bad}: {error}");
+        }
+        let leaky = SmtpUrl::parse("ftp://u:topsecret@h").unwrap_err().to_string();
+        assert!(!leaky.contains("topsecret"));
+    }
+}
