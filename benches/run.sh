@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/BENCHMARKS.md in one run, on one throwaway PostgreSQL: the mint
-# (tables and docs/mint-throughput.png), the receipt, the ledger, then migrate-v1. Prints Markdown.
+# (tables and docs/mint-throughput.png), the receipt, the ledger, migrate-v1, then the bank
+# statement import. Prints Markdown.
 #
 #   benches/run.sh
 set -euo pipefail
@@ -19,3 +20,7 @@ echo
 echo "## migrate-v1 against the databases' own loaders"
 echo
 benches/migrate-v1.sh
+echo
+echo "## payments import of a bank statement"
+echo
+benches/payments.sh

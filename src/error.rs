@@ -268,6 +268,16 @@ impl fmt::Display for Busy {
 }
 
 impl Error {
+    /// An input file that cannot be opened or read: "cannot read x.csv: no such file".
+    pub fn cannot_read(path: &std::path::Path, e: &std::io::Error) -> Error {
+        let reason = match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".to_string(),
+            std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+            _ => e.to_string(),
+        };
+        Error::InputFile(format!("cannot read {}: {reason}", path.display()))
+    }
+
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Usage(_) => exit::USAGE,

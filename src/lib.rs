@@ -4,6 +4,7 @@
 //! The library holds everything (`main` only parses and reports) so that tests and
 //! benchmarks call the same code the command line runs.
 
+pub mod bank;
 pub mod cli;
 pub mod db;
 pub mod domain;

@@ -11,6 +11,7 @@ mod migrate_v1;
 mod mint;
 mod order;
 mod output;
+mod payments;
 mod receipt;
 mod resync;
 mod send;
@@ -77,6 +78,9 @@ pub enum Command {
     /// E-mail the document of a numbered order (the PDF attached) over the stringer's mail
     /// server, once unless asked again; or every document not sent yet
     Send(send::Opts),
+    /// Payments from the bank: mark invoices paid from its camt files
+    #[command(subcommand)]
+    Payments(payments::Command),
     /// Import an export of the V1 system, numbering its strung orders per stringer and year
     MigrateV1(migrate_v1::Opts),
     /// After a restore: set each counter to the highest number in use (never lower unless asked)
@@ -87,7 +91,8 @@ pub enum Command {
     /// The accountant's ledger of a year: every issued number, voids included (CSV or JSON),
     /// with totals per stringer and currency on stderr
     Export(export::Opts),
-    /// The numbering journal: every mint, void, recount and import, oldest first
+    /// The journal: every mint, void, recount and import, and every change, e-mail and
+    /// payment of a numbered order, oldest first
     Journal(journal::Opts),
     /// What the VAT return asks for: receipts, gross, VAT and net per stringer, currency and
     /// rate for a year, quarter, half or month
@@ -216,6 +221,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Void(opts) => void::run(opts, &ctx),
         Command::Receipt(opts) => receipt::run(opts, &ctx),
         Command::Send(opts) => send::run(opts, &ctx),
+        Command::Payments(cmd) => payments::run(cmd, &ctx),
         Command::MigrateV1(opts) => migrate_v1::run(opts, &ctx),
         Command::ResyncCounters(opts) => resync::run(opts, &ctx),
         Command::Audit(opts) => audit::run(opts, &ctx),

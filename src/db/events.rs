@@ -63,6 +63,17 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// A payment from the bank was applied to the numbered `order`.
+    pub fn payment(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        change: Change<'a>,
+        reason: &'a str,
+    ) -> Event<'a> {
+        Event { kind: EventKind::Payment, ..Event::edit(stringer, order, number, change, Some(reason)) }
+    }
+
     /// A mint whose strung time lies before the last number issued (`--backdate`).
     pub fn backdated(self, reason: &'a str) -> Event<'a> {
         Event { reason: Some(reason), ..self }
@@ -147,6 +158,7 @@ impl<'a> Event<'a> {
 /// The journal row of an event.
 #[derive(Insertable)]
 #[diesel(table_name = receipt_events)]
+#[diesel(treat_none_as_default_value = false)]
 struct NewEvent<'a> {
     kind: &'static str,
     stringer_id: i64,
@@ -185,6 +197,12 @@ impl Event<'_> {
 
 pub fn record(conn: &mut DbConn, event: &Event<'_>) -> QueryResult<()> {
     diesel::insert_into(receipt_events::table).values(event.row()).execute(conn).map(drop)
+}
+
+/// Many entries in one statement.
+pub fn record_all(conn: &mut DbConn, events: &[Event<'_>]) -> QueryResult<()> {
+    let rows: Vec<NewEvent> = events.iter().map(Event::row).collect();
+    super::insert_all!(conn, receipt_events::table, rows.as_slice())
 }
 
 /// A journal row with its stringer.

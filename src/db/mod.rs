@@ -14,6 +14,7 @@ pub mod failure;
 pub mod issuers;
 pub mod mint;
 pub mod orders;
+pub mod payments;
 pub mod receipts;
 pub mod resync;
 pub mod schema;
@@ -49,6 +50,39 @@ pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 pub enum DbConn {
     Postgres(PgConnection),
     Sqlite(SqliteConnection),
+}
+
+/// Inserts many rows: one binary COPY on PostgreSQL; on SQLite one cached prepared
+/// statement run per row, which beats multi-row INSERTs there (those are prepared anew each
+/// time, and the two-backend connection cannot build them anyway).
+macro_rules! insert_all {
+    ($conn:expr, $table:expr, $rows:expr) => {
+        match $conn {
+            $crate::db::DbConn::Postgres(pg) => {
+                diesel::copy_from($table).from_insertable($rows).execute(pg).map(drop)
+            }
+            $crate::db::DbConn::Sqlite(lite) => $rows
+                .iter()
+                .try_for_each(|row| diesel::insert_into($table).values(row).execute(lite).map(drop)),
+        }
+    };
+}
+pub(crate) use insert_all;
+
+/// Readies the connection for a bulk load: on SQLite a 64 MiB page cache (the default 2 MiB
+/// holds a few thousand orders; past that every lookup goes to the file).
+pub fn prepare_bulk(conn: &mut DbConn) -> QueryResult<()> {
+    match conn {
+        DbConn::Sqlite(_) => conn.batch_execute("PRAGMA cache_size = -65536"),
+        DbConn::Postgres(_) => Ok(()),
+    }
+}
+
+/// A table a command may have loaded many rows into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loaded {
+    Orders,
+    Payments,
 }
 
 /// What a command does with the database.
@@ -140,6 +174,19 @@ impl Db {
     /// program does goes through `read`, `write` or `transaction`.
     pub fn without_transaction<T>(&mut self, work: impl FnOnce(&mut DbConn) -> T) -> T {
         work(&mut self.conn)
+    }
+
+    /// After a bulk load: PostgreSQL's planner learns the table's new size now, not when
+    /// autovacuum next comes by (until then it may scan the whole table for a few rows).
+    /// Best effort: the load has committed, and a role that does not own the table is
+    /// only warned.
+    pub fn refresh_statistics(&mut self, table: Loaded) {
+        if let DbConn::Postgres(pg) = &mut self.conn {
+            let _ = pg.batch_execute(match table {
+                Loaded::Orders => "ANALYZE orders",
+                Loaded::Payments => "ANALYZE payments",
+            });
+        }
     }
 
     pub fn is_sqlite(&self) -> bool {

@@ -1,11 +1,12 @@
 //! Orders: what was brought in, and whether and when it was strung and numbered.
 
 use super::events::{self, Change, Event};
+use super::issuers::Issuer;
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    day_start, format_utc, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price, ReceiptNumber,
-    StatusFilter, StringerId, VatRate,
+    day_start, format_utc, local_date, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price,
+    ReceiptNumber, StatusFilter, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::Postal;
@@ -13,6 +14,7 @@ use chrono::NaiveDate;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{Nullable, Text, Timestamp};
+use std::collections::HashMap;
 
 /// An order as the program uses it: stored texts parsed, ids typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -290,6 +292,10 @@ pub fn for_each(
     };
     let mut left = limit.unwrap_or(u64::MAX);
     for tenant in &tenants {
+        let overdue = match filter.status {
+            Some(StatusFilter::Overdue) => Some(Overdue::of(conn, tenant)?),
+            _ => None,
+        };
         let mut after = None;
         while left > 0 {
             let page_size = PAGE.min(i64::try_from(left).unwrap_or(PAGE));
@@ -300,6 +306,9 @@ pub fn for_each(
                     (Some(_), Some(number)) => number.seq,
                     _ => order.id.0,
                 });
+                if overdue.as_ref().is_some_and(|overdue| !overdue.holds(&order)) {
+                    continue;
+                }
                 visit(Listed { order, stringer: tenant })?;
                 left -= 1;
             }
@@ -309,6 +318,24 @@ pub fn for_each(
         }
     }
     Ok(())
+}
+
+/// Which unpaid invoices are past their due date: each by the payment days and calendar of
+/// the profile version it was issued under, against today in that calendar.
+struct Overdue {
+    issuers: HashMap<i64, Issuer>,
+}
+
+impl Overdue {
+    fn of(conn: &mut DbConn, tenant: &Tenant) -> Result<Overdue, Error> {
+        let issuers = super::issuers::of_tenant(conn, tenant)?;
+        Ok(Overdue { issuers: issuers.into_iter().map(|issuer| (issuer.id, issuer)).collect() })
+    }
+
+    fn holds(&self, order: &Order) -> bool {
+        let Some(issuer) = order.issuer.and_then(|id| self.issuers.get(&id)) else { return false };
+        super::receipts::due_on(order, issuer).is_some_and(|due| due < local_date(now_utc(), issuer.zone))
+    }
 }
 
 /// One page of a stringer's orders after the key `after` (receipt sequence under a year
@@ -346,7 +373,7 @@ fn page_of(
         Some(StatusFilter::Open) => query.filter(orders::receipt_number.is_null()),
         Some(StatusFilter::Strung) => query.filter(orders::strung_at.is_not_null()).filter(not_void),
         Some(StatusFilter::Paid) => query.filter(orders::paid_at.is_not_null()).filter(not_void),
-        Some(StatusFilter::Unpaid) => query
+        Some(StatusFilter::Unpaid | StatusFilter::Overdue) => query
             .filter(orders::receipt_number.is_not_null())
             .filter(orders::paid_at.is_null())
             .filter(not_void),

@@ -12,7 +12,7 @@ use crate::payment::epc::Epc;
 use crate::payment::qrbill::QrBill;
 use crate::payment::{slip_kind, Address, Iban, Reference, Slip, SlipKind};
 use crate::receipt::{Amount, Business, Conventions, Receipt};
-use chrono::NaiveDateTime;
+use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -42,6 +42,8 @@ pub fn receipt(
 pub fn order_holding(conn: &mut DbConn, tenant: &Tenant, number: ReceiptNumber) -> Result<OrderId, Error> {
     tenant
         .orders()
+        // Said, so that the partial index on numbered orders is used.
+        .filter(orders_table::receipt_number.is_not_null())
         .filter(orders_table::receipt_year.eq(number.year))
         .filter(orders_table::receipt_seq.eq(number.seq))
         .select(orders_table::id)
@@ -119,6 +121,23 @@ fn issuer_of(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Issuer
     }
 }
 
+/// The day a document is issued, in the issuer's calendar: the paid date of a receipt, else
+/// the strung date.
+fn issued_on(order: &Order, zone: chrono_tz::Tz) -> NaiveDate {
+    let local = |at: Option<NaiveDateTime>| at.map(|at| local_date(at, zone));
+    local(order.paid_at)
+        .or(local(order.strung_at))
+        .or(local(order.voided_at))
+        .unwrap_or_else(|| local_date(order.created_at, zone))
+}
+
+/// The last day to pay an invoice (an unpaid, not void order): its issue date and the
+/// issuer's payment days.
+pub fn due_on(order: &Order, issuer: &Issuer) -> Option<NaiveDate> {
+    let invoice = order.paid_at.is_none() && order.void_reason.is_none();
+    invoice.then(|| issued_on(order, issuer.zone) + chrono::Days::new(issuer.payment_days.max(0) as u64))
+}
+
 /// The receipt of a numbered order, from what was frozen when it was numbered: dates are
 /// local dates of the issuer's zone; the issue date is the paid date of a receipt, else the
 /// strung date; an invoice is due the issuer's payment days later and carries its slip.
@@ -137,12 +156,8 @@ fn build(
     let language = options.language.or(issuer.language).unwrap_or_default();
     let service_date = local(order.strung_at);
     let paid_on = local(order.paid_at);
-    let issued_on = paid_on
-        .or(service_date)
-        .or(local(order.voided_at))
-        .unwrap_or_else(|| local_date(order.created_at, zone));
-    let invoice = paid_on.is_none() && order.void_reason.is_none();
-    let due_on = invoice.then(|| issued_on + chrono::Days::new(issuer.payment_days.max(0) as u64));
+    let issued_on = issued_on(order, zone);
+    let due_on = due_on(order, issuer);
     let vat = document_vat(order, issuer, tenant, rates)?;
     let mut receipt = Receipt {
         number,
@@ -177,7 +192,7 @@ fn build(
         notes: order.customer_note.clone(),
         slip: None,
     };
-    if invoice {
+    if due_on.is_some() {
         let message = format!("{} {number}", receipt.title_text());
         receipt.slip = slip(order, issuer, tenant, number, message)?;
     }

@@ -61,6 +61,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    payments (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        bank_reference -> Text,
+        order_id -> Int8,
+        reference -> Text,
+        amount_minor -> Int8,
+        currency -> Text,
+        booked_on -> Date,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     receipt_counters (stringer_id, year) {
         stringer_id -> Int8,
         year -> Int4,
@@ -128,6 +142,8 @@ diesel::table! {
 
 diesel::joinable!(orders -> issuers (issuer_id));
 diesel::joinable!(orders -> stringers (stringer_id));
+diesel::joinable!(payments -> orders (order_id));
+diesel::joinable!(payments -> stringers (stringer_id));
 diesel::joinable!(receipt_counters -> stringers (stringer_id));
 diesel::joinable!(receipt_events -> orders (order_id));
 diesel::joinable!(receipt_events -> stringers (stringer_id));
@@ -136,6 +152,7 @@ diesel::joinable!(vat_rates -> stringers (stringer_id));
 diesel::allow_tables_to_appear_in_same_query!(
     issuers,
     orders,
+    payments,
     receipt_counters,
     receipt_events,
     stringers,

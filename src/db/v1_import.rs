@@ -38,26 +38,9 @@ pub struct NewOrder {
     pub updated_at: NaiveDateTime,
 }
 
-/// Readies the connection for a bulk load: on SQLite a 64 MiB page cache.
-pub fn prepare(conn: &mut DbConn) -> QueryResult<()> {
-    match conn {
-        DbConn::Sqlite(_) => {
-            diesel::connection::SimpleConnection::batch_execute(conn, "PRAGMA cache_size = -65536")
-        }
-        DbConn::Postgres(_) => Ok(()),
-    }
-}
-
-/// Inserts a chunk of rows: one binary COPY on PostgreSQL; on SQLite one cached prepared
-/// statement run per row, which beats multi-row INSERTs (those are prepared anew for every
-/// chunk).
+/// Inserts a chunk of rows.
 pub fn insert(conn: &mut DbConn, rows: &[NewOrder]) -> QueryResult<()> {
-    match conn {
-        DbConn::Postgres(pg) => diesel::copy_from(orders::table).from_insertable(rows).execute(pg).map(drop),
-        DbConn::Sqlite(lite) => rows
-            .iter()
-            .try_for_each(|row| diesel::insert_into(orders::table).values(row).execute(lite).map(drop)),
-    }
+    super::insert_all!(conn, orders::table, rows)
 }
 
 /// A row imported before, with what a re-import compares.

@@ -26,7 +26,7 @@ const CURRENCIES: &str = "\
 /// A country code as ISO 3166 assigns it (`CH`, `DE`), in capitals.
 pub fn check_country(text: &str) -> Result<String, String> {
     let code = text.trim().to_ascii_uppercase();
-    if code.len() == 2 && COUNTRIES.split_whitespace().any(|c| c == code) {
+    if is_listed(COUNTRIES, &code, 2) {
         Ok(code)
     } else {
         Err(format!("\"{text}\" is not a country code (ISO 3166, two letters like CH or DE)"))
@@ -35,7 +35,13 @@ pub fn check_country(text: &str) -> Result<String, String> {
 
 /// Whether ISO 4217 assigns this currency code.
 pub fn is_currency(code: &str) -> bool {
-    code.len() == 3 && CURRENCIES.split_whitespace().any(|c| c == code)
+    is_listed(CURRENCIES, code, 3)
+}
+
+/// Whether `code` is one of the `width`-letter codes of `list`: in a list of capitals
+/// separated by spaces, capitals without a space can only be one whole code.
+fn is_listed(list: &str, code: &str, width: usize) -> bool {
+    code.len() == width && code.bytes().all(|b| b.is_ascii_uppercase()) && list.contains(code)
 }
 
 #[cfg(test)]
@@ -45,6 +51,8 @@ mod tests {
         assert_eq!(super::check_country("ch"), Ok("CH".into()));
         assert!(super::check_country("XX").is_err() && super::check_country("CHE").is_err());
         assert!(super::is_currency("CHF") && super::is_currency("EUR") && !super::is_currency("ABC"));
+        // Not assigned, not in capitals, too long.
+        assert!(!super::is_currency("DAF") && !super::is_currency("chf") && !super::is_currency("CHFX"));
         assert_eq!(super::COUNTRIES.split_whitespace().count(), 249);
     }
 }

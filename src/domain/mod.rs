@@ -16,7 +16,7 @@ pub use profile::{check_email, check_vat_number};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use time::{
     check_not_future, check_strung_at, day_start, default_timezone, format_local, format_utc, local_date,
-    local_year, now_utc, parse_timezone, year_start, Timestamp, YEARS,
+    local_noon, local_year, now_utc, parse_timezone, year_start, Timestamp, YEARS,
 };
 pub use vat::VatRate;
 
@@ -146,16 +146,19 @@ pub enum StatusFilter {
     Paid,
     /// Numbered, not paid, not void: money still to come.
     Unpaid,
+    /// Unpaid past the invoice's due date.
+    Overdue,
     /// Void.
     Void,
 }
 
 impl StatusFilter {
-    pub const ALL: [StatusFilter; 5] = [
+    pub const ALL: [StatusFilter; 6] = [
         StatusFilter::Open,
         StatusFilter::Strung,
         StatusFilter::Paid,
         StatusFilter::Unpaid,
+        StatusFilter::Overdue,
         StatusFilter::Void,
     ];
 
@@ -165,6 +168,7 @@ impl StatusFilter {
             StatusFilter::Strung => "strung",
             StatusFilter::Paid => "paid",
             StatusFilter::Unpaid => "unpaid",
+            StatusFilter::Overdue => "overdue",
             StatusFilter::Void => "void",
         }
     }
@@ -176,6 +180,7 @@ impl StatusFilter {
             StatusFilter::Strung => "strung and numbered, not void",
             StatusFilter::Paid => "paid, not void",
             StatusFilter::Unpaid => "numbered, not paid, not void: money still to come",
+            StatusFilter::Overdue => "unpaid past the invoice's due date (issue date and payment days)",
             StatusFilter::Void => "void",
         }
     }
@@ -189,7 +194,9 @@ impl FromStr for StatusFilter {
             .into_iter()
             .find(|status| status.as_str() == s.trim().to_ascii_lowercase())
             .ok_or_else(|| {
-                format!("\"{s}\" is not an order status (expected open, strung, paid, unpaid or void)")
+                format!(
+                    "\"{s}\" is not an order status (expected open, strung, paid, unpaid, overdue or void)"
+                )
             })
     }
 }
@@ -206,16 +213,19 @@ pub enum EventKind {
     Edit,
     /// A document e-mailed, accepted by the mail server.
     Send,
+    /// A payment from the bank's file applied to an order.
+    Payment,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 6] = [
+    pub const ALL: [EventKind; 7] = [
         EventKind::Mint,
         EventKind::Void,
         EventKind::Resync,
         EventKind::V1Import,
         EventKind::Edit,
         EventKind::Send,
+        EventKind::Payment,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -226,6 +236,7 @@ impl EventKind {
             EventKind::V1Import => "v1_import",
             EventKind::Edit => "edit",
             EventKind::Send => "send",
+            EventKind::Payment => "payment",
         }
     }
 }

@@ -143,6 +143,13 @@ pub fn now_utc() -> NaiveDateTime {
 /// The calendar year of a UTC instant in a zone: the year of a receipt.
 /// The first instant of a local day (UTC); a day whose midnight the clocks skip starts an
 /// hour later.
+/// Noon of a local day, as UTC: when something known only by its date happened.
+pub fn local_noon(day: NaiveDate, zone: Tz) -> NaiveDateTime {
+    let noon = day.and_time(NaiveTime::from_hms_opt(12, 0, 0).expect("noon is a time"));
+    // No zone skips or repeats noon.
+    zone.from_local_datetime(&noon).earliest().map_or(noon, |at| at.naive_utc())
+}
+
 pub fn day_start(day: NaiveDate, zone: Tz) -> NaiveDateTime {
     let midnight = day.and_time(NaiveTime::MIN);
     match zone.from_local_datetime(&midnight).earliest() {

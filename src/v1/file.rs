@@ -48,8 +48,7 @@ impl V1File {
         has_stringer_option: bool,
         bar: ProgressBar,
     ) -> Result<(V1File, Vec<String>), Error> {
-        let unreadable =
-            |e: io::Error| Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(&e)));
+        let unreadable = |e: io::Error| Error::cannot_read(path, &e);
         let mut file = File::open(path).map_err(unreadable)?;
         let (size, ends_with_newline) = last_byte_is_newline(&mut file).map_err(unreadable)?;
         // Records end at LF; a CR before it is cut off below. (With CR, LF or CRLF as the
@@ -205,19 +204,9 @@ fn last_byte_is_newline(file: &mut File) -> io::Result<(u64, bool)> {
     Ok((size, last[0] == b'\n'))
 }
 
-fn io_reason(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::NotFound => "no such file".into(),
-        io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
-}
-
 fn csv_error(path: &Path, e: csv::Error) -> Error {
     match e.kind() {
-        csv::ErrorKind::Io(io) => {
-            Error::InputFile(format!("cannot read {}: {}", path.display(), io_reason(io)))
-        }
+        csv::ErrorKind::Io(io) => Error::cannot_read(path, io),
         _ => Error::BadInput(format!("{}: line 1: unreadable header: {e}", path.display())),
     }
 }

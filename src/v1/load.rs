@@ -49,7 +49,7 @@ pub fn load(
     if !options.dry_run {
         registry.create_new(conn)?;
     }
-    v1_import::prepare(conn)?;
+    crate::db::prepare_bulk(conn)?;
     let stringer_ids: Vec<StringerId> = registry.entries().iter().filter_map(|e| e.id()).collect();
     let imported = imported_rows(conn, &stringer_ids)?;
     refuse_renumbering(conn, plan, registry, &imported)?;

@@ -117,6 +117,9 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
         load::load(conn, &source, &plan, &mut registry, options)
     })?;
     report.warnings = warnings;
+    if !report.dry_run && report.new_orders > 0 {
+        db.refresh_statistics(crate::db::Loaded::Orders);
+    }
     Ok(report)
 }
 

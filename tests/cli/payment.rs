@@ -79,7 +79,7 @@ fn pdf_of(db: &TestDb, order: &str, extra: &[&str]) -> (tempfile::TempDir, std::
 
 /// The QR reference of a receipt, computed here: stringer (8), year (4), sequence (14) and
 /// the modulo 10 recursive check digit of the SIX guidelines.
-fn qrr(stringer: i64, year: i32, seq: i64) -> String {
+pub(super) fn qrr(stringer: i64, year: i32, seq: i64) -> String {
     let body = format!("{stringer:08}{year:04}{seq:014}");
     let table = [0u32, 9, 4, 6, 8, 2, 7, 1, 3, 5];
     let mut carry = 0u32;
@@ -92,7 +92,7 @@ fn qrr(stringer: i64, year: i32, seq: i64) -> String {
 /// The creditor reference of a receipt, computed here: RF, two ISO 11649 check digits
 /// (98 minus the body followed by "RF00", letters as numbers, modulo 97), then stringer (7),
 /// year (4), sequence (10).
-fn scor(stringer: i64, year: i32, seq: i64) -> String {
+pub(super) fn scor(stringer: i64, year: i32, seq: i64) -> String {
     let body = format!("{stringer:07}{year:04}{seq:010}");
     let digits = format!("{body}271500");
     let remainder = digits.chars().fold(0u64, |r, c| (r * 10 + u64::from(c.to_digit(10).unwrap())) % 97);

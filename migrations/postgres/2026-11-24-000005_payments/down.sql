@@ -1,0 +1,2 @@
+DROP TABLE payments;
+DROP FUNCTION payments_append_only();

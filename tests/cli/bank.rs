@@ -1,0 +1,435 @@
+//! `receipts payments import` (SPEC section 15): bank files written by the test support
+//! (`support::camt`) in both messages and versions, imported through the binary: exact
+//! payments applied once, every mismatch listed and left alone, one file one transaction;
+//! and `order list --status overdue`.
+
+use super::payment::{qrr, scor};
+use super::*;
+use crate::on_both_backends;
+use support::camt::{self, Entry, Message, Tx, Version};
+
+/// Stefan in Zurich, paid into a QR-IBAN (QRR references), with invoices of the given prices
+/// numbered 2026-0001... on 2 March 2026 and later days; returns their order ids.
+fn stefan_with_invoices(db: &TestDb, prices: &[&str]) -> Vec<String> {
+    ok(
+        db,
+        &["stringer", "add", "stefan", "--name", "Stefan Muster Bespannungen", "--timezone", "Europe/Zurich"],
+    );
+    ok(
+        db,
+        &[
+            "stringer",
+            "edit",
+            "stefan",
+            "--iban",
+            "CH44 3199 9123 0008 8901 2",
+            "--postcode",
+            "8001",
+            "--town",
+            "Zürich",
+            "--country",
+            "CH",
+            "--payment-days",
+            "20",
+        ],
+    );
+    invoices(db, "stefan", "CHF", prices)
+}
+
+/// Anna in Berlin, paid into a German account (SCOR references, EUR).
+fn anna_with_invoices(db: &TestDb, prices: &[&str]) -> Vec<String> {
+    ok(db, &["stringer", "add", "anna", "--name", "Anna Saiten", "--timezone", "Europe/Berlin"]);
+    ok(
+        db,
+        &[
+            "stringer",
+            "edit",
+            "anna",
+            "--iban",
+            "DE89 3704 0044 0532 0130 00",
+            "--bic",
+            "COBADEFFXXX",
+            "--postcode",
+            "10115",
+            "--town",
+            "Berlin",
+            "--country",
+            "DE",
+            "--currency",
+            "EUR",
+        ],
+    );
+    invoices(db, "anna", "EUR", prices)
+}
+
+fn invoices(db: &TestDb, stringer: &str, currency: &str, prices: &[&str]) -> Vec<String> {
+    prices
+        .iter()
+        .enumerate()
+        .map(|(i, price)| {
+            let order = ok(
+                db,
+                &[
+                    "order",
+                    "add",
+                    "--stringer",
+                    stringer,
+                    "--customer",
+                    "Roger Federer",
+                    "--price",
+                    price,
+                    "--currency",
+                    currency,
+                ],
+            );
+            ok(db, &["mint", "--order", &order, "--at", &format!("2026-03-{:02} 10:00", i + 2)]);
+            order
+        })
+        .collect()
+}
+
+fn stringer_id(db: &TestDb, handle: &str) -> i64 {
+    db.query_i64(&format!("SELECT id FROM stringers WHERE handle = '{handle}'")).unwrap()
+}
+
+/// The bank file written to a temporary directory.
+struct BankFile {
+    _dir: tempfile::TempDir,
+    path: String,
+}
+
+fn bank_file(name: &str, xml: &str) -> BankFile {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, xml).unwrap();
+    BankFile { path: path.to_str().unwrap().to_string(), _dir: dir }
+}
+
+fn import(db: &TestDb, file: &BankFile, extra: &[&str]) -> Output {
+    let mut args = vec!["payments", "import", file.path.as_str(), "--format", "json"];
+    args.extend_from_slice(extra);
+    run(db, &args)
+}
+
+/// The listed credits: (receipt, outcome, bank reference).
+fn listed(out: &Output) -> Vec<(String, String, String)> {
+    let rows: serde_json::Value =
+        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", out.stdout));
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            let text = |key: &str| row[key].as_str().unwrap().to_string();
+            (text("receipt"), text("outcome"), text("bank_reference"))
+        })
+        .collect()
+}
+
+fn row(receipt: &str, outcome: &str, bank_reference: &str) -> (String, String, String) {
+    (receipt.into(), outcome.into(), bank_reference.into())
+}
+
+/// When the order was paid (UTC, RFC 3339), or "" when it is not.
+fn paid_at(db: &TestDb, order: &str) -> String {
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(db, &["order", "show", order, "--format", "json"])).unwrap();
+    json["paid_at"].as_str().unwrap_or_default().to_string()
+}
+
+/// The journal's `payment` entries: (numbers, new paid_at, reason).
+fn payments_journaled(db: &TestDb) -> Vec<(String, String, String)> {
+    let json: serde_json::Value = serde_json::from_str(&ok(db, &["journal", "--format", "json"])).unwrap();
+    json.as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["what"] == "payment")
+        .map(|e| {
+            let text = |key: &str| e[key].as_str().unwrap_or_default().to_string();
+            (text("numbers"), text("new"), text("reason"))
+        })
+        .collect()
+}
+
+const FILES: [(Message, Version); 4] = [
+    (Message::Notification, Version::V04),
+    (Message::Notification, Version::V08),
+    (Message::Statement, Version::V04),
+    (Message::Statement, Version::V08),
+];
+
+on_both_backends! {
+    fn exact_payments_are_applied_from_both_messages_in_both_versions(db: TestDb) {
+        let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00", "60.00", "19.90", "45.00", "31.00", "52.50"]);
+        let stefan = stringer_id(&db, "stefan");
+        for (i, (message, version)) in FILES.into_iter().enumerate() {
+            // Two invoices per file: one paid alone, one in a batch beside a credit without
+            // a reference; and a debit.
+            let (single, batched) = (2 * i as i64 + 1, 2 * i as i64 + 2);
+            let price = |seq: i64| -> i64 { [3550, 4200, 2800, 6000, 1990, 4500, 3100, 5250][seq as usize - 1] };
+            let entries = [
+                Entry::booked("2026-03-20", &format!("E{i}-1"), vec![Tx::paying(&qrr(stefan, 2026, single), price(single), "CHF", &format!("T{i}-1"))]),
+                Entry::booked("2026-03-21", &format!("E{i}-2"), vec![
+                    Tx::unstructured("Thanks for the racket", 5000, &format!("T{i}-2")),
+                    Tx::paying(&qrr(stefan, 2026, batched), price(batched), "CHF", &format!("T{i}-3")),
+                ]),
+                Entry::booked("2026-03-21", &format!("E{i}-3"), vec![Tx::debit(12000, &format!("T{i}-4"))]),
+            ];
+            let file = bank_file("bank.xml", &camt::file(message, version, &entries));
+            let out = import(&db, &file, &[]);
+            assert_eq!(out.code, 0, "{message:?} {version:?}: {}", out.stderr);
+            assert_eq!(
+                listed(&out),
+                [row(&format!("2026-{single:04}"), "applied", &format!("T{i}-1")), row(&format!("2026-{batched:04}"), "applied", &format!("T{i}-3"))],
+                "{message:?} {version:?}"
+            );
+            let kind = match message { Message::Statement => "camt.053", Message::Notification => "camt.054" };
+            let number = match version { Version::V04 => "001.04", Version::V08 => "001.08" };
+            assert_eq!(
+                out.stderr,
+                format!("{} ({kind}.{number}): 4 transactions, 2 applied, 1 credit without a reference of ours ignored, 1 debit ignored\n", file.path)
+            );
+            // Paid on the booking date, noon in Zurich (11:00 UTC in winter time).
+            assert_eq!(paid_at(&db, &orders[single as usize - 1]), "2026-03-20T11:00:00Z");
+            assert_eq!(paid_at(&db, &orders[batched as usize - 1]), "2026-03-21T11:00:00Z");
+        }
+        let journaled = payments_journaled(&db);
+        assert_eq!(journaled.len(), 8);
+        assert_eq!(
+            journaled[0],
+            ("2026-0001".into(), "2026-03-20T11:00:00Z".into(), format!("CHF 35.50 paid, reference {}, bank reference T0-1", qrr(stefan, 2026, 1)))
+        );
+        assert_eq!(ok(&db, &["order", "list", "--status", "unpaid", "--format", "json"]), "[]");
+        assert_eq!(run(&db, &["audit"]).code, 0);
+    }
+
+    fn what_cannot_be_applied_is_listed_with_its_reason_and_changes_nothing(db: TestDb) {
+        let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00", "60.00", "19.90", "45.00", "31.00"]);
+        let stefan = stringer_id(&db, "stefan");
+        ok(&db, &["order", "edit", &orders[3], "--paid-at", "2026-03-10 09:00"]);
+        ok(&db, &["void", "--order", &orders[4], "--reason", "customer never came back"]);
+        let paying = |seq: i64, minor: i64, currency: &'static str, bank: &str| Tx::paying(&qrr(stefan, 2026, seq), minor, currency, bank);
+        let entries = [
+            Entry::booked("2026-03-20", "E1", vec![paying(1, 3550, "CHF", "T1")]),
+            Entry::booked("2026-03-20", "E2", vec![
+                paying(2, 4000, "CHF", "T2"),
+                paying(3, 3000, "CHF", "T3"),
+                paying(99, 1000, "CHF", "T4"),
+            ]),
+            Entry::booked("2026-03-20", "E3", vec![paying(4, 6000, "CHF", "T5")]),
+            Entry::booked("2026-03-20", "E4", vec![paying(5, 1990, "CHF", "T6")]),
+            Entry::booked("2026-03-20", "E5", vec![paying(6, 4500, "EUR", "T7")]),
+            // The same invoice paid twice in one file: the second is a double payment.
+            Entry::booked("2026-03-21", "E6", vec![paying(7, 3100, "CHF", "T8"), paying(7, 3100, "CHF", "T9")]),
+            // Pending, not booked: nothing to apply yet.
+            Entry { status: "PDNG", ..Entry::booked("2026-03-22", "E7", vec![paying(2, 4200, "CHF", "T10")]) },
+        ];
+        let file = bank_file("bank.xml", &camt::file(Message::Notification, Version::V08, &entries));
+        let out = import(&db, &file, &[]);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert_eq!(
+            listed(&out),
+            [
+                row("2026-0001", "applied", "T1"),
+                row("2026-0002", "partial", "T2"),
+                row("2026-0003", "over", "T3"),
+                row("2026-0099", "unknown_reference", "T4"),
+                row("2026-0004", "already_paid", "T5"),
+                row("2026-0005", "void", "T6"),
+                row("2026-0006", "other_currency", "T7"),
+                row("2026-0007", "applied", "T8"),
+                row("2026-0007", "already_paid", "T9"),
+            ]
+        );
+        let rows: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(rows[1]["reason"], "less than the invoice asks: a partial payment");
+        assert_eq!(rows[1]["amount"], "40.00");
+        assert_eq!(rows[4]["reason"], "the order was paid already: a double payment, refund the customer");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "{0} (camt.054.001.08): 10 transactions, 2 applied, 7 need attention, 1 credit not booked yet (pending) ignored\n\
+                 error: 7 payments of {0} could not be applied (see the reasons listed): nothing was changed for them\n",
+                file.path
+            )
+        );
+        // Only the exact payments changed anything.
+        let paid: Vec<String> = orders.iter().map(|o| paid_at(&db, o)).collect();
+        assert_eq!(paid, ["2026-03-20T11:00:00Z", "", "", "2026-03-10T08:00:00Z", "", "", "2026-03-21T11:00:00Z"]);
+        assert_eq!(payments_journaled(&db).len(), 2);
+        // A table for people says why.
+        let out = run(&db, &["payments", "import", &file.path]);
+        assert_eq!(out.code, 1);
+        assert!(out.stdout.contains("applied by an earlier import") && out.stdout.contains("more than the invoice asks: an overpayment"), "{}", out.stdout);
+    }
+
+    fn a_file_imported_twice_or_overlapping_statements_apply_each_payment_once(db: TestDb) {
+        let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00"]);
+        let stefan = stringer_id(&db, "stefan");
+        let first = Entry::booked("2026-03-20", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 3550, "CHF", "T1")]);
+        let second = Entry::booked("2026-03-21", "E2", vec![Tx::paying(&qrr(stefan, 2026, 2), 4200, "CHF", "T2")]);
+        let notification = bank_file("notification.xml", &camt::file(Message::Notification, Version::V08, &[first.clone(), second.clone()]));
+        assert_eq!(import(&db, &notification, &[]).code, 0);
+        let again = import(&db, &notification, &[]);
+        assert_eq!(again.code, 0, "{}", again.stderr);
+        assert_eq!(listed(&again), [row("2026-0001", "already_applied", "T1"), row("2026-0002", "already_applied", "T2")]);
+        assert_eq!(
+            again.stderr,
+            format!("{} (camt.054.001.08): 2 transactions, 0 applied, 2 applied by an earlier import\nnothing new was applied\n", notification.path)
+        );
+        // The month's statement books the same transactions again, and one more.
+        let third = Entry::booked("2026-03-25", "E3", vec![Tx::paying(&qrr(stefan, 2026, 3), 2800, "CHF", "T3")]);
+        let statement = bank_file("statement.xml", &camt::file(Message::Statement, Version::V04, &[first, second, third]));
+        let out = import(&db, &statement, &[]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(
+            listed(&out),
+            [row("2026-0001", "already_applied", "T1"), row("2026-0002", "already_applied", "T2"), row("2026-0003", "applied", "T3")]
+        );
+        assert_eq!(payments_journaled(&db).len(), 3);
+        assert_eq!(paid_at(&db, &orders[0]), "2026-03-20T11:00:00Z");
+        // A payment cleared by mistake and paid again by the same bank transaction stays cleared.
+        ok(&db, &["order", "edit", &orders[0], "--paid-at", "none", "--reason", "booked to the wrong invoice"]);
+        assert_eq!(import(&db, &statement, &[]).code, 0);
+        assert_eq!(paid_at(&db, &orders[0]), "");
+    }
+
+    fn a_malformed_entry_late_in_a_file_applies_nothing(db: TestDb) {
+        let orders = stefan_with_invoices(&db, &["35.50", "42.00"]);
+        let stefan = stringer_id(&db, "stefan");
+        let good = Entry::booked("2026-03-20", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 3550, "CHF", "T1")]);
+        let entries = [
+            good.clone(),
+            Entry::booked("2026-03-20", "E2", vec![Tx::debit(500, "T2")]),
+            Entry::booked("2026-03-21", "E3", vec![Tx::unstructured("x", 4200, "T3")]),
+        ];
+        // The third entry's amounts written with a decimal comma.
+        let xml = camt::file(Message::Statement, Version::V08, &entries).replace(">42.00<", ">42,00<");
+        let file = bank_file("bank.xml", &xml);
+        let message = fails(&db, 65, &["payments", "import", &file.path]);
+        assert_eq!(message, format!("error: {}: entry 3: \"42,00\" is not an amount", file.path));
+        assert_eq!(paid_at(&db, &orders[0]), "", "nothing of the file was applied");
+        assert!(payments_journaled(&db).is_empty());
+        // Cut off in the middle: not well-formed.
+        let whole = camt::file(Message::Notification, Version::V04, std::slice::from_ref(&good));
+        let cut = bank_file("cut.xml", &whole[..whole.len() - 40]);
+        let message = fails(&db, 65, &["payments", "import", &cut.path]);
+        assert!(message.starts_with(&format!("error: {}: ", cut.path)), "{message}");
+        assert_eq!(paid_at(&db, &orders[0]), "");
+        // A payment of ours without the bank's reference could not be applied exactly once.
+        let unkeyed = Entry { bank_reference: None, ..Entry::booked("2026-03-21", "", vec![Tx { bank_reference: None, ..Tx::paying(&qrr(stefan, 2026, 2), 4200, "CHF", "") }]) };
+        let file = bank_file("unkeyed.xml", &camt::file(Message::Notification, Version::V08, &[good, unkeyed]));
+        assert_eq!(
+            fails(&db, 65, &["payments", "import", &file.path]),
+            format!("error: {}: entry 2: a payment for receipt 2026-0002 carries no bank reference (AcctSvcrRef), which is needed to apply it exactly once", file.path)
+        );
+        assert_eq!(paid_at(&db, &orders[0]), "");
+        assert!(payments_journaled(&db).is_empty());
+    }
+
+    fn each_stringer_is_paid_by_their_own_references(db: TestDb) {
+        let stefans = stefan_with_invoices(&db, &["35.50"]);
+        let annas = anna_with_invoices(&db, &["45.00"]);
+        let (stefan, anna) = (stringer_id(&db, "stefan"), stringer_id(&db, "anna"));
+        // The same receipt number, told apart by the stringer in the reference.
+        let entries = [
+            Entry::booked("2026-03-20", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 3550, "CHF", "T1")]),
+            Entry::booked("2026-03-20", "E2", vec![Tx::paying(&scor(anna, 2026, 1), 4500, "EUR", "T2")]),
+        ];
+        let file = bank_file("bank.xml", &camt::file(Message::Notification, Version::V08, &entries));
+        let out = import(&db, &file, &["--stringer", "anna"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(listed(&out), [row("2026-0001", "applied", "T2")]);
+        let rows: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!((rows[0]["stringer"].as_str(), rows[0]["currency"].as_str()), (Some("anna"), Some("EUR")));
+        assert!(out.stderr.contains("1 applied, 1 credit for other stringers left alone"), "{}", out.stderr);
+        // Noon in Berlin.
+        assert_eq!(paid_at(&db, &annas[0]), "2026-03-20T11:00:00Z");
+        assert_eq!(paid_at(&db, &stefans[0]), "");
+        let out = import(&db, &file, &[]);
+        assert_eq!(listed(&out), [row("2026-0001", "applied", "T1"), row("2026-0001", "already_applied", "T2")]);
+        assert_eq!(paid_at(&db, &stefans[0]), "2026-03-20T11:00:00Z");
+        // One stringer's bank reference does not hide another's payment.
+        let entries = [Entry::booked("2026-03-20", "E1", vec![Tx::paying(&scor(anna, 2026, 1), 4500, "EUR", "T1")])];
+        let same_reference = bank_file("other-bank.xml", &camt::file(Message::Notification, Version::V04, &entries));
+        let out = import(&db, &same_reference, &[]);
+        assert_eq!(listed(&out), [row("2026-0001", "already_paid", "T1")]);
+    }
+
+    fn a_dry_run_shows_the_plan_and_changes_nothing(db: TestDb) {
+        let orders = stefan_with_invoices(&db, &["35.50", "42.00"]);
+        let stefan = stringer_id(&db, "stefan");
+        let entries = [Entry::booked("2026-03-20", "E1", vec![
+            Tx::paying(&qrr(stefan, 2026, 1), 3550, "CHF", "T1"),
+            Tx::paying(&qrr(stefan, 2026, 1), 3550, "CHF", "T2"),
+        ])];
+        let file = bank_file("bank.xml", &camt::file(Message::Notification, Version::V08, &entries));
+        let plan = import(&db, &file, &["--dry-run"]);
+        assert_eq!(plan.code, 1, "{}", plan.stderr);
+        assert_eq!(listed(&plan), [row("2026-0001", "applied", "T1"), row("2026-0001", "already_paid", "T2")]);
+        assert!(plan.stderr.contains("1 would be applied, 1 need attention") && plan.stderr.contains("dry run: nothing was changed"), "{}", plan.stderr);
+        assert_eq!(paid_at(&db, &orders[0]), "");
+        assert!(payments_journaled(&db).is_empty());
+        let done = import(&db, &file, &[]);
+        assert_eq!(listed(&done), listed(&plan), "the plan is what happens");
+        assert_eq!(paid_at(&db, &orders[0]), "2026-03-20T11:00:00Z");
+    }
+
+    fn overdue_lists_unpaid_invoices_past_their_due_date(db: TestDb) {
+        // Due 20 days after 2 to 5 March 2026: long past.
+        let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00", "60.00"]);
+        ok(&db, &["order", "edit", &orders[1], "--paid-at", "2026-03-10 09:00"]);
+        ok(&db, &["void", "--order", &orders[2], "--reason", "wrong racket"]);
+        // Strung yesterday: due in 20 days, even after the profile gives fewer days.
+        let yesterday = (chrono::Utc::now() - chrono::Duration::days(1)).format("%Y-%m-%d 10:00").to_string();
+        let recent = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Stan", "--price", "30.00"]);
+        ok(&db, &["mint", "--order", &recent, "--at", &yesterday]);
+        ok(&db, &["stringer", "edit", "stefan", "--payment-days", "0"]);
+        // Strung now under the new terms: due today, not yet overdue.
+        let today = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Belinda", "--price", "30.00"]);
+        ok(&db, &["mint", "--order", &today]);
+        let json: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "list", "--status", "overdue", "--format", "json"])).unwrap();
+        let ids: Vec<String> = json.as_array().unwrap().iter().map(|o| o["id"].to_string()).collect();
+        assert_eq!(ids, [orders[0].clone(), orders[3].clone()]);
+        let unpaid = ok(&db, &["order", "list", "--status", "unpaid", "--format", "csv"]);
+        assert_eq!(unpaid.lines().count(), 1 + 4, "{unpaid}");
+        // A payment from the bank takes it off the list.
+        let stefan = stringer_id(&db, "stefan");
+        let entries = [Entry::booked("2026-11-02", "E1", vec![Tx::paying(&qrr(stefan, 2026, 4), 6000, "CHF", "T1")])];
+        let file = bank_file("bank.xml", &camt::file(Message::Notification, Version::V08, &entries));
+        assert_eq!(import(&db, &file, &[]).code, 0);
+        let json: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "list", "--status", "overdue", "--format", "json"])).unwrap();
+        assert_eq!(json.as_array().unwrap().len(), 1);
+        assert_eq!(json[0]["id"].to_string(), orders[0]);
+    }
+}
+
+#[test]
+fn files_that_are_not_camt_are_refused_naming_the_file() {
+    let db = TestDb::sqlite();
+    stefan_with_invoices(&db, &["35.50"]);
+    let pain = bank_file(
+        "pain.xml",
+        r#"<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.001.001.09"><CstmrCdtTrfInitn/></Document>"#,
+    );
+    assert_eq!(
+        fails(&db, 65, &["payments", "import", &pain.path]),
+        format!("error: {}: is not a camt.053 or camt.054 file (versions 001.04 or 001.08)", pain.path)
+    );
+    let intraday =
+        camt::file(Message::Statement, Version::V08, &[]).replace("camt.053.001.08", "camt.052.001.08");
+    let intraday = bank_file("camt052.xml", &intraday);
+    assert_eq!(
+        fails(&db, 65, &["payments", "import", &intraday.path]),
+        format!("error: {}: is not a camt.053 or camt.054 file (versions 001.04 or 001.08)", intraday.path)
+    );
+    let csv = bank_file("export.csv", "date;amount;reference\n2026-03-20;35.50;RF18\n");
+    assert_eq!(
+        fails(&db, 65, &["payments", "import", &csv.path]),
+        format!("error: {}: is not a camt.053 or camt.054 file: it holds no XML document", csv.path)
+    );
+    let missing = format!("{}.missing", csv.path);
+    assert_eq!(
+        fails(&db, 66, &["payments", "import", &missing]),
+        format!("error: cannot read {missing}: no such file")
+    );
+}
