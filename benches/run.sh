@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/BENCHMARKS.md in one run, on one throwaway PostgreSQL: the mint
-# (tables and docs/mint-throughput.png), the receipt, the ledger, migrate-v1, then the bank
-# statement import. Prints Markdown.
+# (tables and docs/mint-throughput.png), the receipt, the ledger, migrate-v1, the bank
+# statement import, then a failover formation. Prints Markdown.
 #
 #   benches/run.sh
 set -euo pipefail
@@ -24,3 +24,7 @@ echo
 echo "## payments import of a bank statement"
 echo
 benches/payments.sh
+echo
+echo "## Failover: the price of the synchronous standby"
+echo
+benches/failover.sh

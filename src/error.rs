@@ -152,6 +152,15 @@ pub enum Error {
     #[error("lost the connection to the database: {0}")]
     ConnectionLost(String),
 
+    /// The connection died while COMMIT was on its way: whether the change was saved is
+    /// unknown until the command is run again (every change a retry may repeat finds out).
+    #[error(
+        "lost the connection to the database while committing ({0}): the change may or may not \
+         have been saved; run the same command again to find out (a mint prints the number it \
+         gave, or mints it now)"
+    )]
+    InDoubt(String),
+
     #[error("the database has no receipts schema yet, or an older one: run `receipts db migrate` first")]
     NotMigrated,
 
@@ -290,9 +299,10 @@ impl Error {
             | Error::NotForQrBill { .. }
             | Error::NoVatRate { .. } => exit::BAD_INPUT,
             Error::InputFile(_) => exit::NO_INPUT,
-            Error::Unreachable { .. } | Error::ConnectionLost(_) | Error::MailUnreachable { .. } => {
-                exit::UNAVAILABLE
-            }
+            Error::Unreachable { .. }
+            | Error::ConnectionLost(_)
+            | Error::InDoubt(_)
+            | Error::MailUnreachable { .. } => exit::UNAVAILABLE,
             Error::OutputExists { .. } => exit::CANNOT_CREATE,
             Error::Busy(_) => exit::TEMPORARY,
             Error::NoSuchStringer(_)
@@ -322,9 +332,12 @@ impl Error {
 
 /// The exit code for an error that reached `main`: the first `Error` in its chain decides.
 pub fn exit_code_of(error: &anyhow::Error) -> ExitCode {
-    let code =
-        error.chain().find_map(|cause| cause.downcast_ref::<Error>()).map_or(exit::FAILURE, Error::exit_code);
-    ExitCode::from(code)
+    ExitCode::from(exit_number_of(error))
+}
+
+/// The exit code of an error, as a number.
+pub fn exit_number_of(error: &anyhow::Error) -> u8 {
+    error.chain().find_map(|cause| cause.downcast_ref::<Error>()).map_or(exit::FAILURE, Error::exit_code)
 }
 
 /// The first line of a client library's message, trimmed: errors are one line.

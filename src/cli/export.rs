@@ -69,8 +69,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
     let out: Box<dyn Write> = match &opts.output {
-        None => Box::new(std::io::stdout()),
+        None => Box::new(super::retry::Stdout),
         Some(path) => {
+            // Once the file exists, running the export again would find it there.
+            super::retry::beyond_repeat();
             Box::new(std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
                 match e.kind() {
                     std::io::ErrorKind::AlreadyExists => {

@@ -14,6 +14,7 @@ mod output;
 mod payments;
 mod receipt;
 mod resync;
+mod retry;
 mod send;
 mod stringer;
 mod vat_report;
@@ -42,6 +43,14 @@ pub struct Cli {
     #[arg(long, env = "RECEIPTS_LOCK_TIMEOUT", hide_env_values = true, global = true, value_name = "SECONDS",
           default_value = "5", value_parser = parse_seconds, help_heading = GLOBAL)]
     pub lock_timeout: Duration,
+
+    /// Seconds to keep trying a command that is safe to repeat (a mint by order id, reads,
+    /// send until the mail server has the message, payments import) while the database is
+    /// unreachable or busy (exit 69 or 75), reconnecting each time: a failover becomes a short
+    /// wait [default: 0, never]
+    #[arg(long, env = "RECEIPTS_RETRY_FOR", hide_env_values = true, global = true, value_name = "SECONDS",
+          default_value = "0", hide_default_value = true, value_parser = parse_seconds, help_heading = GLOBAL)]
+    pub retry_for: Duration,
 
     #[command(subcommand)]
     pub command: Command,
@@ -170,12 +179,29 @@ pub struct Context {
 impl Context {
     /// The database, opened for what the command does: a command that only reads never
     /// creates, migrates or writes an SQLite file.
+    /// Only the default location is made by the program; a path given is taken as it is, so
+    /// a typo names a directory that does not exist instead of starting a second numbering.
     pub fn open(&self, access: Access) -> Result<Db, Error> {
         let url = match self.database_url.as_deref() {
             Some(url) => DatabaseUrl::parse(url)?,
-            None => DatabaseUrl::default_sqlite()?,
+            None => {
+                let url = DatabaseUrl::default_sqlite()?;
+                if let (DatabaseUrl::Sqlite(path), true) = (&url, access != Access::Read) {
+                    if let Some(dir) = path.parent() {
+                        std::fs::create_dir_all(dir).map_err(|e| Error::DatabaseFile {
+                            path: path.display().to_string(),
+                            problem: format!("cannot be created: its directory cannot be made: {e}"),
+                        })?;
+                    }
+                }
+                url
+            }
         };
-        Db::open(&url, access, self.lock_timeout)
+        let db = Db::open(&url, access, self.lock_timeout)?;
+        if db.is_new() {
+            eprintln!("created a new database at {}", url.redacted());
+        }
+        Ok(db)
     }
 }
 
@@ -212,7 +238,12 @@ fn one_line_usage_error(rendered: &str) -> String {
     }
 }
 
+/// Runs the command, retrying it within `--retry-for` when that is safe.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    retry::run(cli)
+}
+
+fn run_once(cli: Cli) -> anyhow::Result<()> {
     let ctx = Context { database_url: cli.database_url, lock_timeout: cli.lock_timeout };
     match cli.command {
         Command::Stringer(cmd) => stringer::run(cmd, &ctx),

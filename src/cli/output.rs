@@ -1,5 +1,6 @@
 //! Printing: tables for people, JSON for scripts, identifiers alone on a line.
 
+use super::retry::Stdout;
 use crate::Error;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -83,7 +84,7 @@ pub fn json<T: Serialize + ?Sized>(value: &T) -> io::Result<()> {
 
 /// One line on stdout: an identifier a script captures, or a finished table.
 pub fn line(text: &str) -> io::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = Stdout;
     writeln!(out, "{text}")?;
     out.flush()
 }
@@ -126,7 +127,7 @@ const WIDTH_SAMPLE: usize = 1000;
 impl<R: Tabled + Serialize> Rows<R> {
     /// Rows on stdout.
     pub fn new(format: Format) -> Rows<R> {
-        Rows::to(format, Box::new(io::stdout()))
+        Rows::to(format, Box::new(Stdout))
     }
 
     pub fn to(format: Format, out: Box<dyn Write>) -> Rows<R> {

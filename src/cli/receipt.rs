@@ -79,9 +79,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Document::Text => text::render(&receipt, opts.width).into_bytes(),
     };
     match opts.output.as_deref() {
-        None => std::io::stdout().lock().write_all(&bytes)?,
+        None => super::retry::Stdout.write_all(&bytes)?,
         Some(path) if path == Path::new("-") => {
-            let mut out = std::io::stdout().lock();
+            let mut out = super::retry::Stdout;
             out.write_all(&bytes)?;
             out.flush()?;
         }

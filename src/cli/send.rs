@@ -63,7 +63,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if opts.dry_run {
         let bytes = message.formatted();
         match &opts.output {
-            None => std::io::stdout().lock().write_all(&bytes)?,
+            None => super::retry::Stdout.write_all(&bytes)?,
             Some(path) => {
                 output::write_new_or_same(path, &bytes, "send --dry-run")?;
                 eprintln!("wrote the message of receipt {} to {}", prepared.number, path.display());
@@ -105,6 +105,8 @@ fn deliver(
     message: &lettre::Message,
 ) -> Result<(), Error> {
     server.send(message)?;
+    // The customer has it: sending again would send it twice.
+    super::retry::beyond_repeat();
     let id = message_id(message);
     db.write(|conn| sends::record(conn, tenant, order, prepared.number, &prepared.to, &id))
 }

@@ -64,6 +64,11 @@ pub fn classify(error: &DbError) -> Failure {
         Kind::SerializationFailure if message == "receipts: deadlock" => Failure::Busy(Busy::Deadlock),
         Kind::SerializationFailure => Failure::Busy(Busy::Collision),
         Kind::ClosedConnection | Kind::UnableToSendCommand => Failure::ConnectionLost(first_line(message)),
+        // PostgreSQL: a session that began on the primary, which is a standby now.
+        Kind::ReadOnlyTransaction => Failure::ConnectionLost(format!(
+            "the server became a standby (a failover?): {}",
+            first_line(message)
+        )),
         Kind::UniqueViolation => Failure::UniqueViolation(unique_index(info.constraint_name(), message)),
         Kind::CheckViolation => Failure::CheckViolation,
         // SQLite's own texts (SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY, SQLITE_FULL).

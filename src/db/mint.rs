@@ -95,7 +95,11 @@ pub fn mint_with(
                 Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh })
             }
             Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
-            Err(e) => Err(db.explain(e.into())),
+            // The statement commits itself: cut off while it ran, it may have.
+            Err(e) => match classify(&e) {
+                Failure::ConnectionLost(reason) => Err(Error::InDoubt(reason)),
+                _ => Err(db.explain(e.into())),
+            },
         },
         None => db.write(|conn| mint_step(conn, tenant, order, strung_at, chronology)),
     };

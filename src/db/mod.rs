@@ -128,6 +128,8 @@ pub struct Db {
     lock_timeout: Duration,
     /// An SQLite file opened read-only: its transactions only read.
     read_only: bool,
+    /// An SQLite file this opening created.
+    created: bool,
 }
 
 impl Db {
@@ -140,12 +142,13 @@ impl Db {
     /// transaction mode may hand the next transaction to another server connection), and
     /// the wait for the server bounded. SQLite: the pragmas every connection needs.
     pub fn open(url: &DatabaseUrl, access: Access, lock_timeout: Duration) -> Result<Db, Error> {
+        let created = matches!(url, DatabaseUrl::Sqlite(path) if access != Access::Read && !path.exists());
         let conn = match url {
             DatabaseUrl::Postgres(text) => DbConn::Postgres(connect_postgres(url, text)?),
             DatabaseUrl::Sqlite(path) => DbConn::Sqlite(open_sqlite(path, access, lock_timeout)?),
         };
         let read_only = matches!((url, access), (DatabaseUrl::Sqlite(_), Access::Read));
-        let mut db = Db { conn, url: url.clone(), lock_timeout, read_only };
+        let mut db = Db { conn, url: url.clone(), lock_timeout, read_only, created };
         if let (DbConn::Sqlite(_), Access::Write) = (&db.conn, access) {
             db.migrate()?;
         }
@@ -163,8 +166,13 @@ impl Db {
         let conn = SqliteConnection::establish(":memory:")
             .map_err(|e| Error::Refused(first_line(&e.to_string())))?;
         let url = DatabaseUrl::Sqlite(":memory:".into());
-        let mut db =
-            Db { conn: DbConn::Sqlite(conn), url, lock_timeout: DEFAULT_LOCK_TIMEOUT, read_only: false };
+        let mut db = Db {
+            conn: DbConn::Sqlite(conn),
+            url,
+            lock_timeout: DEFAULT_LOCK_TIMEOUT,
+            read_only: false,
+            created: false,
+        };
         db.migrate()?;
         Ok(db)
     }
@@ -187,6 +195,11 @@ impl Db {
                 Loaded::Payments => "ANALYZE payments",
             });
         }
+    }
+
+    /// Whether opening it made a new SQLite file.
+    pub fn is_new(&self) -> bool {
+        self.created
     }
 
     pub fn is_sqlite(&self) -> bool {
@@ -290,7 +303,13 @@ impl Db {
         };
         let outcome = begun.map_err(Error::from).and_then(|()| work(&mut self.conn));
         let outcome = match outcome {
-            Ok(value) => Manager::commit_transaction(&mut self.conn).map(|()| value).map_err(Error::from),
+            Ok(value) => Manager::commit_transaction(&mut self.conn).map(|()| value).map_err(|e| {
+                match classify(&e) {
+                    // COMMIT was sent, its answer never came: saved or not, nobody knows yet.
+                    Failure::ConnectionLost(reason) => Error::InDoubt(reason),
+                    _ => Error::from(e),
+                }
+            }),
             Err(e) => Err(e),
         };
         outcome.map_err(|e| {
@@ -345,13 +364,16 @@ fn connect_postgres(url: &DatabaseUrl, text: &str) -> Result<PgConnection, Error
     std::thread::spawn(move || {
         let _ = sender.send(PgConnection::establish(&text).map_err(|e| first_line(&e.to_string())));
     });
-    let mut conn = match receiver.recv_timeout(connect_timeout + Duration::from_secs(5)) {
+    // libpq bounds each host of a multi-host URL by the connect timeout, one after another.
+    let hosts = u32::try_from(url.hosts()).unwrap_or(u32::MAX);
+    let bound = connect_timeout.saturating_mul(hosts) + Duration::from_secs(5);
+    let mut conn = match receiver.recv_timeout(bound) {
         Ok(Ok(conn)) => conn,
         Ok(Err(reason)) => return Err(unreachable(reason)),
         Err(_) => {
             return Err(unreachable(format!(
                 "no answer within {} s (is the server behind a connection pooler down?)",
-                (connect_timeout + Duration::from_secs(5)).as_secs()
+                bound.as_secs()
             )))
         }
     };
@@ -401,9 +423,12 @@ fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<Sq
             })
         }
         Access::Write | Access::Migrate => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| problem(format!("cannot be created: its directory cannot be made: {e}")))?;
+            // A typo in a directory name must not start a second numbering somewhere else.
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+                return Err(Error::InputFile(format!(
+                    "there is no directory {} for the database {shown}: check --database-url or DATABASE_URL",
+                    dir.display()
+                )));
             }
             let mut conn = SqliteConnection::establish(&sqlite_uri(path, "mode=rwc"))
                 .map_err(|e| problem(first_line(&e.to_string())))?;

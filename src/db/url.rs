@@ -69,6 +69,20 @@ impl DatabaseUrl {
         Ok(DatabaseUrl::Sqlite(dir.join("receipts.db")))
     }
 
+    /// How many servers a PostgreSQL URL names: libpq's multi-host form
+    /// (`postgresql://h1:5432,h2:5432/db?target_session_attrs=read-write`) tries each in turn,
+    /// each within the connect timeout.
+    pub fn hosts(&self) -> usize {
+        match self {
+            DatabaseUrl::Sqlite(_) => 1,
+            DatabaseUrl::Postgres(url) => {
+                let (_, _, host_and_path, _) = parts(url);
+                let hosts = host_and_path.split('/').next().unwrap_or_default();
+                hosts.split(',').count().max(1)
+            }
+        }
+    }
+
     /// The URL with any password replaced, fit for messages.
     pub fn redacted(&self) -> String {
         match self {
@@ -229,10 +243,23 @@ mod tests {
             ("postgres://u:p@ss/w@rd@db/r", "postgres://u:***@db/r"),
             ("postgres://u:WRONG pw123@db/r", "postgres://u:***@db/r"),
             ("postgres://db/r?PassWord=x", "postgres://db/r?PassWord=***"),
+            (
+                "postgresql://app:s3cret@10.0.0.1:5432,10.0.0.2:5433/r?target_session_attrs=read-write",
+                "postgresql://app:***@10.0.0.1:5432,10.0.0.2:5433/r?target_session_attrs=read-write",
+            ),
         ];
         for (url, shown) in cases {
             assert_eq!(DatabaseUrl::parse(url).unwrap().redacted(), shown);
         }
+    }
+
+    #[test]
+    fn counts_the_hosts_of_a_multi_host_url() {
+        let hosts = |url: &str| DatabaseUrl::parse(url).unwrap().hosts();
+        assert_eq!(hosts("postgresql://u:p@h1:5432,h2:5433,h3/r?target_session_attrs=read-write"), 3);
+        assert_eq!(hosts("postgres://u:p,w@h/r"), 1, "a comma in the password is no host");
+        assert_eq!(hosts("postgres:///r?host=/run/postgresql"), 1);
+        assert_eq!(hosts("r.db"), 1);
     }
 
     #[test]

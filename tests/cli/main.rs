@@ -100,6 +100,7 @@ fn tool(program: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+mod availability;
 mod bank;
 mod deploy;
 mod errors;

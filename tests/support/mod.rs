@@ -8,6 +8,8 @@
 
 pub mod camt;
 pub mod cluster;
+pub mod formation;
+pub mod proxy;
 pub mod smtp;
 
 use chrono::NaiveDateTime;

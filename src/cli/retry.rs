@@ -1,0 +1,89 @@
+//! `--retry-for`: a command that is safe to repeat is run again, on a new connection, while
+//! the database is unreachable or busy (exit 69 or 75: a failover, a lock held too long),
+//! until the deadline; so a failover of a few seconds is a short wait at the counter.
+
+use super::{Cli, Command};
+use crate::error::{exit, exit_number_of};
+use clap::Parser;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set once this process has done something that running the command again would repeat:
+/// written to stdout, or had a message accepted by the mail server.
+static BEYOND_REPEAT: AtomicBool = AtomicBool::new(false);
+
+/// From here on, a failure is final: running the command again would repeat what it did.
+pub fn beyond_repeat() {
+    BEYOND_REPEAT.store(true, Ordering::Relaxed);
+}
+
+/// Standard output, which marks the command as done something once a byte goes out.
+pub struct Stdout;
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !buf.is_empty() {
+            beyond_repeat();
+        }
+        io::stdout().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        io::stdout().flush()
+    }
+}
+
+impl Command {
+    /// Whether running the command twice does what running it once does: reads, the mint
+    /// of an order (it prints the number the order has), a send (until the mail server has
+    /// the message), a bank file (each transaction is applied once). Never what adds.
+    fn safe_to_repeat(&self) -> bool {
+        use super::{order, stringer};
+        match self {
+            Command::Mint(_)
+            | Command::Receipt(_)
+            | Command::Send(_)
+            | Command::Payments(_)
+            | Command::Audit(_)
+            | Command::Export(_)
+            | Command::Journal(_)
+            | Command::VatReport(_) => true,
+            Command::Stringer(cmd) => matches!(cmd, stringer::Command::List(_) | stringer::Command::Show(_)),
+            Command::Order(cmd) => matches!(cmd, order::Command::List(_) | order::Command::Show(_)),
+            _ => false,
+        }
+    }
+}
+
+/// Runs the command, and again while it fails in a way worth retrying and the deadline
+/// allows; each attempt parses the same command line anew and opens its own connection.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let deadline = Instant::now() + cli.retry_for;
+    let safe = cli.command.safe_to_repeat();
+    let mut cli = cli;
+    let mut pause = Duration::from_millis(250);
+    let mut said = String::new();
+    loop {
+        let error = match super::run_once(cli) {
+            Ok(()) => return Ok(()),
+            Err(error) => error,
+        };
+        let worth_it = safe
+            && matches!(exit_number_of(&error), exit::UNAVAILABLE | exit::TEMPORARY)
+            && !BEYOND_REPEAT.load(Ordering::Relaxed)
+            && Instant::now() + pause < deadline;
+        if !worth_it {
+            return Err(error);
+        }
+        let message = format!("{error:#}");
+        if message != said {
+            let left = deadline.saturating_duration_since(Instant::now()).as_secs();
+            eprintln!("warning: {message}; trying again (for up to {left} s more)");
+            said = message;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_secs(2));
+        cli = Cli::parse();
+    }
+}

@@ -1,0 +1,258 @@
+//! SPEC section 16's guarantee on a real pg_auto_failover formation (`support::formation`,
+//! set up by docs/DEPLOY.md's block as written): `receipts mint` processes of several
+//! stringers run through the multi-host URL with `--retry-for` while the primary node (its
+//! PostgreSQL postmaster and its keeper) is killed with SIGKILL, twice (failover, then
+//! failback after the old primary rejoined). Afterwards no
+//! committed number is lost, none is duplicated, every number a process printed is stored
+//! with its order, and no process reported a mint that is not stored.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+use std::collections::{BTreeMap, HashMap};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+use support::formation::{Formation, NodeState};
+
+const STRINGERS: usize = 4;
+const ORDERS_PER_STRINGER: usize = 3000;
+const MINTERS: usize = 4;
+/// Mints between two events of the storm.
+const BETWEEN: usize = 100;
+
+fn receipts(url: &str) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_receipts"));
+    cmd.env_clear().env("DATABASE_URL", url).env("TZ", "UTC");
+    cmd
+}
+
+fn ok(url: &str, args: &[&str]) -> String {
+    let out = receipts(url).args(args).output().unwrap();
+    assert!(out.status.success(), "receipts {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(url: &str, args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(url, args)).unwrap()
+}
+
+/// One `receipts mint` process of the storm.
+struct Minted {
+    order: i64,
+    code: i32,
+    stdout: String,
+    stderr: String,
+    started: Instant,
+    finished: Instant,
+}
+
+fn mint(url: &str, order: i64, retry_for: &str) -> Minted {
+    let started = Instant::now();
+    let out = receipts(url)
+        .env("RECEIPTS_RETRY_FOR", retry_for)
+        .args(["mint", "--order", &order.to_string()])
+        .output()
+        .unwrap();
+    Minted {
+        order,
+        code: out.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        started,
+        finished: Instant::now(),
+    }
+}
+
+/// Collects the storm's results until `count` more mints begun after `since` succeeded.
+fn successes(results: &mut Vec<Minted>, from: &mpsc::Receiver<Minted>, count: usize, since: Instant) {
+    let mut seen = 0;
+    while seen < count {
+        let minted = from.recv_timeout(Duration::from_secs(120)).expect("the storm goes on");
+        if minted.code == 0 && minted.started > since {
+            seen += 1;
+        }
+        results.push(minted);
+    }
+}
+
+/// A failover the storm went through: when the primary was killed, when it was replaced.
+struct Failover {
+    killed: NodeState,
+    at: Instant,
+    promoted_after: Duration,
+}
+
+/// Kills the primary node (`Formation::kill_node`), runs `meanwhile` at once (the standby is
+/// not promoted yet), and waits for the promotion.
+fn fail_over(formation: &Formation, meanwhile: impl FnOnce()) -> Failover {
+    let primary = formation.settled_primary(Duration::from_secs(120));
+    formation.kill_node(&primary.name);
+    let at = Instant::now();
+    meanwhile();
+    formation.wait_for("the standby promoted", Duration::from_secs(120), |nodes| {
+        nodes
+            .iter()
+            .any(|n| n.name != primary.name && matches!(n.reported.as_str(), "primary" | "wait_primary"))
+    });
+    Failover { killed: primary, at, promoted_after: at.elapsed() }
+}
+
+#[test]
+fn a_primary_killed_mid_storm_loses_no_number_and_duplicates_none() {
+    let formation = Formation::up();
+    let url = formation.url();
+    ok(&url, &["db", "migrate"]);
+    // The orders, unnumbered, from a V1 file: STRINGERS stringers, ORDERS_PER_STRINGER each.
+    let csv = formation.dir().join("orders.csv");
+    let mut rows = String::from("v1_id,kind,stringer,customer,price\n");
+    for s in 1..=STRINGERS {
+        for i in 1..=ORDERS_PER_STRINGER {
+            rows.push_str(&format!("{i},client,s{s},Customer {i},35.50\n"));
+        }
+    }
+    std::fs::write(&csv, rows).unwrap();
+    ok(&url, &["migrate-v1", csv.to_str().unwrap(), "--timezone", "UTC"]);
+    let listed = json(&url, &["order", "list", "--status", "open", "--format", "json"]);
+    let mut orders: Vec<i64> = listed.as_array().unwrap().iter().map(|o| o["id"].as_i64().unwrap()).collect();
+    assert_eq!(orders.len(), STRINGERS * ORDERS_PER_STRINGER);
+    let (probe_now, probe_later) = (orders.pop().unwrap(), orders.pop().unwrap());
+    // Interleave the stringers, so that every minter mints for all of them.
+    orders.sort_by_key(|id| (id % ORDERS_PER_STRINGER as i64, *id));
+    orders.reverse();
+
+    let queue = Arc::new(Mutex::new(orders));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (sender, results_in) = mpsc::channel();
+    let storm_started = Instant::now();
+    let minters: Vec<_> = (0..MINTERS)
+        .map(|_| {
+            let (queue, stop, sender, url) = (queue.clone(), stop.clone(), sender.clone(), url.clone());
+            thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let Some(order) = queue.lock().unwrap().pop() else { break };
+                    if sender.send(mint(&url, order, "60")).is_err() {
+                        break;
+                    }
+                }
+            })
+        })
+        .collect();
+    drop(sender);
+    let mut results = Vec::new();
+
+    successes(&mut results, &results_in, BETWEEN, storm_started);
+    // During the outage: without --retry-for a mint fails at once (69 or 75)...
+    let first = fail_over(&formation, || {
+        let probe = mint(&url, probe_now, "0");
+        assert!(matches!(probe.code, 69 | 75), "{}: {} {}", probe.code, probe.stdout, probe.stderr);
+        assert_eq!(probe.stdout, "");
+    });
+    // ...and with time to wait it succeeds once the standby is promoted.
+    let later_url = url.clone();
+    let waiting = thread::spawn(move || mint(&later_url, probe_later, "60"));
+    successes(&mut results, &results_in, BETWEEN, first.at);
+    // The old primary comes back, rejoins as the standby, and then the new primary is lost.
+    formation.restart_node(&first.killed.name);
+    let second = fail_over(&formation, || ());
+    successes(&mut results, &results_in, BETWEEN, second.at);
+    stop.store(true, Ordering::SeqCst);
+    for minter in minters {
+        minter.join().unwrap();
+    }
+    results.extend(results_in.iter());
+    let waited = waiting.join().unwrap();
+    assert_eq!(waited.code, 0, "{}", waited.stderr);
+    let storm = storm_started.elapsed();
+    results.push(waited);
+
+    // What the processes said.
+    let mut printed: HashMap<i64, String> = HashMap::new();
+    for minted in &results {
+        if minted.code == 0 {
+            let number = minted.stdout.trim().to_string();
+            assert!(
+                number.len() == 9 && number.as_bytes()[4] == b'-',
+                "order {}: {:?}",
+                minted.order,
+                minted.stdout
+            );
+            assert!(
+                printed.insert(minted.order, number).is_none(),
+                "order {} minted by two processes",
+                minted.order
+            );
+        } else {
+            assert_eq!(
+                minted.stdout, "",
+                "order {}: a failed mint prints no number: {}",
+                minted.order, minted.stderr
+            );
+        }
+    }
+    // What the new primary holds.
+    let all = json(&url, &["order", "list", "--format", "json"]);
+    let mut stored: HashMap<i64, (String, String)> = HashMap::new();
+    let mut per_stringer: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    for order in all.as_array().unwrap() {
+        let Some(number) = order["receipt_number"].as_str() else { continue };
+        let stringer = order["stringer"].as_str().unwrap().to_string();
+        per_stringer.entry(stringer.clone()).or_default().push(number[5..].parse().unwrap());
+        stored.insert(order["id"].as_i64().unwrap(), (stringer, number.to_string()));
+    }
+    for (order, number) in &printed {
+        let (_, held) =
+            stored.get(order).unwrap_or_else(|| panic!("order {order} was told {number}, but holds none"));
+        assert_eq!(held, number, "order {order} was told {number}");
+    }
+    for (stringer, seqs) in &mut per_stringer {
+        seqs.sort_unstable();
+        let n = seqs.len() as i64;
+        assert_eq!(*seqs, (1..=n).collect::<Vec<_>>(), "stringer {stringer}: 1..{n}, no gap, no duplicate");
+        let shown = json(&url, &["stringer", "show", stringer, "--format", "json"]);
+        assert_eq!(shown["years"][0]["counter"].as_i64(), Some(n), "stringer {stringer}'s counter");
+    }
+    let journal = json(&url, &["journal", "--format", "json"]);
+    let mut mints: HashMap<(String, String), usize> = HashMap::new();
+    for event in journal.as_array().unwrap().iter().filter(|e| e["what"] == "mint") {
+        let key =
+            (event["stringer"].as_str().unwrap().to_string(), event["numbers"].as_str().unwrap().to_string());
+        *mints.entry(key).or_default() += 1;
+    }
+    assert_eq!(mints.len(), stored.len(), "one mint event per number");
+    assert!(mints.values().all(|&n| n == 1), "a number minted twice in the journal");
+    for (stringer, number) in stored.values() {
+        assert!(
+            mints.contains_key(&(stringer.clone(), number.clone())),
+            "{stringer} {number} has no mint event"
+        );
+    }
+    let audit = receipts(&url).arg("audit").output().unwrap();
+    assert!(audit.status.success(), "{}", String::from_utf8_lossy(&audit.stdout));
+
+    // The figures of the run (docs/BENCHMARKS.md).
+    let failed = results.iter().filter(|m| m.code != 0).count();
+    let retried = results.iter().filter(|m| m.stderr.contains("trying again")).count();
+    let in_doubt = results.iter().filter(|m| m.stderr.contains("while committing")).count();
+    eprintln!(
+        "storm: {} mints in {:.1} s by {MINTERS} processes at a time ({failed} failed, {retried} retried, {in_doubt} in doubt)",
+        printed.len(),
+        storm.as_secs_f64()
+    );
+    for (name, failover) in [("failover", &first), ("failback", &second)] {
+        let first_after = results
+            .iter()
+            .filter(|m| m.code == 0 && m.started > failover.at)
+            .map(|m| m.finished - failover.at)
+            .min()
+            .expect("mints succeeded after the kill");
+        eprintln!(
+            "{name}: {} killed; standby promoted after {:.1} s; first mint begun after the kill returned after {:.1} s",
+            failover.killed.name,
+            failover.promoted_after.as_secs_f64(),
+            first_after.as_secs_f64()
+        );
+    }
+}

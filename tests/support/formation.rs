@@ -1,0 +1,244 @@
+//! A pg_auto_failover formation on 127.0.0.1 (a monitor, a primary and its synchronous
+//! standby), made by running docs/DEPLOY.md's set-up block as written, and torn down when
+//! dropped. Needs `pg_autoctl` (Debian `pg-auto-failover-cli` and
+//! `postgresql-15-auto-failover`, which `scripts/test` installs); without it the tests that
+//! use it fail.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const DEPLOY: &str = include_str!("../../docs/DEPLOY.md");
+
+/// The shell block of DEPLOY.md that sets up the formation.
+fn setup_block() -> &'static str {
+    DEPLOY
+        .split("```sh\n")
+        .skip(1)
+        .map(|rest| rest.split("```").next().unwrap())
+        .find(|block| block.contains("pg_autoctl create monitor"))
+        .expect("docs/DEPLOY.md has the formation's set-up block")
+}
+
+/// A node as the monitor sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeState {
+    pub name: String,
+    pub port: u16,
+    pub reported: String,
+    pub assigned: String,
+}
+
+pub struct Formation {
+    dir: tempfile::TempDir,
+    pub monitor_port: u16,
+    /// node1's and node2's ports.
+    pub node_ports: [u16; 2],
+    /// Keepers started by `restart_node`, reaped when the formation is dropped.
+    keepers: Mutex<Vec<Child>>,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn is_root() -> bool {
+    let out = Command::new("id").arg("-u").output().expect("id -u");
+    String::from_utf8_lossy(&out.stdout).trim() == "0"
+}
+
+impl Formation {
+    /// Brings the formation up; returns once the primary has its synchronous standby.
+    pub fn up() -> Formation {
+        let dir = tempfile::Builder::new().prefix("receipts-ha").tempdir().unwrap();
+        let formation = Formation {
+            dir,
+            monitor_port: free_port(),
+            node_ports: [free_port(), free_port()],
+            keepers: Mutex::default(),
+        };
+        std::fs::create_dir_all(formation.path("run")).unwrap();
+        if is_root() {
+            // pg_autoctl refuses to run as root: the formation belongs to postgres.
+            let status =
+                Command::new("chown").args(["-R", "postgres"]).arg(formation.dir.path()).status().unwrap();
+            assert!(status.success(), "chown the formation's directory to postgres");
+        }
+        let script = formation.dir.path().join("formation.sh");
+        std::fs::write(&script, setup_block()).unwrap();
+        let started = Instant::now();
+        // Bounded: the block waits for the formation in loops of its own.
+        let out = formation
+            .as_postgres("timeout")
+            .args(["180", "bash", "-euo", "pipefail"])
+            .arg(&script)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("run DEPLOY.md's formation block: {e}"));
+        assert!(
+            out.status.success(),
+            "DEPLOY.md's formation block failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!("formation up in {:.1} s", started.elapsed().as_secs_f64());
+        formation
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// A command run as the formation's owner, with its environment.
+    fn as_postgres(&self, program: &str) -> Command {
+        let bindir = std::env::var("RECEIPTS_TEST_PG_BINDIR")
+            .expect("RECEIPTS_TEST_PG_BINDIR is not set: run the suite with scripts/test");
+        let mut cmd = if is_root() {
+            let mut cmd = Command::new("runuser");
+            cmd.args(["-u", "postgres", "--", program]);
+            cmd
+        } else {
+            Command::new(program)
+        };
+        let home = self.dir.path();
+        cmd.current_dir(home)
+            .env("PATH", format!("{bindir}:/usr/sbin:/usr/bin:/sbin:/bin"))
+            .env("HA", home)
+            .env("HOST", "127.0.0.1")
+            .env("MONITOR_PORT", self.monitor_port.to_string())
+            .env("NODE1_PORT", self.node_ports[0].to_string())
+            .env("NODE2_PORT", self.node_ports[1].to_string())
+            // pg_autoctl keeps its state and pid files under these.
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_RUNTIME_DIR", home.join("run"));
+        cmd
+    }
+
+    /// The URL of the receipts database, the libpq multi-host form the program is given.
+    pub fn url(&self) -> String {
+        let [a, b] = self.node_ports;
+        format!(
+            "postgresql://postgres@127.0.0.1:{a},127.0.0.1:{b}/receipts?target_session_attrs=read-write&connect_timeout=2"
+        )
+    }
+
+    /// The URL of one node, whatever its role.
+    pub fn node_url(&self, port: u16) -> String {
+        format!("postgresql://postgres@127.0.0.1:{port}/receipts?connect_timeout=2")
+    }
+
+    /// What the monitor says of each node.
+    pub fn state(&self) -> Vec<NodeState> {
+        let out = self
+            .as_postgres("pg_autoctl")
+            .args(["show", "state", "--pgdata"])
+            .arg(self.path("monitor"))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|line| {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                let [name, _, host_port, _, _, reported, assigned] = cells.as_slice() else { return None };
+                let port = host_port.rsplit_once(':')?.1.parse().ok()?;
+                Some(NodeState {
+                    name: name.to_string(),
+                    port,
+                    reported: reported.to_string(),
+                    assigned: assigned.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// Polls the monitor until `ready` holds, for at most `limit`.
+    pub fn wait_for(
+        &self,
+        what: &str,
+        limit: Duration,
+        ready: impl Fn(&[NodeState]) -> bool,
+    ) -> Vec<NodeState> {
+        let started = Instant::now();
+        loop {
+            let state = self.state();
+            if ready(&state) {
+                return state;
+            }
+            assert!(
+                started.elapsed() < limit,
+                "the formation did not reach {what} within {limit:?}: {state:?}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// The node that is primary with a synchronous standby beside it, once there is one.
+    pub fn settled_primary(&self, limit: Duration) -> NodeState {
+        let state = self.wait_for("a primary and a secondary", limit, |nodes| {
+            nodes.iter().any(|n| n.reported == "primary" && n.assigned == "primary")
+                && nodes.iter().any(|n| n.reported == "secondary" && n.assigned == "secondary")
+        });
+        state.into_iter().find(|n| n.reported == "primary").unwrap()
+    }
+
+    /// Kills a node as when its machine is lost: its pg_autoctl keeper and its PostgreSQL
+    /// postmaster, with SIGKILL. (A postmaster killed alone is restarted by its keeper, often
+    /// before the monitor calls the node unhealthy, and then nothing fails over.)
+    pub fn kill_node(&self, node: &str) {
+        let keeper = format!("pg_autoctl run --pgdata {}", self.path(node).display());
+        let pids = Command::new("pgrep").args(["-f", &keeper]).output().unwrap();
+        for pid in String::from_utf8_lossy(&pids.stdout).split_whitespace() {
+            // Stopped first, so that it cannot start its services again; then its services
+            // (the one that restarts PostgreSQL among them), then itself.
+            let _ = Command::new("kill").args(["-STOP", pid]).stderr(Stdio::null()).status();
+            let _ = Command::new("pkill").args(["-KILL", "-P", pid]).status();
+            let _ = Command::new("kill").args(["-KILL", pid]).stderr(Stdio::null()).status();
+        }
+        if let Ok(pid_file) = std::fs::read_to_string(self.path(node).join("postmaster.pid")) {
+            let pid = pid_file.lines().next().unwrap_or_default().trim();
+            let _ = Command::new("kill").args(["-KILL", pid]).stderr(Stdio::null()).status();
+        }
+    }
+
+    /// Starts a killed node's keeper again (its service, in production): it rejoins the
+    /// formation as a standby.
+    pub fn restart_node(&self, node: &str) {
+        let log = std::fs::OpenOptions::new().append(true).open(self.path(&format!("{node}.log"))).unwrap();
+        let keeper = self
+            .as_postgres("pg_autoctl")
+            .args(["run", "--pgdata"])
+            .arg(self.path(node))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("pg_autoctl run {node}: {e}"));
+        self.keepers.lock().unwrap().push(keeper);
+    }
+
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for Formation {
+    fn drop(&mut self) {
+        for node in ["node2", "node1", "monitor"] {
+            let _ = self
+                .as_postgres("pg_autoctl")
+                .args(["stop", "--immediate", "--pgdata"])
+                .arg(self.path(node))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            // Whatever did not stop (a keeper that was mid-restart).
+            self.kill_node(node);
+        }
+        for mut keeper in self.keepers.lock().unwrap().drain(..) {
+            let _ = keeper.wait();
+        }
+    }
+}
