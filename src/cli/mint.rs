@@ -1,5 +1,5 @@
 use super::{output, Context, StringerOpt};
-use crate::db::mint::{mint_with, Chronology, Outcome};
+use crate::db::mint::{mint_now, mint_with, Chronology, Outcome};
 use crate::db::Access;
 use crate::domain::{check_strung_at, now_utc, OrderId, Timestamp};
 use crate::Error;
@@ -25,22 +25,18 @@ pub struct Opts {
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-    let now = now_utc();
-    let strung_at = match opts.at {
+    let (tenant, minted) = match opts.at {
+        // At the counter: now, in as few round trips as the database allows.
+        None => mint_now(&mut db, opts.stringer.stringer.as_deref(), opts.order)?,
         Some(at) => {
+            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
             let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            check_strung_at(at, now, tenant.zone(), opts.backdate).map_err(Error::BadInput)?;
-            at
+            check_strung_at(at, now_utc(), tenant.zone(), opts.backdate).map_err(Error::BadInput)?;
+            let chronology = if opts.backdate { Chronology::Backdated } else { Chronology::Checked };
+            let minted = mint_with(&mut db, &tenant, opts.order, at, chronology)?;
+            (tenant, minted)
         }
-        None => now,
     };
-    let chronology = match (opts.at, opts.backdate) {
-        (None, _) => Chronology::Unchecked,
-        (Some(_), false) => Chronology::Checked,
-        (Some(_), true) => Chronology::Backdated,
-    };
-    let minted = mint_with(&mut db, &tenant, opts.order, strung_at, chronology)?;
     let (order, number) = (minted.order, minted.number);
     match minted.outcome {
         Outcome::Fresh => eprintln!("order {order} strung: receipt {number} for {}", tenant.handle()),

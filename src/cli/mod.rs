@@ -131,10 +131,7 @@ pub struct StringerOpt {
 impl StringerOpt {
     /// The named stringer, or with none named, the owner of `order`.
     fn tenant_for(&self, db: &mut Db, order: OrderId) -> Result<Tenant, Error> {
-        db.read(|conn| match &self.stringer {
-            Some(handle) => Tenant::load(conn, handle),
-            None => Tenant::owner_of(conn, order),
-        })
+        db.read(|conn| Tenant::named_or_owner(conn, self.stringer.as_deref(), order))
     }
 
     fn required(&self, db: &mut Db) -> Result<Tenant, Error> {

@@ -3,11 +3,15 @@ use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::{self, Options};
 use crate::db::{Access, Db, Tenant};
 use crate::domain::Language;
+use crate::receipt::Receipt;
 use crate::receipt::{pdf, text};
 use crate::Error;
 use clap::Args;
 use std::io::Write;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Mutex};
+use std::thread;
 
 #[derive(Debug, Args)]
 #[group(id = "which", required = true, multiple = false, args = ["order", "year"])]
@@ -93,9 +97,11 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One PDF per receipt of the year, written as the receipts are read; a file that exists
-/// is left alone when it is the same, and never overwritten when it differs. A receipt that
-/// cannot be written is named, and the others are written all the same.
+/// One PDF per receipt of the year, rendered and written on every core as the receipts are
+/// read (one transaction, in this thread; a short queue between them keeps memory flat). A
+/// file that exists is left alone when it is the same, and never overwritten when it
+/// differs. A receipt that cannot be written is named, and the others are written all the
+/// same.
 fn write_year(
     db: &mut Db,
     tenant: Option<&Tenant>,
@@ -105,28 +111,51 @@ fn write_year(
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::InputFile(format!("cannot create {}: {e}", dir.display())))?;
+    let workers = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let (to_render, queue) = mpsc::sync_channel::<(usize, String, Receipt)>(2 * workers);
+    let queue = Mutex::new(queue);
+    let (to_report, reports) = mpsc::channel();
+    let read = thread::scope(|scope| {
+        for _ in 0..workers {
+            let (queue, to_report) = (&queue, to_report.clone());
+            scope.spawn(move || loop {
+                // Its own statement: the queue is unlocked while the receipt renders.
+                let next = queue.lock().map_err(drop).and_then(|queue| queue.recv().map_err(drop));
+                let Ok((index, handle, receipt)) = next else { break };
+                let outcome = write_one(dir, &handle, &receipt);
+                let _ = to_report.send((index, handle, receipt.number, outcome));
+            });
+        }
+        drop(to_report);
+        let mut index = 0;
+        let read = db.read(|conn| {
+            receipts::for_each_of_year(conn, tenant, year, options, |handle, receipt| {
+                index += 1;
+                // Refused only when every worker is gone, which the read need not outlive.
+                to_render
+                    .send((index, handle.to_string(), receipt))
+                    .map_err(|_| Error::Refused("the receipts could not be rendered: no worker left".into()))
+            })
+        });
+        drop(to_render);
+        read
+    });
+    let mut reports: Vec<_> = reports.into_iter().collect();
+    reports.sort_unstable_by_key(|(index, ..)| *index);
+    read?;
     let (mut written, mut same) = (0usize, 0usize);
     let (mut differing, mut failed) = (Vec::new(), Vec::new());
-    db.read(|conn| {
-        receipts::for_each_of_year(conn, tenant, year, options, |handle, receipt| {
-            let path = dir.join(format!("{handle}-{}.pdf", receipt.number));
-            let outcome = pdf::render(&receipt).and_then(|bytes| match std::fs::read(&path) {
-                Ok(existing) if existing == bytes => Ok(Written::Same),
-                Ok(_) => Ok(Written::Differs),
-                Err(_) => output::write_new_or_same(&path, &bytes, "receipt --year").map(|()| Written::New),
-            });
-            match outcome {
-                Ok(Written::New) => written += 1,
-                Ok(Written::Same) => same += 1,
-                Ok(Written::Differs) => differing.push(path.display().to_string()),
-                Err(e) => {
-                    eprintln!("error: receipt {} of {handle} was not written: {e}", receipt.number);
-                    failed.push(format!("{handle} {}", receipt.number));
-                }
+    for (_, handle, number, outcome) in reports {
+        match outcome {
+            Ok(Written::New) => written += 1,
+            Ok(Written::Same) => same += 1,
+            Ok(Written::Differs(path)) => differing.push(path),
+            Err(e) => {
+                eprintln!("error: receipt {number} of {handle} was not written: {e}");
+                failed.push(format!("{handle} {number}"));
             }
-            Ok(())
-        })
-    })?;
+        }
+    }
     eprintln!(
         "{} of {year} in {}: {written} written, {same} unchanged, {} left alone because they differ, {} failed",
         output::count(written + same + differing.len() + failed.len(), "receipt"),
@@ -154,10 +183,22 @@ fn write_year(
     Ok(())
 }
 
+/// Renders one receipt of the year into DIR/<handle>-<number>.pdf.
+fn write_one(dir: &Path, handle: &str, receipt: &Receipt) -> Result<Written, Error> {
+    let path = dir.join(format!("{handle}-{}.pdf", receipt.number));
+    let bytes = pdf::render(receipt)?;
+    match std::fs::read(&path) {
+        Ok(existing) if existing == bytes => Ok(Written::Same),
+        Ok(_) => Ok(Written::Differs(path.display().to_string())),
+        Err(_) => output::write_new_or_same(&path, &bytes, "receipt --year").map(|()| Written::New),
+    }
+}
+
 enum Written {
     New,
     Same,
-    Differs,
+    /// The file there differs: left alone.
+    Differs(String),
 }
 
 /// The small-amount limit (CHF 400, EUR 250) a VAT-registered stringer's receipt is above

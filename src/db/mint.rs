@@ -76,6 +76,56 @@ pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTi
     mint_with(db, tenant, order, strung_at, Chronology::Unchecked)
 }
 
+/// The mint at the counter: `order` strung now, for the stringer named or else the order's
+/// owner, who is looked up on the way. On PostgreSQL that is one statement (a call of
+/// `receipts_mint_now`); anything unusual (an order already numbered, a refusal, an order
+/// that is not there) takes the long way, which explains it.
+pub fn mint_now(db: &mut Db, handle: Option<&str>, order: OrderId) -> Result<(Tenant, Minted), Error> {
+    let strung_at = now_utc();
+    let handle = handle.map(str::to_ascii_lowercase);
+    let lock_timeout = db.lock_timeout_setting();
+    if let Some(pg) = db.postgres() {
+        let called = diesel::sql_query("SELECT * FROM receipts_mint_now($1, $2, $3, $4)")
+            .bind::<BigInt, _>(order.0)
+            .bind::<Nullable<Text>, _>(handle.as_deref())
+            .bind::<Timestamp, _>(strung_at)
+            .bind::<Text, _>(&lock_timeout)
+            .get_result::<MintedNow>(pg)
+            .optional();
+        match called {
+            Ok(Some(MintedNow { o_stringer, o_handle, o_zone, o_year, o_seq: Some(seq) })) => {
+                let tenant = Tenant::looked_up(o_stringer, o_handle, o_zone)?;
+                let number = ReceiptNumber::new(o_year, seq);
+                return Ok((tenant, Minted { order, number, outcome: Outcome::Fresh }));
+            }
+            Ok(_) => {}
+            Err(e) => match classify(&e) {
+                // The statement commits itself: cut off while it ran, it may have.
+                Failure::ConnectionLost(reason) => return Err(Error::InDoubt(reason)),
+                Failure::Busy(_) => return Err(db.explain(e.into())),
+                _ => {}
+            },
+        }
+    }
+    let tenant = db.read(|conn| Tenant::named_or_owner(conn, handle.as_deref(), order))?;
+    let minted = mint(db, &tenant, order, strung_at)?;
+    Ok((tenant, minted))
+}
+
+#[derive(QueryableByName)]
+struct MintedNow {
+    #[diesel(sql_type = BigInt)]
+    o_stringer: i64,
+    #[diesel(sql_type = Text)]
+    o_handle: String,
+    #[diesel(sql_type = Text)]
+    o_zone: String,
+    #[diesel(sql_type = Integer)]
+    o_year: i32,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    o_seq: Option<i64>,
+}
+
 /// `mint`, with the strung time compared to the year's last issued number as asked.
 pub fn mint_with(
     db: &mut Db,

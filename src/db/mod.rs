@@ -150,10 +150,12 @@ impl Db {
         let read_only = matches!((url, access), (DatabaseUrl::Sqlite(_), Access::Read));
         let mut db = Db { conn, url: url.clone(), lock_timeout, read_only, created };
         if let (DbConn::Sqlite(_), Access::Write) = (&db.conn, access) {
-            db.migrate()?;
+            if !db.sqlite_schema_is_current()? {
+                db.migrate()?;
+            }
         }
         if let (DbConn::Sqlite(_), Access::Read) = (&db.conn, access) {
-            if db.schema_is_behind()? {
+            if !db.sqlite_schema_is_current()? && db.schema_is_behind()? {
                 return Err(Error::NotMigrated);
             }
         }
@@ -223,14 +225,32 @@ impl Db {
     /// Applies the embedded migrations this database lacks; returns their names.
     pub fn migrate(&mut self) -> Result<Vec<String>, Error> {
         use diesel_migrations::MigrationHarness;
+        let cannot = |e: &dyn std::fmt::Display| {
+            Error::Refused(format!("cannot migrate the database: {}", first_line(&e.to_string())))
+        };
         let applied = match &mut self.conn {
             DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
             DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
         }
-        .map_err(|e| {
-            Error::Refused(format!("cannot migrate the database: {}", first_line(&e.to_string())))
-        })?;
-        Ok(applied.iter().map(ToString::to_string).collect())
+        .map_err(|e| cannot(&e))?
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        if let DbConn::Sqlite(c) = &mut self.conn {
+            c.batch_execute(&format!("PRAGMA user_version = {}", sqlite_schema_version()?))
+                .map_err(|e| cannot(&e))?;
+        }
+        Ok(applied)
+    }
+
+    /// SQLite: whether every embedded migration has run, as the file's header says
+    /// (`PRAGMA user_version`, set by `migrate`): one read of a page the connection has
+    /// read anyway, where asking the migrations table costs a process at the counter
+    /// several statements. A file that predates the mark says no, and is asked the long way.
+    fn sqlite_schema_is_current(&mut self) -> Result<bool, Error> {
+        let DbConn::Sqlite(c) = &mut self.conn else { return Ok(false) };
+        let marked = diesel::sql_query("PRAGMA user_version").get_result::<UserVersion>(c)?;
+        Ok(marked.user_version >= sqlite_schema_version()?)
     }
 
     /// Whether this database lacks the schema or some of its migrations. Asked of the
@@ -442,6 +462,19 @@ fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<Sq
             Ok(conn)
         }
     }
+}
+
+/// The mark of an SQLite file that has every embedded migration: their number.
+fn sqlite_schema_version() -> Result<i32, Error> {
+    let migrations = MigrationSource::<diesel::sqlite::Sqlite>::migrations(&SQLITE_MIGRATIONS)
+        .map_err(|e| Error::Refused(format!("the embedded migrations cannot be read: {e}")))?;
+    Ok(migrations.len() as i32)
+}
+
+#[derive(QueryableByName)]
+struct UserVersion {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    user_version: i32,
 }
 
 /// An SQLite URI for a path: `file:PATH?PARAMETERS`, with the characters a URI gives a

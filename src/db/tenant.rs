@@ -80,6 +80,19 @@ impl Tenant {
             .try_into()
     }
 
+    /// The named stringer (handles ignore case), or with none named, the owner of `order`.
+    pub fn named_or_owner(conn: &mut DbConn, handle: Option<&str>, order: OrderId) -> Result<Tenant, Error> {
+        match handle {
+            Some(handle) => Tenant::load(conn, handle),
+            None => Tenant::owner_of(conn, order),
+        }
+    }
+
+    /// The stringer as `receipts_mint_now` looked it up (`db::mint::mint_now`).
+    pub(super) fn looked_up(id: i64, handle: String, timezone: String) -> Result<Tenant, Error> {
+        TenantRow { id, handle, timezone }.try_into()
+    }
+
     /// Every stringer, by handle: what the views over all stringers go through, one tenant
     /// at a time.
     pub fn all(conn: &mut DbConn) -> Result<Vec<Tenant>, Error> {

@@ -1,0 +1,1 @@
+DROP FUNCTION receipts_mint_now(BIGINT, TEXT, TIMESTAMP, TEXT);
