@@ -57,8 +57,8 @@ now_sql() { date -u '+%Y-%m-%d %H:%M:%S'; }
 mint_sql() {
     local at
     at=$(now_sql)
-    echo ".timeout 5000
-PRAGMA synchronous = NORMAL;
+    # (Not `.timeout`: an argument that starts with a dot command is that command alone.)
+    echo "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;
 BEGIN IMMEDIATE;
 INSERT INTO receipt_counters (stringer_id, year, last_n, created_at, updated_at)
     VALUES ($2, 2026, 1, '$at', '$at')

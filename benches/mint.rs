@@ -501,7 +501,12 @@ fn cli_latencies(pg: &Postgres, dir: &Path) -> Result<Vec<(&'static str, &'stati
         latency(|i| {
             let mut cmd = Command::new("sqlite3");
             cmd.arg(&floor)
-                .arg(format!(".timeout 5000\nPRAGMA synchronous = NORMAL;\n{}", sqlite_mint_sql(i as i64)));
+                // Not `.timeout`: an argument that starts with a dot command is that command
+                // alone, and the SQL after it would not run.
+                .arg(format!(
+                    "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;\n{}",
+                    sqlite_mint_sql(i as i64)
+                ));
             cmd
         })?,
     ));

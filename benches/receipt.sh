@@ -7,6 +7,10 @@
 #   BASELINE=path/to/receipts benches/receipt.sh
 #                                   also measures the receipts of an earlier release's binary,
 #                                   in the same run, on a database of its own
+#   BASELINE_SAME_SCHEMA=path/to/receipts benches/receipt.sh
+#                                   also renders this database's year with an earlier build of
+#                                   the same schema, runs alternating, and checks that both
+#                                   wrote the same files
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-50}
@@ -56,21 +60,20 @@ time_runs() {
         printf "%.2f | %.2f", t[int((NR + 1) / 2)] / 1000, t[int(NR * 0.95 + 0.5)] / 1000 }'
 }
 
-# A year of one stringer's 1,000 documents as PDF files: seconds, documents/s, MB.
+# One run of a year of one stringer's 1,000 documents as PDF files into DIR: a table row
+# of seconds, documents/s, MB.
 year() {
-    local binary=$1 label=$2
-    shift 2
-    for run in 1 2 3; do
-        rm -rf "$work/out"
-        start=$(date +%s%N)
-        "$binary" receipt --year 2025 "$@" --out-dir "$work/out" 2>/dev/null
-        end=$(date +%s%N)
-        count=$(ls "$work/out" | wc -l)
-        [ "$count" -eq 1000 ] || { echo "expected 1000 files, got $count" >&2; exit 1; }
-        seconds=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
-        mb=$(du -sm "$work/out" | cut -f1)
-        echo "| $label | $run | $seconds | $(awk -v s="$seconds" 'BEGIN { printf "%.0f", 1000 / s }') | $mb |"
-    done
+    local binary=$1 label=$2 run=$3 out=$4
+    shift 4
+    rm -rf "$out"
+    start=$(date +%s%N)
+    "$binary" receipt --year 2025 "$@" --out-dir "$out" 2>/dev/null
+    end=$(date +%s%N)
+    count=$(ls "$out" | wc -l)
+    [ "$count" -eq 1000 ] || { echo "expected 1000 files, got $count" >&2; exit 1; }
+    seconds=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')
+    mb=$(du -sm "$out" | cut -f1)
+    echo "| $label | $run | $seconds | $(awk -v s="$seconds" 'BEGIN { printf "%.0f", 1000 / s }') | $mb |"
 }
 
 echo "### \`receipts receipt\` as a whole process ($runs runs each, SQLite)"
@@ -98,8 +101,27 @@ echo "### A year of 1,000 documents as PDF files"
 echo
 echo "| documents | run | seconds | documents/s | MB written |"
 echo "|---|---:|---:|---:|---:|"
-if [ -n "${BASELINE:-}" ]; then
-    DATABASE_URL="$work/baseline.db" year "$BASELINE" "receipts, last release"
+for run in 1 2 3; do
+    if [ -n "${BASELINE:-}" ]; then
+        DATABASE_URL="$work/baseline.db" year "$BASELINE" "receipts, last release" "$run" "$work/out-baseline"
+    fi
+    year "$receipts" "receipts, this release" "$run" "$work/out" --stringer stefan
+done
+for run in 1 2 3; do
+    year "$receipts" "invoices with QR-bills" "$run" "$work/out-invoices" --stringer iris
+done
+if [ -n "${BASELINE_SAME_SCHEMA:-}" ]; then
+    # An earlier build of this schema renders this database's year too, runs alternating:
+    # the same files, byte for byte, is what a change of speed must keep.
+    for run in 1 2 3; do
+        year "$BASELINE_SAME_SCHEMA" "receipts, earlier build of this schema" "$run" "$work/out-earlier" --stringer stefan
+        year "$receipts" "receipts, this build" "$run" "$work/out" --stringer stefan
+    done
+    echo
+    if diff -r "$work/out-earlier" "$work/out" >/dev/null; then
+        echo "The earlier build and this one wrote the same $(ls "$work/out" | wc -l) files, byte for byte."
+    else
+        echo "The earlier build and this one wrote different files." >&2
+        exit 1
+    fi
 fi
-year "$receipts" "receipts, this release" --stringer stefan
-year "$receipts" "invoices with QR-bills" --stringer iris
