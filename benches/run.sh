@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every benchmark of docs/BENCHMARKS.md in one run, on one throwaway PostgreSQL: the mint
 # (tables and docs/mint-throughput.png), the receipt, the ledger, migrate-v1, the bank
-# statement import, then a failover formation. Prints Markdown.
+# statement import, a failover formation, then whole processes at the counter against
+# sqlite3. Prints Markdown.
 #
 #   benches/run.sh
 set -euo pipefail
@@ -28,3 +29,7 @@ echo
 echo "## Failover: the price of the synchronous standby"
 echo
 benches/failover.sh
+echo
+echo "## Speed at the counter"
+echo
+benches/counter.sh

@@ -127,3 +127,33 @@ on_both_backends! {
         assert_eq!(counter(&db, &stefan, 2026), None);
     }
 }
+
+/// The mint at the counter (`receipts_mint_now`, PostgreSQL's one-call mint) takes the year in
+/// the stringer's zone as the program does, and mints only for the stringer named.
+#[test]
+fn the_one_call_mint_takes_the_year_in_the_stringers_zone() {
+    use receipts::domain::local_year;
+    let db = TestDb::postgres();
+    let mut conn = db.connect();
+    let zurich = stringer(&mut conn, "zurich", "Europe/Zurich");
+    let new_york = stringer(&mut conn, "newyork", "America/New_York");
+    let at = utc("2025-12-31 23:30");
+    for (tenant, expected) in [(&zurich, 2026), (&new_york, 2025)] {
+        assert_eq!(local_year(at, tenant.zone()), expected);
+        let order = order(&mut conn, tenant);
+        let call = |handle: &str| {
+            format!(
+                "SELECT o_year * 10000 + o_seq FROM receipts_mint_now({}, {handle}, '2025-12-31 23:30', '5000')",
+                order.0
+            )
+        };
+        assert_eq!(db.query_i64(&call("'someone'")), None, "not the named stringer's order");
+        assert_eq!(db.query_i64(&call("NULL")), Some(i64::from(expected) * 10000 + 1));
+        assert_eq!(counter(&db, tenant, expected), Some(1));
+        assert_eq!(
+            db.query_i64(&call(&format!("'{}'", tenant.handle()))),
+            None,
+            "numbered already: no new number"
+        );
+    }
+}
