@@ -138,11 +138,8 @@ fn paid_at(db: &TestDb, order: &str) -> String {
 
 /// The journal's `payment` entries: (numbers, new paid_at, reason).
 fn payments_journaled(db: &TestDb) -> Vec<(String, String, String)> {
-    let json: serde_json::Value = serde_json::from_str(&ok(db, &["journal", "--format", "json"])).unwrap();
-    json.as_array()
-        .unwrap()
+    journaled(db, "payment")
         .iter()
-        .filter(|e| e["what"] == "payment")
         .map(|e| {
             let text = |key: &str| e[key].as_str().unwrap_or_default().to_string();
             (text("numbers"), text("new"), text("reason"))

@@ -15,11 +15,8 @@ fn pdf(db: &TestDb, order: &str) -> Vec<u8> {
 
 /// The journal's `edit` entries of an order: (field, old, new, reason).
 fn edits(db: &TestDb) -> Vec<(String, String, String, String)> {
-    let json: serde_json::Value = serde_json::from_str(&ok(db, &["journal", "--format", "json"])).unwrap();
-    json.as_array()
-        .unwrap()
+    journaled(db, "edit")
         .iter()
-        .filter(|e| e["what"] == "edit")
         .map(|e| {
             let text = |key: &str| e[key].as_str().unwrap_or_default().to_string();
             (text("field"), text("old"), text("new"), text("reason"))

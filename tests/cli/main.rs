@@ -53,6 +53,12 @@ fn ok(db: &TestDb, args: &[&str]) -> String {
     out.stdout.trim_end_matches('\n').to_string()
 }
 
+/// The journal's entries of one kind (`what`: "mint", "send", "payment", ...), as JSON.
+fn journaled(db: &TestDb, what: &str) -> Vec<serde_json::Value> {
+    let json: serde_json::Value = serde_json::from_str(&ok(db, &["journal", "--format", "json"])).unwrap();
+    json.as_array().unwrap().iter().filter(|e| e["what"] == what).cloned().collect()
+}
+
 /// Runs a command that must fail with `code`; returns its one-line message.
 fn fails(db: &TestDb, code: i32, args: &[&str]) -> String {
     let out = run(db, args);

@@ -62,11 +62,8 @@ fn send(db: &TestDb, url: &str, args: &[&str]) -> Output {
 
 /// The journal's `send` entries: (numbers, field, new value = recipient, reason = Message-ID).
 fn sends(db: &TestDb) -> Vec<(String, String, String)> {
-    let json: serde_json::Value = serde_json::from_str(&ok(db, &["journal", "--format", "json"])).unwrap();
-    json.as_array()
-        .unwrap()
+    journaled(db, "send")
         .iter()
-        .filter(|e| e["what"] == "send")
         .map(|e| {
             (
                 e["numbers"].as_str().unwrap().into(),
