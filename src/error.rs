@@ -161,6 +161,15 @@ pub enum Error {
     )]
     InDoubt(String),
 
+    /// What was read could not be confirmed as stored on a synchronous standby, so a
+    /// failover could take it back: nothing is reported until it can be.
+    #[error(
+        "the database could not confirm that what it shows is stored on a synchronous standby (the \
+         formation runs without one, e.g. pg_auto_failover's wait_primary), so a failover could take it \
+         back: nothing was printed; run the same command again once the standby is back (--retry-for waits)"
+    )]
+    NotDurable,
+
     #[error("the database has no receipts schema yet, or an older one: run `receipts db migrate` first")]
     NotMigrated,
 
@@ -304,7 +313,7 @@ impl Error {
             | Error::InDoubt(_)
             | Error::MailUnreachable { .. } => exit::UNAVAILABLE,
             Error::OutputExists { .. } => exit::CANNOT_CREATE,
-            Error::Busy(_) => exit::TEMPORARY,
+            Error::Busy(_) | Error::NotDurable => exit::TEMPORARY,
             Error::NoSuchStringer(_)
             | Error::NoSuchOrder { .. }
             | Error::NoSuchReceipt { .. }

@@ -72,6 +72,11 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
     if !opts.dry_run && report.count(Outcome::Applied) > 0 {
         db.refresh_statistics(Loaded::Payments);
     }
+    // What was judged from earlier imports (applied before, paid already) is reported only
+    // once it is durable: a re-run after doubt may have read it from a restarted primary.
+    if !opts.dry_run && report.lines.iter().any(|line| line.outcome != Outcome::Applied) {
+        db.confirm_durable()?;
+    }
 
     // A table of nothing says nothing; scripts still get their empty list.
     if !(report.lines.is_empty() && opts.format == Listed::Table) {

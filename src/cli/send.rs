@@ -71,6 +71,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    // A mail must never carry a number that a failover could take back.
+    db.confirm_durable()?;
     if !opts.again {
         if let Some((when, to)) = db.read(|conn| sends::last(conn, &tenant, order))? {
             return Err(Error::Refused(format!(
@@ -183,6 +185,9 @@ fn send_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()>
         Some(tenant) => vec![tenant],
         None => db.read(Tenant::all)?,
     };
+    // A mail must never carry a number that a failover could take back: one confirmation
+    // covers everything this connection reads.
+    db.confirm_durable()?;
     let (mut sent, mut failed, mut skipped) = (0usize, Vec::new(), 0i64);
     for tenant in &tenants {
         let (unsent, without) = db.read(|conn| {

@@ -153,8 +153,10 @@ pub fn mint_with(
         },
         None => db.write(|conn| mint_step(conn, tenant, order, strung_at, chronology)),
     };
-    let Err(Error::Database(e)) = minted else {
-        return minted;
+    let e = match minted {
+        Ok(minted) => return confirmed(db, minted),
+        Err(Error::Database(e)) => e,
+        Err(other) => return Err(other),
     };
     match classify(&e) {
         Failure::UniqueViolation(Unique::ReceiptNumber) => {
@@ -175,6 +177,17 @@ pub fn mint_with(
         }
         _ => Err(Error::Database(e)),
     }
+}
+
+/// A number this call did not mint itself was read back, perhaps after doubt (an earlier
+/// run cut off while it committed): it is reported only once it is durable where a failover
+/// would take the database (`Db::confirm_durable`). A fresh mint waited for that in its own
+/// commit.
+fn confirmed(db: &mut Db, minted: Minted) -> Result<Minted, Error> {
+    if !minted.is_fresh() {
+        db.confirm_durable()?;
+    }
+    Ok(minted)
 }
 
 /// `mint` inside a write transaction the caller opened and will commit or roll back.

@@ -345,6 +345,54 @@ impl Db {
         })
     }
 
+    /// Makes sure that what this connection read is stored where a failover would take the
+    /// database, before a command reports it: a number read back after doubt (SPEC 16).
+    ///
+    /// After a crash, a restarted primary shows commits that its synchronous standby may
+    /// never have received (PostgreSQL replays them from its own disk), and a failover that
+    /// follows takes them back. So a small write to the log commits with
+    /// `synchronous_commit = on`: the server confirms it only once a synchronous standby has
+    /// the log up to it, the earlier commits included. A server that replicates
+    /// with no synchronous standby (pg_auto_failover's `wait_primary`), or stopped having one
+    /// while the commit waited, confirms nothing: refused, and worth trying again. A lone
+    /// server (one host in the URL, no standby streaming from it) has nowhere to fail over
+    /// to: its own disk is where the database stays. SQLite: always durable once read.
+    ///
+    /// Only the rare path pays: a mint or an import that commits its own change waits for
+    /// the standby anyway.
+    pub fn confirm_durable(&mut self) -> Result<(), Error> {
+        let several_hosts = self.url.hosts() > 1;
+        let DbConn::Postgres(pg) = &mut self.conn else { return Ok(()) };
+        // A transactional message in the log: the transaction takes an id and writes to the
+        // log, so its commit waits for the standby (an id alone writes nothing, and such a
+        // commit waits for nobody). No table is touched, no row contended. Cut off while it
+        // commits, it changed nothing of ours: the command fails as unreachable (exit 69).
+        let before = pg
+            .transaction(|c| {
+                diesel::sql_query(
+                    "SELECT current_setting('synchronous_standby_names') AS standbys, \
+                     (SELECT count(*) FROM pg_stat_replication) AS senders \
+                     FROM set_config('synchronous_commit', 'on', true), \
+                     pg_logical_emit_message(true, 'receipts', 'confirm on standby')",
+                )
+                .get_result::<Replication>(c)
+            })
+            .map_err(Error::from)?;
+        // Read after the commit returned: a standby lost while it waited releases the wait
+        // (the setting is cleared), and the setting is read anew between statements.
+        let after = diesel::sql_query(
+            "SELECT current_setting('synchronous_standby_names') AS standbys, 0::bigint AS senders",
+        )
+        .get_result::<Replication>(pg)
+        .map_err(Error::from)?;
+        let synchronous = !before.standbys.trim().is_empty() && !after.standbys.trim().is_empty();
+        let replicated = several_hosts || before.senders > 0;
+        if synchronous || !replicated {
+            return Ok(());
+        }
+        Err(Error::NotDurable)
+    }
+
     /// A plain failure, explained where the database can tell more: which file is read-only
     /// or full, or (PostgreSQL, asked of the server) that the schema is missing.
     pub fn explain(&mut self, error: Error) -> Error {
@@ -366,6 +414,15 @@ impl Db {
             _ => error,
         }
     }
+}
+
+/// What `confirm_durable` asks of the server's replication.
+#[derive(QueryableByName)]
+struct Replication {
+    #[diesel(sql_type = Text)]
+    standbys: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    senders: i64,
 }
 
 #[derive(QueryableByName)]

@@ -19,13 +19,13 @@ pub fn void_order(
     reason: &str,
 ) -> Result<ReceiptNumber, Error> {
     let reason = required_reason(reason)?;
-    db.write(|conn| {
+    let voided = db.write(|conn| {
         let found = orders::find(conn, tenant, order)?;
         let Some(number) = found.number else {
             return Err(Error::Unnumbered { order, wanted: Wanted::Void });
         };
         match found.void_reason {
-            Some(existing) if existing == reason => return Ok(number),
+            Some(existing) if existing == reason => return Ok((number, false)),
             Some(existing) => return Err(Error::AlreadyVoid { order, number, reason: existing }),
             None => {}
         }
@@ -39,8 +39,15 @@ pub fn void_order(
             .execute(conn)?;
         let numbers = NumberRange { first: number, last: number };
         events::record(conn, &Event::void(tenant.id(), numbers, order, None, reason))?;
-        Ok(number)
-    })
+        Ok((number, true))
+    });
+    // A void found already done, perhaps after doubt: what was read is reported once durable.
+    match voided {
+        Ok((number, true)) => Ok(number),
+        Ok((number, false)) => db.confirm_durable().map(|()| number),
+        Err(refusal @ Error::AlreadyVoid { .. }) => Err(db.confirm_durable().err().unwrap_or(refusal)),
+        Err(other) => Err(other),
+    }
 }
 
 /// The most numbers one `void --number` range records: a range longer than a lost day's

@@ -169,3 +169,41 @@ fn an_sqlite_file_is_made_only_where_a_directory_exists_and_saying_so() {
         out.stderr
     );
 }
+
+/// Through a formation's URL (several hosts), a state read back is printed only once a
+/// synchronous standby confirms it. A lone server has none: so the mint of a numbered order,
+/// a void found done already and a send refuse (exit 75, nothing printed, nothing sent),
+/// while through its own one-host URL, where no failover can take anything back, they work.
+#[test]
+fn a_state_read_back_through_a_formations_url_needs_a_synchronous_standby() {
+    let db = TestDb::postgres();
+    let order = shop(&db);
+    ok(&db, &["stringer", "edit", "stefan", "--email", "stefan@example.ch"]);
+    ok(&db, &["order", "edit", &order, "--email", "roger@example.com"]);
+    let formation = format!(
+        "{}?target_session_attrs=read-write",
+        via(&db, &format!("{},127.0.0.1:{}", server_of(&db), free_port()))
+    );
+    let minted = run_at(&formation, &["mint", "--order", &order]);
+    assert_eq!(minted.code, 0, "a fresh mint waits for the standby in its own commit: {}", minted.stderr);
+    let number = minted.stdout.trim().to_string();
+    let reason = ["--reason", "customer cancelled"];
+    let void: Vec<&str> = [&["void", "--order", order.as_str()][..], &reason].concat();
+    let refused = |args: &[&str]| {
+        let out = run_at(&formation, args);
+        assert_eq!((out.code, out.stdout.as_str()), (75, ""), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("synchronous standby") && out.stderr.contains("nothing was printed"),
+            "{}",
+            out.stderr
+        );
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    };
+    refused(&["mint", "--order", &order]);
+    refused(&["send", &order, "--smtp-url", "smtp://127.0.0.1:1"]);
+    assert_eq!(ok(&db, &["mint", "--order", &order]), number);
+    ok(&db, &void);
+    refused(&void);
+    ok(&db, &void);
+    assert!(journaled(&db, "send").is_empty());
+}

@@ -44,6 +44,44 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// The pids of the processes whose command line matches `pattern` (pgrep -f).
+fn pids(pattern: &str) -> Vec<String> {
+    let out = Command::new("pgrep").args(["-f", pattern]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_string).collect()
+}
+
+fn children(pid: &str) -> Vec<String> {
+    let out = Command::new("pgrep").args(["-P", pid]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).split_whitespace().map(str::to_string).collect()
+}
+
+fn parent_of(pid: &str) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // pid (comm) state ppid ...: the command may hold spaces and parentheses.
+    stat.rsplit_once(')')?.1.split_whitespace().nth(1).map(str::to_string)
+}
+
+fn command_of(pid: &str) -> String {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
+        .unwrap_or_default()
+}
+
+/// Kills a process and all its descendants: each stopped first (so that none starts
+/// anything more, and a stopped one is not left behind), then killed.
+fn kill_tree(pid: &str) {
+    let mut tree = vec![pid.to_string()];
+    let mut next = 0;
+    while next < tree.len() {
+        let _ = Command::new("kill").args(["-STOP", &tree[next]]).stderr(Stdio::null()).status();
+        tree.extend(children(&tree[next]));
+        next += 1;
+    }
+    for pid in tree {
+        let _ = Command::new("kill").args(["-KILL", &pid]).stderr(Stdio::null()).status();
+    }
+}
+
 fn is_root() -> bool {
     let out = Command::new("id").arg("-u").output().expect("id -u");
     String::from_utf8_lossy(&out.stdout).trim() == "0"
@@ -184,23 +222,102 @@ impl Formation {
         state.into_iter().find(|n| n.reported == "primary").unwrap()
     }
 
-    /// Kills a node as when its machine is lost: its pg_autoctl keeper and its PostgreSQL
-    /// postmaster, with SIGKILL. (A postmaster killed alone is restarted by its keeper, often
-    /// before the monitor calls the node unhealthy, and then nothing fails over.)
+    /// Kills a node as when its machine is lost: its pg_autoctl keeper and its PostgreSQL,
+    /// with SIGKILL. (A postmaster killed alone is restarted by its keeper, often before the
+    /// monitor calls the node unhealthy, and then nothing fails over.) Until neither is left:
+    /// a keeper's service may be starting PostgreSQL anew at that very moment.
     pub fn kill_node(&self, node: &str) {
         let keeper = format!("pg_autoctl run --pgdata {}", self.path(node).display());
-        let pids = Command::new("pgrep").args(["-f", &keeper]).output().unwrap();
-        for pid in String::from_utf8_lossy(&pids.stdout).split_whitespace() {
-            // Stopped first, so that it cannot start its services again; then its services
-            // (the one that restarts PostgreSQL among them), then itself.
-            let _ = Command::new("kill").args(["-STOP", pid]).stderr(Stdio::null()).status();
-            let _ = Command::new("pkill").args(["-KILL", "-P", pid]).status();
-            let _ = Command::new("kill").args(["-KILL", pid]).stderr(Stdio::null()).status();
+        for _ in 0..100 {
+            let mut found = pids(&keeper);
+            for postmaster in pids(&self.postmaster_pattern(node)) {
+                // The keeper's service that starts PostgreSQL, as well.
+                if let Some(parent) =
+                    parent_of(&postmaster).filter(|p| command_of(p).starts_with("pg_autoctl"))
+                {
+                    found.push(parent);
+                }
+                found.push(postmaster);
+            }
+            if found.is_empty() {
+                return;
+            }
+            for pid in found {
+                kill_tree(&pid);
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
-        if let Ok(pid_file) = std::fs::read_to_string(self.path(node).join("postmaster.pid")) {
-            let pid = pid_file.lines().next().unwrap_or_default().trim();
-            let _ = Command::new("kill").args(["-KILL", pid]).stderr(Stdio::null()).status();
+        panic!("{node} could not be killed");
+    }
+
+    /// Kills only a node's PostgreSQL (its postmaster and every server process, SIGKILL), as
+    /// when the database server crashes on a machine that stays up: a keeper left alive
+    /// starts PostgreSQL again, which replays its log from its own disk.
+    pub fn kill_postgres(&self, node: &str) {
+        for postmaster in pids(&self.postmaster_pattern(node)) {
+            kill_tree(&postmaster);
         }
+    }
+
+    /// A pgrep pattern for a node's postmaster: found by its command line, not its pid file,
+    /// which a postmaster being started has not written yet.
+    fn postmaster_pattern(&self, node: &str) -> String {
+        format!("postgres -D {}( |$)", self.path(node).display())
+    }
+
+    /// Stops (SIGSTOP) or resumes (SIGCONT) replication between two nodes: the primary's
+    /// WAL sender and the standby's WAL receiver. While they are stopped, the primary's
+    /// commits are on its own disk and nowhere else (not even in a socket's buffer on the
+    /// way), waiting for the standby's confirmation; and the standby does not reconnect to
+    /// a primary restarted meanwhile. Returns whether both were there to signal.
+    pub fn hold_replication(&self, primary: &str, standby: &str, hold: bool) -> bool {
+        let processes = |node: &str, role: &str| -> Vec<String> {
+            pids(&self.postmaster_pattern(node))
+                .iter()
+                .flat_map(|postmaster| children(postmaster))
+                .filter(|child| command_of(child).contains(role))
+                .collect()
+        };
+        let (senders, receivers) = (processes(primary, "walsender"), processes(standby, "walreceiver"));
+        for pid in senders.iter().chain(&receivers) {
+            let signal = if hold { "-STOP" } else { "-CONT" };
+            let _ = Command::new("kill").args([signal, pid]).stderr(Stdio::null()).status();
+        }
+        !senders.is_empty() && !receivers.is_empty()
+    }
+
+    /// One value of a query run by psql on a node, or None when the node does not answer.
+    pub fn query(&self, port: u16, sql: &str) -> Option<String> {
+        let out = self
+            .as_postgres("psql")
+            .args([
+                "-X",
+                "-A",
+                "-t",
+                "-q",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &port.to_string(),
+                "-d",
+                "receipts",
+                "-c",
+                sql,
+            ])
+            .env("PGCONNECT_TIMEOUT", "2")
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    }
+
+    /// How many sessions on a node wait for a synchronous standby's confirmation of their
+    /// commit (0 when the node does not answer).
+    pub fn waiting_for_standby(&self, port: u16) -> usize {
+        self.query(port, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
     }
 
     /// Starts a killed node's keeper again (its service, in production): it rejoins the
