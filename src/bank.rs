@@ -1,33 +1,40 @@
 //! The bank's files: ISO 20022 `camt.054` credit notifications and `camt.053` account
-//! statements (versions 001.04 and 001.08, as Swiss and EU banks deliver them), read as a
-//! stream (a statement can hold thousands of entries) into the transactions they book.
-//! Free of SQL: `db::payments` applies them.
+//! statements (every published version from 001.02 to 001.12: the elements read here did
+//! not change between them), as Swiss and EU banks deliver them: a bare Document or one
+//! inside an envelope with its application header, any namespace prefixes, any line
+//! endings. Read as a stream (a statement can hold thousands of entries) into the
+//! transactions they book; a file that is not well-formed to its last closing tag (cut off
+//! in a download) is refused. Free of SQL: `db::payments` applies them.
 
 use crate::domain::{Currency, Price};
 use crate::error::Error;
 use chrono::NaiveDate;
 use quick_xml::events::Event;
-use quick_xml::Reader;
+use quick_xml::name::ResolveResult;
+use quick_xml::NsReader;
 use std::io::BufRead;
 
-/// The messages and versions this program reads, by their namespace.
-const KNOWN: [&str; 4] = ["camt.054.001.04", "camt.054.001.08", "camt.053.001.04", "camt.053.001.08"];
+/// The namespace of ISO 20022 messages: `urn:iso:std:iso:20022:tech:xsd:camt.054.001.08`.
+const ISO_NAMESPACE: &str = "urn:iso:std:iso:20022:tech:xsd:";
+/// The versions read: 001.02 to 001.12.
+const VERSIONS: std::ops::RangeInclusive<u32> = 2..=12;
 
-/// One booked transaction: an entry's own, or one of a batch entry's.
+/// One transaction of an entry: an entry's own, or one of a batch entry's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transaction {
     /// Money in (CRDT) or out (DBIT).
     pub credit: bool,
-    /// Booked (status BOOK), not merely pending or for information.
-    pub booked: bool,
+    /// When it was booked (status BOOK, on its booking date, else its value date); None when
+    /// it is not booked: pending, for information only, or dated neither way.
+    pub booked_on: Option<NaiveDate>,
     pub amount: i64,
     pub currency: Currency,
-    pub booked_on: NaiveDate,
     /// The bank's own reference of the transaction, which identifies it across files.
     pub bank_reference: Option<String>,
     /// Which entry of the file (from 1) booked it, for messages.
     pub entry: usize,
-    /// A structured creditor reference (QRR or SCOR), when the payer gave one.
+    /// A structured creditor reference (QRR, SCOR or another creditor's), as the bank
+    /// carries it, when the payer gave one.
     pub reference: Option<String>,
 }
 
@@ -47,6 +54,7 @@ enum Tag {
     Sts,
     Cd,
     BookgDt,
+    ValDt,
     Dt,
     DtTm,
     Refs,
@@ -69,6 +77,7 @@ impl Tag {
             "Sts" => Tag::Sts,
             "Cd" => Tag::Cd,
             "BookgDt" => Tag::BookgDt,
+            "ValDt" => Tag::ValDt,
             "Dt" => Tag::Dt,
             "DtTm" => Tag::DtTm,
             "Refs" => Tag::Refs,
@@ -81,35 +90,44 @@ impl Tag {
 }
 
 /// Reads `source` (named `name` in messages), calling `visit` with each transaction as its
-/// entry ends. A file that is no camt.053 or camt.054, or an entry that cannot be read, is
-/// bad input naming the file and the entry.
+/// entry ends. A file that is no camt.053 or camt.054, that is cut off before its last
+/// closing tag, or an entry that cannot be read, is bad input naming the file (and the
+/// entry): the caller's transaction, which `visit` wrote into, is then rolled back whole.
 pub fn read(
     source: impl BufRead,
     name: &str,
     mut visit: impl FnMut(Transaction) -> Result<(), Error>,
 ) -> Result<Message, Error> {
-    let mut reader = Reader::from_reader(source);
+    let mut reader = NsReader::from_reader(source);
     reader.config_mut().trim_text(true);
     let bad = |what: String| Error::BadInput(format!("{name}: {what}"));
     let mut buffer = Vec::new();
     let mut path: Vec<Tag> = Vec::new();
+    // The message, once its Document began; and how deep the Document lies (an envelope
+    // may hold it).
     let mut message: Option<Message> = None;
+    let mut document: Option<usize> = None;
     let mut entry = EntryParts::default();
     let mut entries = 0usize;
     let mut text = String::new();
     loop {
-        let event = reader.read_event_into(&mut buffer).map_err(|e| match e {
-            quick_xml::Error::Io(io) => Error::InputFile(format!("cannot read {name}: {io}")),
-            _ => bad(format!("is not well-formed XML at byte {}: {e}", reader.error_position())),
-        })?;
+        let (namespace, event) = match reader.read_resolved_event_into(&mut buffer) {
+            Ok(read) => read,
+            Err(quick_xml::Error::Io(io)) => {
+                return Err(Error::InputFile(format!("cannot read {name}: {io}")))
+            }
+            Err(e) => {
+                return Err(bad(format!("is not well-formed XML at byte {}: {e}", reader.error_position())))
+            }
+        };
         match event {
             Event::Start(start) => {
-                if message.is_none() {
-                    message = Some(namespace_of(&start).filter(|m| KNOWN.contains(&m.as_str())).ok_or_else(
-                        || bad("is not a camt.053 or camt.054 file (versions 001.04 or 001.08)".into()),
-                    )?);
+                let local = start.local_name().into_inner();
+                if document.is_none() && message.is_none() && local == "Document" {
+                    message = Some(camt_message(&namespace).map_err(bad)?);
+                    document = Some(path.len());
                 }
-                let tag = Tag::of(start.local_name().into_inner());
+                let tag = if document.is_some() { Tag::of(local) } else { Tag::Other };
                 match tag {
                     Tag::Ntry => {
                         entries += 1;
@@ -140,7 +158,9 @@ pub fn read(
                 let within = |tail: &[Tag]| path.ends_with(tail);
                 let value = std::mem::take(&mut text);
                 let in_transaction = path.contains(&Tag::TxDtls);
-                if path.last() == Some(&Tag::Ntry) {
+                if document.is_some_and(|depth| path.len() == depth + 1) {
+                    document = None;
+                } else if path.last() == Some(&Tag::Ntry) {
                     let booked =
                         entry.finish(entries).map_err(|what| bad(format!("entry {entries}: {what}")))?;
                     booked.into_iter().try_for_each(&mut visit)?;
@@ -168,23 +188,55 @@ pub fn read(
                     }
                 } else if within(&[Tag::BookgDt, Tag::Dt]) || within(&[Tag::BookgDt, Tag::DtTm]) {
                     entry.booked = Some(value);
+                } else if within(&[Tag::Ntry, Tag::ValDt, Tag::Dt])
+                    || within(&[Tag::Ntry, Tag::ValDt, Tag::DtTm])
+                {
+                    entry.valued = Some(value);
                 } else if within(&[Tag::Ntry, Tag::AcctSvcrRef]) {
                     entry.bank_reference = Some(value);
                 }
                 path.pop();
+            }
+            // The end of the stream: every element opened must have been closed, or the
+            // file was cut off (whatever whitespace its last line ends in).
+            Event::Eof if !path.is_empty() => {
+                return Err(bad(format!(
+                    "is cut off: it ends after byte {} inside an element, before its closing tags \
+                     (an incomplete download?); nothing of it was applied",
+                    reader.buffer_position()
+                )))
             }
             Event::Eof => break,
             _ => {}
         }
         buffer.clear();
     }
-    message.ok_or_else(|| bad("is not a camt.053 or camt.054 file: it holds no XML document".into()))
+    message.ok_or_else(|| bad("is not a camt.053 or camt.054 file: it holds no ISO 20022 Document".into()))
 }
 
-/// `camt.054.001.08` from the `xmlns` of the document's root element.
-fn namespace_of(start: &quick_xml::events::BytesStart<'_>) -> Option<String> {
-    let namespace = attribute(start, "xmlns")?;
-    namespace.strip_prefix("urn:iso:std:iso:20022:tech:xsd:").map(str::to_string)
+/// `camt.054.001.08`, from the namespace of a Document element: a camt.053 or camt.054 of
+/// a version read here, or what it is instead.
+fn camt_message(namespace: &ResolveResult<'_>) -> Result<Message, String> {
+    let not_read =
+        |what: &str| format!("is {what}, not a camt.053 or camt.054 file (versions 001.02 to 001.12)");
+    let ResolveResult::Bound(namespace) = namespace else {
+        return Err(not_read("a Document without a namespace"));
+    };
+    let namespace = namespace.into_inner();
+    let Some(message) = namespace.strip_prefix(ISO_NAMESPACE) else {
+        return Err(not_read(&format!("a Document of {namespace}")));
+    };
+    let read = match message.split('.').collect::<Vec<_>>().as_slice() {
+        ["camt", "053" | "054", "001", version] => {
+            version.len() == 2 && version.parse::<u32>().is_ok_and(|v| VERSIONS.contains(&v))
+        }
+        _ => false,
+    };
+    if read {
+        Ok(message.to_string())
+    } else {
+        Err(not_read(message))
+    }
 }
 
 fn attribute(start: &quick_xml::events::BytesStart<'_>, key: &str) -> Option<String> {
@@ -203,6 +255,8 @@ struct EntryParts {
     direction: Option<String>,
     status: Option<String>,
     booked: Option<String>,
+    /// The value date: when a bank gives no booking date, the day the money counts from.
+    valued: Option<String>,
     bank_reference: Option<String>,
     transactions: Vec<TransactionParts>,
 }
@@ -219,9 +273,20 @@ struct TransactionParts {
 impl EntryParts {
     /// The entry's transactions: its details, or the entry itself when it has none.
     fn finish(&mut self, index: usize) -> Result<Vec<Transaction>, String> {
-        let booked = self.booked.as_deref().ok_or("it has no booking date (BookgDt)")?;
-        let booked_on = NaiveDate::parse_from_str(booked.get(..10).unwrap_or(booked), "%Y-%m-%d")
-            .map_err(|_| format!("\"{booked}\" is not a booking date"))?;
+        // Booked on its booking date, else on its value date; with neither, not booked.
+        let dated = match (self.booked.as_deref(), self.valued.as_deref()) {
+            (Some(date), _) => Some(("booking", date)),
+            (None, Some(date)) => Some(("value", date)),
+            (None, None) => None,
+        };
+        let date = dated
+            .map(|(which, date)| {
+                NaiveDate::parse_from_str(date.get(..10).unwrap_or(date), "%Y-%m-%d")
+                    .map_err(|_| format!("\"{date}\" is not a {which} date"))
+            })
+            .transpose()?;
+        let booked = self.status.as_deref().is_none_or(|status| status == "BOOK");
+        let booked_on = date.filter(|_| booked);
         let transactions = std::mem::take(&mut self.transactions);
         let single = transactions.len() <= 1;
         let parts = if transactions.is_empty() { vec![TransactionParts::default()] } else { transactions };
@@ -252,13 +317,12 @@ impl EntryParts {
             };
             booked.push(Transaction {
                 credit,
-                booked: self.status.as_deref().is_none_or(|status| status == "BOOK"),
+                booked_on,
                 amount: amount.0,
                 currency,
-                booked_on,
                 bank_reference,
                 entry: index,
-                reference: tx.reference.map(|r| r.trim().to_string()),
+                reference: tx.reference.map(|r| r.trim().to_string()).filter(|r| !r.is_empty()),
             });
         }
         Ok(booked)

@@ -95,6 +95,15 @@ pub enum Error {
     )]
     NoPrice { order: OrderId },
 
+    /// An invoice above the small-amount limit of a VAT-registered stringer names the
+    /// customer's address (Swiss MWSTV art. 57: CHF 400; German UStDV § 33: EUR 250).
+    #[error(
+        "order {order} is over the small-amount limit ({amount}) and its invoice must name the customer's \
+         address: set it with `receipts order edit {order} --customer-address ...`, or mint with \
+         --without-address (the journal records it)"
+    )]
+    AddressRequired { order: OrderId, amount: String },
+
     /// Numbers follow time: a strung time before the last issued number of the year.
     #[error(
         "{at} is before {previous}, strung {previous_at}: numbers follow time; to enter an earlier \
@@ -132,6 +141,24 @@ pub enum Error {
     /// An instant whose local year the receipt numbers cannot hold.
     #[error("{at} is in the year {year}: receipts are numbered in the years {} to {}", crate::domain::YEARS.start(), crate::domain::YEARS.end())]
     YearOutOfRange { at: String, year: i32 },
+
+    /// Bank transactions of a file that could not be applied (each listed with its reason).
+    #[error(
+        "{} of {file} could not be applied (see the reasons listed): nothing was changed for {}; \
+         once handled, `receipts payments settle BANK_REF --reason ...`",
+        if *.count == 1 { "1 payment".to_string() } else { format!("{} payments", .count) },
+        if *.count == 1 { "it" } else { "them" }
+    )]
+    PaymentsNeedAttention { file: String, count: usize },
+
+    /// `payments settle` of a bank transaction no import listed.
+    #[error(
+        "no import listed bank transaction {bank_reference} as needing attention (see `receipts payments list`)"
+    )]
+    NotListed { bank_reference: String },
+
+    #[error("bank transaction {bank_reference} was settled already on {on}: {reason}")]
+    AlreadySettled { bank_reference: String, on: chrono::NaiveDate, reason: String },
 
     /// An output file that exists and differs: nothing is ever overwritten.
     #[error("{path} exists already and {what} never overwrites a file: choose another name")]
@@ -303,6 +330,7 @@ impl Error {
             | Error::StrungOutsideYear { .. }
             | Error::YearOutOfRange { .. }
             | Error::NoPrice { .. }
+            | Error::AddressRequired { .. }
             | Error::OutOfOrder { .. }
             | Error::Unprintable { .. }
             | Error::NotForQrBill { .. }
@@ -325,6 +353,9 @@ impl Error {
             | Error::VoidIsFinal { .. }
             | Error::AlreadyVoid { .. }
             | Error::NumberedIsKept { .. }
+            | Error::NotListed { .. }
+            | Error::PaymentsNeedAttention { .. }
+            | Error::AlreadySettled { .. }
             | Error::RestrungBy { .. }
             | Error::NumbersHeld { .. }
             | Error::ZoneMovesReceipts { .. }

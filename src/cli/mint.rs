@@ -1,7 +1,7 @@
 use super::{output, Context, StringerOpt};
-use crate::db::mint::{mint_now, mint_with, Chronology, Outcome};
+use crate::db::mint::{mint_now, mint_with, Chronology, Outcome, Rules};
 use crate::db::Access;
-use crate::domain::{check_strung_at, now_utc, OrderId, Timestamp};
+use crate::domain::{check_strung_at, now_utc, Dated, OrderId, Timestamp};
 use crate::Error;
 use clap::Args;
 
@@ -19,6 +19,10 @@ pub struct Opts {
     /// entry of old work, journaled as such)
     #[arg(long, requires = "at")]
     backdate: bool,
+    /// Number a VAT-registered stringer's invoice above the small-amount limit (CHF 400,
+    /// EUR 250) without the customer's address (the journal records it)
+    #[arg(long)]
+    without_address: bool,
     #[command(flatten)]
     stringer: StringerOpt,
 }
@@ -27,13 +31,23 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let (tenant, minted) = match opts.at {
         // At the counter: now, in as few round trips as the database allows.
-        None => mint_now(&mut db, opts.stringer.stringer.as_deref(), opts.order)?,
+        None => mint_now(&mut db, opts.stringer.stringer.as_deref(), opts.order, opts.without_address)?,
         Some(at) => {
             let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
             let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            check_strung_at(at, now_utc(), tenant.zone(), opts.backdate).map_err(Error::BadInput)?;
-            let chronology = if opts.backdate { Chronology::Backdated } else { Chronology::Checked };
-            let minted = mint_with(&mut db, &tenant, opts.order, at, chronology)?;
+            let dated =
+                check_strung_at(at, now_utc(), tenant.zone(), opts.backdate).map_err(Error::BadInput)?;
+            let rules = Rules {
+                chronology: if opts.backdate { Chronology::Backdated } else { Chronology::Checked },
+                without_address: opts.without_address,
+                note: match dated {
+                    Dated::BeforeLastYear { year } => {
+                        Some(format!("backdated: strung in {year}, before last year"))
+                    }
+                    Dated::Recent => None,
+                },
+            };
+            let minted = mint_with(&mut db, &tenant, opts.order, at, &rules)?;
             (tenant, minted)
         }
     };

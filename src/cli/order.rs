@@ -301,10 +301,15 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
             .map_err(Error::BadInput)?;
     }
     let about = opts.details.into_changes()?;
-    let id = db
-        .write(|conn| orders::add(conn, &tenant, opts.kind, ordered_at, &about))
+    let (id, address) = db
+        .write(|conn| {
+            let id = orders::add(conn, &tenant, opts.kind, ordered_at, &about)?;
+            let added = orders::find(conn, &tenant, id)?;
+            Ok((id, orders::address_wanted(conn, &tenant, &added)?))
+        })
         .context("cannot add the order")?;
     eprintln!("added order {id} for {}", tenant.handle());
+    warn_address(id, address);
     output::line(&id.to_string())?;
     Ok(())
 }
@@ -358,12 +363,28 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         },
         reason: opts.reason.map(|r| r.trim().to_string()).filter(|r| !r.is_empty()),
     };
-    let edited = db.write(|conn| orders::edit(conn, &tenant, order, &edit))?;
+    let (edited, address) = db.write(|conn| {
+        let edited = orders::edit(conn, &tenant, order, &edit)?;
+        let address = orders::address_wanted(conn, &tenant, &edited)?;
+        Ok((edited, address))
+    })?;
     match edited.number {
         Some(number) => eprintln!("order {order} updated; it keeps receipt {number}"),
         None => eprintln!("order {order} updated"),
     }
+    warn_address(order, address);
     Ok(())
+}
+
+/// Said before the freeze: the mint will refuse an invoice above the small-amount limit
+/// without the customer's address.
+fn warn_address(order: OrderId, limit: Option<&str>) {
+    if let Some(limit) = limit {
+        eprintln!(
+            "warning: order {order} is above {limit}, so its invoice must name the customer's address: \
+             add it with `receipts order edit {order} --customer-address ...` before it is minted"
+        );
+    }
 }
 
 fn unstring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {

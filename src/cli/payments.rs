@@ -1,8 +1,8 @@
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::bank;
-use crate::db::payments::{Import, Line, Outcome, Report};
-use crate::db::{Access, Loaded};
+use crate::db::payments::{self, Import, Line, ListedPayment, Outcome, Report};
+use crate::db::{Access, Loaded, Tenant};
 use crate::Error;
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -15,13 +15,19 @@ use tabled::Tabled;
 pub enum Command {
     /// Mark invoices paid from a bank file (camt.054 notification or camt.053 statement):
     /// exact payments by their reference, each bank transaction once; everything else listed
-    /// with its reason (exit 1 when any needs attention)
+    /// with its reason and remembered (exit 1 when any is new or still open)
     Import(ImportOpts),
+    /// The bank transactions imports listed as needing attention, and whether they were
+    /// settled
+    List(ListOpts),
+    /// Mark a listed bank transaction handled (a partial payment settled by hand, a double
+    /// payment refunded), with the reason; journaled
+    Settle(SettleOpts),
 }
 
 #[derive(Debug, Args)]
 pub struct ImportOpts {
-    /// The bank's ISO 20022 XML file (camt.053 or camt.054, version 001.04 or 001.08)
+    /// The bank's ISO 20022 XML file (camt.053 or camt.054, versions 001.02 to 001.12)
     file: PathBuf,
     /// Change nothing: list what the import would do
     #[arg(long)]
@@ -33,6 +39,30 @@ pub struct ImportOpts {
     format: Listed,
 }
 
+#[derive(Debug, Args)]
+pub struct ListOpts {
+    /// Only those not settled yet
+    #[arg(long)]
+    open: bool,
+    #[command(flatten)]
+    stringer: StringerOpt,
+    /// A table for people, JSON for scripts, or CSV for spreadsheets
+    #[arg(long, value_enum, default_value_t)]
+    format: Listed,
+}
+
+#[derive(Debug, Args)]
+pub struct SettleOpts {
+    /// The bank's reference of the transaction, as `payments list` shows it
+    #[arg(value_name = "BANK_REF")]
+    bank_reference: String,
+    /// How it was handled, for the journal
+    #[arg(long)]
+    reason: String,
+    #[command(flatten)]
+    stringer: StringerOpt,
+}
+
 /// One credit that carries one of this database's references.
 #[derive(Serialize, Tabled)]
 struct Row {
@@ -42,17 +72,19 @@ struct Row {
     amount: String,
     currency: String,
     booked_on: String,
+    /// As the bank carries it.
+    reference: String,
     bank_reference: String,
     #[tabled(skip)]
-    reference: String,
-    #[tabled(skip)]
     outcome: &'static str,
-    reason: &'static str,
+    reason: String,
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
     match cmd {
         Command::Import(opts) => import(opts, ctx),
+        Command::List(opts) => list(opts, ctx),
+        Command::Settle(opts) => settle(opts, ctx),
     }
 }
 
@@ -88,19 +120,14 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
     }
     eprintln!("{}", summary(&name, &message, &report, opts.dry_run));
     let applied = report.count(Outcome::Applied);
-    let attention = report.needing_attention();
     if applied == 0 && !opts.dry_run {
         eprintln!("nothing new was applied");
     } else if opts.dry_run {
         eprintln!("dry run: nothing was changed");
     }
+    let attention = report.needing_attention();
     if attention > 0 {
-        return Err(Error::Refused(format!(
-            "{} of {name} could not be applied (see the reasons listed): nothing was changed for {}",
-            output::count(attention, "payment"),
-            if attention == 1 { "it" } else { "them" }
-        ))
-        .into());
+        return Err(Error::PaymentsNeedAttention { file: name, count: attention }.into());
     }
     Ok(())
 }
@@ -109,11 +136,15 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
 fn summary(name: &str, message: &str, report: &Report, dry_run: bool) -> String {
     let applied = report.count(Outcome::Applied);
     let earlier = report.count(Outcome::AlreadyApplied);
+    let listed = report.listed_before();
     let attention = report.needing_attention();
     let mut said = vec![format!("{name} ({message}): {}", output::count(report.transactions, "transaction"))];
     said.push(if dry_run { format!("{applied} would be applied") } else { format!("{applied} applied") });
     if earlier > 0 {
         said.push(format!("{earlier} applied by an earlier import"));
+    }
+    if listed > 0 {
+        said.push(format!("{listed} listed by an earlier import"));
     }
     if attention > 0 {
         said.push(format!("{attention} need attention"));
@@ -124,14 +155,17 @@ fn summary(name: &str, message: &str, report: &Report, dry_run: bool) -> String 
             output::count(report.not_ours, "credit")
         ));
     }
-    if report.other_stringers > 0 {
+    if report.other_creditors > 0 {
         said.push(format!(
-            "{} for other stringers left alone",
-            output::count(report.other_stringers, "credit")
+            "{} with another creditor's reference left alone",
+            output::count(report.other_creditors, "credit")
         ));
     }
     if report.not_booked > 0 {
-        said.push(format!("{} not booked yet (pending) ignored", output::count(report.not_booked, "credit")));
+        said.push(format!(
+            "{} not booked (pending, or undated) ignored",
+            output::count(report.not_booked, "credit")
+        ));
     }
     if report.debits > 0 {
         said.push(format!("{} ignored", output::count(report.debits, "debit")));
@@ -142,14 +176,99 @@ fn summary(name: &str, message: &str, report: &Report, dry_run: bool) -> String 
 fn row(line: &Line) -> Row {
     Row {
         stringer: line.stringer.clone(),
-        receipt: line.receipt.to_string(),
-        order: line.order.map(|o| o.to_string()).unwrap_or_default(),
+        receipt: output::cell(line.receipt),
+        order: output::cell(line.order),
         amount: line.amount.to_string(),
         currency: line.currency.clone(),
         booked_on: line.booked_on.to_string(),
+        reference: line.reference.clone(),
         bank_reference: line.bank_reference.clone(),
         outcome: line.outcome.as_str(),
-        reference: line.reference.clone(),
-        reason: line.outcome.reason(),
+        reason: line.reason(),
     }
+}
+
+/// One bank transaction an import listed.
+#[derive(Serialize, Tabled)]
+struct ListedRow {
+    stringer: String,
+    bank_reference: String,
+    booked_on: String,
+    receipt: String,
+    order: String,
+    amount: String,
+    currency: String,
+    #[tabled(skip)]
+    reference: String,
+    #[tabled(skip)]
+    outcome: &'static str,
+    reason: &'static str,
+    listed_on: String,
+    settled: String,
+    #[tabled(skip)]
+    file: String,
+}
+
+impl From<&ListedPayment> for ListedRow {
+    fn from(listed: &ListedPayment) -> ListedRow {
+        ListedRow {
+            stringer: listed.stringer.clone(),
+            bank_reference: listed.bank_reference.clone(),
+            booked_on: listed.booked_on.to_string(),
+            receipt: listed.receipt.to_string(),
+            order: output::cell(listed.order),
+            amount: listed.amount.to_string(),
+            currency: listed.currency.clone(),
+            reference: listed.reference.clone(),
+            outcome: listed.outcome.as_str(),
+            reason: listed.outcome.reason(),
+            listed_on: listed.earlier.listed_on.to_string(),
+            settled: listed
+                .earlier
+                .settled
+                .as_ref()
+                .map(|(on, why)| format!("{on}: {why}"))
+                .unwrap_or_default(),
+            file: listed.file.clone(),
+        }
+    }
+}
+
+/// The stringer named, or every stringer.
+fn tenants(db: &mut crate::db::Db, stringer: &StringerOpt) -> Result<Vec<Tenant>, Error> {
+    match stringer.optional(db)? {
+        Some(tenant) => Ok(vec![tenant]),
+        None => db.read(Tenant::all),
+    }
+}
+
+fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Read)?;
+    let tenants = tenants(&mut db, &opts.stringer)?;
+    let listed = db.read(|conn| payments::listed(conn, &tenants, opts.open))?;
+    let rows: Vec<ListedRow> = listed.iter().map(ListedRow::from).collect();
+    if rows.is_empty() && opts.format == Listed::Table {
+        eprintln!(
+            "{}",
+            if opts.open { "no listed bank transaction is open" } else { "no bank transaction was listed" }
+        );
+        return Ok(());
+    }
+    output::rows(opts.format, &rows)?;
+    Ok(())
+}
+
+fn settle(opts: SettleOpts, ctx: &Context) -> anyhow::Result<()> {
+    let reason = opts.reason.trim();
+    if reason.is_empty() {
+        return Err(Error::BadInput("--reason is empty: say how the payment was handled".into()).into());
+    }
+    let mut db = ctx.open(Access::Write)?;
+    let tenants = tenants(&mut db, &opts.stringer)?;
+    let settled = db.write(|conn| payments::settle(conn, &tenants, opts.bank_reference.trim(), reason))?;
+    eprintln!(
+        "bank transaction {} ({} {} for receipt {} of {}) settled: {reason}",
+        settled.bank_reference, settled.currency, settled.amount, settled.receipt, settled.stringer
+    );
+    Ok(())
 }

@@ -205,11 +205,7 @@ enum Written {
 /// without naming the customer's address (Swiss MWSTV art. 57, German § 33 UStDV).
 fn missing_customer_address(receipt: &crate::receipt::Receipt) -> Option<&'static str> {
     let amount = receipt.amount.as_ref()?;
-    let limit = match amount.currency.as_str() {
-        "CHF" => (40_000, "CHF 400"),
-        "EUR" => (25_000, "EUR 250"),
-        _ => return None,
-    };
     let named = receipt.customer.is_some() && !receipt.customer_address.is_empty();
-    (receipt.vat.is_some() && !named && amount.minor > limit.0).then_some(limit.1)
+    let limit = crate::domain::address_limit_passed(amount.currency.as_str(), amount.minor)?;
+    (receipt.vat.is_some() && !named).then_some(limit)
 }

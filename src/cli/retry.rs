@@ -39,18 +39,18 @@ impl Command {
     /// of an order (it prints the number the order has), a send (until the mail server has
     /// the message), a bank file (each transaction is applied once). Never what adds.
     fn safe_to_repeat(&self) -> bool {
-        use super::{order, stringer};
+        use super::{order, payments, stringer};
         match self {
             Command::Mint(_)
             | Command::Receipt(_)
             | Command::Send(_)
-            | Command::Payments(_)
             | Command::Audit(_)
             | Command::Export(_)
             | Command::Journal(_)
             | Command::VatReport(_) => true,
             Command::Stringer(cmd) => matches!(cmd, stringer::Command::List(_) | stringer::Command::Show(_)),
             Command::Order(cmd) => matches!(cmd, order::Command::List(_) | order::Command::Show(_)),
+            Command::Payments(cmd) => !matches!(cmd, payments::Command::Settle(_)),
             _ => false,
         }
     }

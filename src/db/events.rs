@@ -74,8 +74,29 @@ impl<'a> Event<'a> {
         Event { kind: EventKind::Payment, ..Event::edit(stringer, order, number, change, Some(reason)) }
     }
 
-    /// A mint whose strung time lies before the last number issued (`--backdate`).
-    pub fn backdated(self, reason: &'a str) -> Event<'a> {
+    /// A bank transaction listed as needing attention was settled by hand.
+    pub fn settle(
+        stringer: StringerId,
+        order: Option<OrderId>,
+        number: ReceiptNumber,
+        bank_reference: &'a str,
+        reason: &'a str,
+    ) -> Event<'a> {
+        Event {
+            kind: EventKind::Settle,
+            stringer,
+            year: number.year,
+            seqs: Some((number.seq, number.seq)),
+            order,
+            counter: None,
+            reason: Some(reason),
+            change: Some(Change { field: "bank_reference", old: None, new: Some(bank_reference) }),
+        }
+    }
+
+    /// A mint with something to say: backdated (`--backdate`), or let through without the
+    /// customer's address (`--without-address`).
+    pub fn noting(self, reason: &'a str) -> Event<'a> {
         Event { reason: Some(reason), ..self }
     }
 

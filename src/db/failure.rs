@@ -41,6 +41,9 @@ pub enum Rule {
     OutOfOrder,
     /// A stringer who charges VAT, without a rate in force on the strung date.
     NoVatRate,
+    /// A VAT-registered stringer's order above the small-amount limit without the
+    /// customer's address.
+    NoAddress,
 }
 
 /// The unique indexes the program reacts to.
@@ -75,6 +78,7 @@ pub fn classify(error: &DbError) -> Failure {
         _ if message == "receipts: no price" => Failure::Refused(Rule::NoPrice),
         _ if message == "receipts: out of order" => Failure::Refused(Rule::OutOfOrder),
         _ if message == "receipts: no vat rate" => Failure::Refused(Rule::NoVatRate),
+        _ if message == "receipts: no address" => Failure::Refused(Rule::NoAddress),
         _ if message == "database is locked" || message.starts_with("database table is locked") => {
             Failure::Busy(Busy::FileLocked)
         }

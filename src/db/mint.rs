@@ -13,7 +13,8 @@ use super::schema::{issuers, orders as orders_table, stringers};
 use super::{counters, orders, vat};
 use super::{Db, DbConn, Tenant};
 use crate::domain::{
-    format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber, YEARS,
+    address_limit_passed, format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber,
+    YEARS,
 };
 use crate::error::Error;
 use chrono::NaiveDateTime;
@@ -47,8 +48,9 @@ impl Minted {
 
 /// How a mint's strung time must stand to the year's last issued number: numbers follow
 /// time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Chronology {
+    #[default]
     /// Not compared: a mint at the clock's time (clocks of several machines may differ by a
     /// little; that is no typo).
     Unchecked,
@@ -69,22 +71,39 @@ impl Chronology {
     }
 }
 
+/// What a mint checks, and what it was told to let through (each journaled with the mint).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub chronology: Chronology,
+    /// `--without-address`: a VAT-registered stringer's client order above the small-amount
+    /// limit numbered without the customer's address.
+    pub without_address: bool,
+    /// Said in the journal with the mint (a strung time before last year, backdated).
+    pub note: Option<String>,
+}
+
 /// Marks `order` strung at `strung_at` and gives it the next number of its stringer's
 /// year (the calendar year of `strung_at` in the stringer's zone). Idempotent: an order
 /// that already has a number keeps it.
 pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTime) -> Result<Minted, Error> {
-    mint_with(db, tenant, order, strung_at, Chronology::Unchecked)
+    mint_with(db, tenant, order, strung_at, &Rules::default())
 }
 
 /// The mint at the counter: `order` strung now, for the stringer named or else the order's
 /// owner, who is looked up on the way. On PostgreSQL that is one statement (a call of
 /// `receipts_mint_now`); anything unusual (an order already numbered, a refusal, an order
-/// that is not there) takes the long way, which explains it.
-pub fn mint_now(db: &mut Db, handle: Option<&str>, order: OrderId) -> Result<(Tenant, Minted), Error> {
+/// that is not there, a waiver to journal) takes the long way, which explains it.
+pub fn mint_now(
+    db: &mut Db,
+    handle: Option<&str>,
+    order: OrderId,
+    without_address: bool,
+) -> Result<(Tenant, Minted), Error> {
     let strung_at = now_utc();
     let handle = handle.map(str::to_ascii_lowercase);
     let lock_timeout = db.lock_timeout_setting();
-    if let Some(pg) = db.postgres() {
+    let rules = Rules { without_address, ..Rules::default() };
+    if let (Some(pg), false) = (db.postgres(), without_address) {
         let called = diesel::sql_query("SELECT * FROM receipts_mint_now($1, $2, $3, $4)")
             .bind::<BigInt, _>(order.0)
             .bind::<Nullable<Text>, _>(handle.as_deref())
@@ -108,7 +127,7 @@ pub fn mint_now(db: &mut Db, handle: Option<&str>, order: OrderId) -> Result<(Te
         }
     }
     let tenant = db.read(|conn| Tenant::named_or_owner(conn, handle.as_deref(), order))?;
-    let minted = mint(db, &tenant, order, strung_at)?;
+    let minted = mint_with(db, &tenant, order, strung_at, &rules)?;
     Ok((tenant, minted))
 }
 
@@ -126,21 +145,21 @@ struct MintedNow {
     o_seq: Option<i64>,
 }
 
-/// `mint`, with the strung time compared to the year's last issued number as asked.
+/// `mint`, with the strung time compared to the year's last issued number as asked, and
+/// the waivers and notes of `rules`.
 pub fn mint_with(
     db: &mut Db,
     tenant: &Tenant,
     order: OrderId,
     strung_at: NaiveDateTime,
-    chronology: Chronology,
+    rules: &Rules,
 ) -> Result<Minted, Error> {
     let year = receipt_year(tenant, strung_at)?;
     let lock_timeout = db.lock_timeout_setting();
     let minted = match db.postgres() {
         // On PostgreSQL the whole mint is one statement (a call of `receipts_mint`), and a
         // statement on its own is a transaction: one round trip, all or nothing.
-        Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout), chronology)
-        {
+        Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout), rules) {
             Ok(Some(seq)) => {
                 Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh })
             }
@@ -151,7 +170,7 @@ pub fn mint_with(
                 _ => Err(db.explain(e.into())),
             },
         },
-        None => db.write(|conn| mint_step(conn, tenant, order, strung_at, chronology)),
+        None => db.write(|conn| mint_step(conn, tenant, order, strung_at, rules)),
     };
     let e = match minted {
         Ok(minted) => return confirmed(db, minted),
@@ -167,6 +186,7 @@ pub fn mint_with(
             })
         }
         Failure::Refused(Rule::NoPrice) => Err(Error::NoPrice { order }),
+        Failure::Refused(Rule::NoAddress) => Err(address_missing(db, tenant, order)),
         Failure::Refused(Rule::NoVatRate) => Err(Error::NoVatRate {
             stringer: tenant.handle().to_string(),
             date: local_date(strung_at, tenant.zone()),
@@ -190,6 +210,17 @@ fn confirmed(db: &mut Db, minted: Minted) -> Result<Minted, Error> {
     Ok(minted)
 }
 
+/// The refusal of an order above the small-amount limit without the customer's address.
+fn address_missing(db: &mut Db, tenant: &Tenant, order: OrderId) -> Error {
+    match db.read(|conn| orders::find(conn, tenant, order)) {
+        Ok(found) => Error::AddressRequired {
+            order,
+            amount: format!("{} {}", found.currency, found.price.map(|p| p.to_string()).unwrap_or_default()),
+        },
+        Err(e) => e,
+    }
+}
+
 /// `mint` inside a write transaction the caller opened and will commit or roll back.
 pub fn mint_in_transaction(
     conn: &mut DbConn,
@@ -197,7 +228,7 @@ pub fn mint_in_transaction(
     order: OrderId,
     strung_at: NaiveDateTime,
 ) -> Result<Minted, Error> {
-    mint_step(conn, tenant, order, strung_at, Chronology::Unchecked)
+    mint_step(conn, tenant, order, strung_at, &Rules::default())
 }
 
 fn mint_step(
@@ -205,13 +236,13 @@ fn mint_step(
     tenant: &Tenant,
     order: OrderId,
     strung_at: NaiveDateTime,
-    chronology: Chronology,
+    rules: &Rules,
 ) -> Result<Minted, Error> {
     let year = receipt_year(tenant, strung_at)?;
     let fresh_seq = match conn {
         // The caller's transaction has set the lock timeout already.
-        DbConn::Postgres(pg) => mint_statement(pg, tenant, order, year, strung_at, None, chronology)?,
-        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, chronology)?,
+        DbConn::Postgres(pg) => mint_statement(pg, tenant, order, year, strung_at, None, rules)?,
+        DbConn::Sqlite(_) => mint_step_by_step(conn, tenant, order, year, strung_at, rules)?,
     };
     match fresh_seq {
         Some(seq) => Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh }),
@@ -272,17 +303,19 @@ fn mint_statement(
     year: i32,
     strung_at: NaiveDateTime,
     lock_timeout: Option<&str>,
-    chronology: Chronology,
+    rules: &Rules,
 ) -> QueryResult<Option<i64>> {
-    diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6, $7, $8) AS receipt_seq")
+    diesel::sql_query("SELECT receipts_mint($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS receipt_seq")
         .bind::<BigInt, _>(order.0)
         .bind::<BigInt, _>(tenant.id().0)
         .bind::<Integer, _>(year)
         .bind::<Timestamp, _>(strung_at)
         .bind::<Timestamp, _>(now_utc())
         .bind::<Nullable<Text>, _>(lock_timeout)
-        .bind::<Nullable<Bool>, _>(chronology.backdate())
+        .bind::<Nullable<Bool>, _>(rules.chronology.backdate())
         .bind::<Date, _>(local_date(strung_at, tenant.zone()))
+        .bind::<Bool, _>(rules.without_address)
+        .bind::<Nullable<Text>, _>(rules.note.as_deref())
         .get_result::<MintedSeq>(conn)
         .map(|row| row.receipt_seq)
 }
@@ -301,21 +334,28 @@ fn mint_step_by_step(
     order: OrderId,
     year: i32,
     strung_at: NaiveDateTime,
-    chronology: Chronology,
+    rules: &Rules,
 ) -> Result<Option<i64>, Error> {
     let now = now_utc();
     let unnumbered =
         tenant.orders().filter(orders_table::id.eq(order.0)).filter(orders_table::receipt_seq.is_null());
-    let Some((kind, price)) = unnumbered
-        .select((orders_table::kind, orders_table::price_minor))
-        .first::<(String, Option<i64>)>(conn)
+    let Some((kind, price, currency, has_address)) = unnumbered
+        .select((
+            orders_table::kind,
+            orders_table::price_minor,
+            orders_table::currency,
+            orders_table::customer_address.is_not_null().or(orders_table::customer_postal.is_not_null()),
+        ))
+        .first::<(String, Option<i64>, String, bool)>(conn)
         .optional()?
     else {
         return Ok(None);
     };
-    if kind == OrderKind::Client.as_str() && price.is_none() {
+    let client = kind == OrderKind::Client.as_str();
+    if client && price.is_none() {
         return Err(Error::NoPrice { order });
     }
+    let mut notes: Vec<String> = rules.note.iter().cloned().collect();
     // The VAT rate in force on the local strung date, frozen with the document, for a
     // stringer whose current profile charges VAT.
     let charges_vat: bool = tenant
@@ -328,20 +368,29 @@ fn mint_step_by_step(
         true => {
             let day = local_date(strung_at, tenant.zone());
             let rate = vat::history(conn, tenant)?.in_force(day);
-            Some(rate.ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })?)
+            let rate =
+                rate.ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })?;
+            if client && !has_address && address_limit_passed(&currency, price.unwrap_or(0)).is_some() {
+                if !rules.without_address {
+                    let amount = format!("{currency} {}", crate::domain::Price(price.unwrap_or(0)));
+                    return Err(Error::AddressRequired { order, amount });
+                }
+                notes.push(WITHOUT_ADDRESS.to_string());
+            }
+            Some(rate)
         }
     };
-    let previous = match chronology {
+    let previous = match rules.chronology {
         Chronology::Unchecked => None,
         Chronology::Checked | Chronology::Backdated => last_strung(conn, tenant, year)?,
     };
-    let backdated = match previous {
-        Some((number, at)) if at > strung_at && chronology == Chronology::Checked => {
+    match previous {
+        Some((number, at)) if at > strung_at && rules.chronology == Chronology::Checked => {
             return Err(out_of_order(tenant, strung_at, Some((number, at))))
         }
-        Some((number, at)) if at > strung_at => Some(format!("backdated: strung before {number}")),
-        _ => None,
-    };
+        Some((number, at)) if at > strung_at => notes.insert(0, format!("backdated: strung before {number}")),
+        _ => {}
+    }
     let seq = counters::bump(conn, tenant, year, now)?;
     diesel::update(unnumbered)
         .set((
@@ -352,14 +401,16 @@ fn mint_step_by_step(
             orders_table::updated_at.eq(now),
         ))
         .execute(conn)?;
+    let reason = notes.join("; ");
     let event = Event::mint(tenant.id(), order, ReceiptNumber::new(year, seq));
-    let event = match &backdated {
-        Some(reason) => event.backdated(reason),
-        None => event,
-    };
+    let event = if reason.is_empty() { event } else { event.noting(&reason) };
     events::record(conn, &event)?;
     Ok(Some(seq))
 }
+
+/// What the journal says of a mint let through without the customer's address (the same
+/// words as `receipts_mint`).
+const WITHOUT_ADDRESS: &str = "issued without the customer's address above the small-amount limit";
 
 /// The highest number of the tenant's year that was strung, and when: numbers follow time,
 /// so the next one may not be strung before it (unless backdated).

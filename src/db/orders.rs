@@ -5,8 +5,8 @@ use super::issuers::Issuer;
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    day_start, format_utc, local_date, now_utc, Currency, OrderId, OrderKind, OrderStatus, Price,
-    ReceiptNumber, StatusFilter, StringerId, VatRate,
+    address_limit_passed, day_start, format_utc, local_date, now_utc, Currency, OrderId, OrderKind,
+    OrderStatus, PaymentMethod, Price, ReceiptNumber, StatusFilter, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::Postal;
@@ -52,6 +52,8 @@ pub struct Order {
     pub customer_postal: Option<Postal>,
     /// Where documents are e-mailed to.
     pub email: Option<String>,
+    /// How it was paid: at the counter, or by the bank (a transfer).
+    pub payment_method: Option<PaymentMethod>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -91,6 +93,7 @@ pub(super) struct OrderRow {
     customer_address: Option<String>,
     customer_postal: Option<String>,
     email: Option<String>,
+    payment_method: Option<String>,
 }
 
 impl From<OrderRow> for Order {
@@ -122,6 +125,8 @@ impl From<OrderRow> for Order {
             customer_address: row.customer_address,
             customer_postal: row.customer_postal.as_deref().and_then(Postal::from_stored),
             email: row.email,
+            // The schema's CHECK allows only known methods.
+            payment_method: row.payment_method.and_then(|method| method.parse().ok()),
             created_at: row.created_at,
             updated_at: row.updated_at,
         }
@@ -241,6 +246,25 @@ pub fn find(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Er
         .optional()?
         .map(Order::from)
         .ok_or_else(|| tenant.no_such_order(id))
+}
+
+/// The small-amount limit an order not numbered yet is above, when its invoice will have
+/// to name the customer's address and does not (a client order of a stringer who charges
+/// VAT): said when the order is taken or edited, since the mint refuses it.
+pub fn address_wanted(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: &Order,
+) -> Result<Option<&'static str>, Error> {
+    let addressed = order.customer_address.is_some() || order.customer_postal.is_some();
+    if order.number.is_some() || order.kind != OrderKind::Client || addressed {
+        return Ok(None);
+    }
+    let Some(limit) = order.price.and_then(|price| address_limit_passed(order.currency.as_str(), price.0))
+    else {
+        return Ok(None);
+    };
+    Ok(super::stringers::profile(conn, tenant)?.charges_vat().then_some(limit))
 }
 
 impl Order {

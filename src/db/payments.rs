@@ -1,16 +1,20 @@
 //! Payments from the bank: a credit whose structured reference names one of this database's
 //! receipts is applied to its order when it pays exactly what the invoice asks, and kept
 //! (keyed by the bank's reference) so that it is never applied twice. Whatever cannot be
-//! applied is reported with its reason and changes nothing.
+//! applied is reported with its reason, changes nothing, and is remembered with its outcome
+//! (`listed_payments`), so that a later import says when it was listed instead of judging
+//! it anew, until somebody settles it (`payments settle`).
 //!
 //! Transactions are looked up and written a chunk at a time: a statement of 100,000
 //! transactions is a few hundred queries, not half a million.
 
 use super::events::{self, Change, Event};
-use super::schema::{orders as orders_table, payments};
+use super::schema::{listed_payments, orders as orders_table, payments};
 use super::{DbConn, Tenant};
 use crate::bank::Transaction;
-use crate::domain::{format_utc, local_noon, now_utc, OrderId, Price, ReceiptNumber, StringerId};
+use crate::domain::{
+    format_utc, local_date, local_noon, now_utc, OrderId, PaymentMethod, Price, ReceiptNumber, StringerId,
+};
 use crate::error::Error;
 use crate::payment::Reference;
 use chrono::{NaiveDate, NaiveDateTime};
@@ -31,9 +35,26 @@ pub enum Outcome {
     Partial,
     Over,
     OtherCurrency,
+    /// Booked before the receipt was issued: not the payment of this invoice.
+    BeforeIssue,
+    /// Under `--stringer`: a receipt of another stringer of this database.
+    OtherStringer,
 }
 
 impl Outcome {
+    const ALL: [Outcome; 10] = [
+        Outcome::Applied,
+        Outcome::AlreadyApplied,
+        Outcome::UnknownReference,
+        Outcome::Void,
+        Outcome::AlreadyPaid,
+        Outcome::Partial,
+        Outcome::Over,
+        Outcome::OtherCurrency,
+        Outcome::BeforeIssue,
+        Outcome::OtherStringer,
+    ];
+
     /// Whether somebody has to look at it.
     pub fn needs_attention(self) -> bool {
         !matches!(self, Outcome::Applied | Outcome::AlreadyApplied)
@@ -50,7 +71,13 @@ impl Outcome {
             Outcome::Partial => "partial",
             Outcome::Over => "over",
             Outcome::OtherCurrency => "other_currency",
+            Outcome::BeforeIssue => "before_issue",
+            Outcome::OtherStringer => "other_stringer",
         }
+    }
+
+    fn named(name: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|outcome| outcome.as_str() == name)
     }
 
     pub fn reason(self) -> &'static str {
@@ -63,23 +90,60 @@ impl Outcome {
             Outcome::Partial => "less than the invoice asks: a partial payment",
             Outcome::Over => "more than the invoice asks: an overpayment",
             Outcome::OtherCurrency => "another currency than the invoice's",
+            Outcome::BeforeIssue => "booked before the receipt was issued: not this invoice's payment",
+            Outcome::OtherStringer => {
+                "names a receipt of another stringer: import the file without --stringer, or as that stringer"
+            }
         }
     }
+}
+
+/// A credit listed by an earlier import, and whether it was settled since.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Earlier {
+    /// When it was first listed (the stringer's local day).
+    pub listed_on: NaiveDate,
+    /// When and why it was settled by hand.
+    pub settled: Option<(NaiveDate, String)>,
 }
 
 /// A credit with one of this database's references, and what became of it.
 #[derive(Debug, Clone)]
 pub struct Line {
-    /// The stringer's handle; empty when the reference names none of this database.
+    /// The stringer's handle; empty for another stringer's receipt under `--stringer`.
     pub stringer: String,
-    pub receipt: ReceiptNumber,
+    /// The receipt the reference names (None for another stringer's, which is not shown).
+    pub receipt: Option<ReceiptNumber>,
     pub order: Option<i64>,
+    /// As the bank carries it.
     pub reference: String,
     pub amount: Price,
     pub currency: String,
     pub booked_on: NaiveDate,
     pub bank_reference: String,
     pub outcome: Outcome,
+    /// Listed by an earlier import: its outcome then, not judged anew.
+    pub earlier: Option<Earlier>,
+}
+
+impl Line {
+    /// Whether somebody has to look at it: a new problem, or one listed before and still open.
+    pub fn needs_attention(&self) -> bool {
+        self.outcome.needs_attention() && self.earlier.as_ref().is_none_or(|e| e.settled.is_none())
+    }
+
+    /// Why, for people: the outcome, and when it was listed and settled before.
+    pub fn reason(&self) -> String {
+        match &self.earlier {
+            None => self.outcome.reason().to_string(),
+            Some(Earlier { listed_on, settled: None }) => {
+                format!("listed before on {listed_on}, still open: {}", self.outcome.reason())
+            }
+            Some(Earlier { listed_on, settled: Some((on, why)) }) => {
+                format!("listed before on {listed_on} ({}), settled on {on}: {why}", self.outcome.reason())
+            }
+        }
+    }
 }
 
 /// What a file held and what became of it.
@@ -87,23 +151,29 @@ pub struct Line {
 pub struct Report {
     pub transactions: usize,
     pub debits: usize,
-    /// Pending or for information only: not booked yet.
+    /// Pending, for information only, or dated neither by booking nor value: not booked.
     pub not_booked: usize,
-    /// Money in without a reference of this database.
+    /// Money in without a structured reference.
     pub not_ours: usize,
-    /// One of another stringer's references, under `--stringer`.
-    pub other_stringers: usize,
+    /// Money in with another creditor's structured reference: an ISR reference, a QRR or RF
+    /// reference that names no stringer of this database.
+    pub other_creditors: usize,
     /// Every credit with one of our references, in the file's order.
     pub lines: Vec<Line>,
 }
 
 impl Report {
     pub fn count(&self, outcome: Outcome) -> usize {
-        self.lines.iter().filter(|line| line.outcome == outcome).count()
+        self.lines.iter().filter(|line| line.outcome == outcome && line.earlier.is_none()).count()
     }
 
     pub fn needing_attention(&self) -> usize {
-        self.lines.iter().filter(|line| line.outcome.needs_attention()).count()
+        self.lines.iter().filter(|line| line.needs_attention()).count()
+    }
+
+    /// Lines listed by an earlier import.
+    pub fn listed_before(&self) -> usize {
+        self.lines.iter().filter(|line| line.earlier.is_some()).count()
     }
 }
 
@@ -112,6 +182,9 @@ struct Credit {
     stringer: StringerId,
     number: ReceiptNumber,
     bank_reference: String,
+    booked_on: NaiveDate,
+    /// Another stringer's, under `--stringer`.
+    foreign: bool,
     tx: Transaction,
 }
 
@@ -122,10 +195,23 @@ struct Invoice {
     currency: String,
     paid: bool,
     void: bool,
+    /// The stringer's local day the receipt was issued (strung).
+    issued_on: Option<NaiveDate>,
 }
 
 /// Credits looked up together.
 const CHUNK: usize = 500;
+
+/// What the database knew of a chunk's credits before it was judged.
+#[derive(Default)]
+struct Known {
+    /// Bank transactions applied before, with their orders.
+    applied: HashMap<(StringerId, String), i64>,
+    /// Bank transactions listed before, with their outcome.
+    listed: HashMap<(StringerId, String), (Outcome, Earlier)>,
+    /// The orders holding the receipts the credits name.
+    invoices: HashMap<(StringerId, ReceiptNumber), Invoice>,
+}
 
 /// One import: transactions pushed in the file's order, in the caller's transaction.
 pub struct Import {
@@ -136,9 +222,9 @@ pub struct Import {
     only: Option<StringerId>,
     dry_run: bool,
     waiting: Vec<Credit>,
-    /// Bank transactions applied by this import, and orders it paid (a dry run writes
-    /// neither down, so it remembers them here).
-    applied_now: HashSet<(StringerId, String)>,
+    /// Bank transactions judged by this import, and orders it paid (a dry run writes none
+    /// of them down, so it remembers them here).
+    seen_now: HashMap<(StringerId, String), Outcome>,
     paid_now: HashSet<i64>,
     report: Report,
 }
@@ -152,7 +238,7 @@ impl Import {
             only: only.map(Tenant::id),
             dry_run,
             waiting: Vec::new(),
-            applied_now: HashSet::new(),
+            seen_now: HashMap::new(),
             paid_now: HashSet::new(),
             report: Report::default(),
         })
@@ -165,18 +251,22 @@ impl Import {
             report.debits += 1;
             return Ok(());
         }
-        if !tx.booked {
+        let Some(booked_on) = tx.booked_on else {
             report.not_booked += 1;
             return Ok(());
-        }
-        let Some((stringer, number)) = tx.reference.as_deref().and_then(Reference::receipt_of) else {
+        };
+        let Some(reference) = tx.reference.as_deref() else {
             report.not_ours += 1;
             return Ok(());
         };
-        if self.only.is_some_and(|only| only != stringer) {
-            report.other_stringers += 1;
+        // A structured reference that names no stringer of this database belongs to another
+        // creditor (an ISR reference, another business's QRR or RF): not ours to judge.
+        let Some((stringer, number)) =
+            Reference::receipt_of(reference).filter(|(stringer, _)| self.tenants.contains_key(stringer))
+        else {
+            report.other_creditors += 1;
             return Ok(());
-        }
+        };
         let Some(bank_reference) = tx.bank_reference.clone() else {
             return Err(Error::BadInput(format!(
                 "{}: entry {}: a payment for receipt {number} carries no bank reference (AcctSvcrRef), \
@@ -184,7 +274,10 @@ impl Import {
                 self.file, tx.entry
             )));
         };
-        self.waiting.push(Credit { stringer, number, bank_reference, tx });
+        // Under `--stringer`, another stringer's receipt needs attention, and nothing of it
+        // is looked up or shown.
+        let foreign = self.only.is_some_and(|only| only != stringer);
+        self.waiting.push(Credit { stringer, number, bank_reference, booked_on, foreign, tx });
         if self.waiting.len() == CHUNK {
             self.settle(conn)?;
         }
@@ -197,69 +290,114 @@ impl Import {
         Ok(self.report)
     }
 
-    /// Decides every waiting credit, in the file's order, and records the payments applied.
+    /// Decides every waiting credit, in the file's order, and records the payments applied
+    /// and the credits listed.
     fn settle(&mut self, conn: &mut DbConn) -> Result<(), Error> {
         let credits = std::mem::take(&mut self.waiting);
-        let (earlier, held) = self.look_up(conn, &credits)?;
+        let known = self.look_up(conn, &credits)?;
         let mut applied = Vec::new();
+        let mut listed = Vec::new();
         for credit in credits {
+            if credit.foreign {
+                self.report.lines.push(Line {
+                    stringer: String::new(),
+                    receipt: None,
+                    order: None,
+                    reference: credit.tx.reference.clone().unwrap_or_default(),
+                    amount: Price(credit.tx.amount),
+                    currency: credit.tx.currency.to_string(),
+                    booked_on: credit.booked_on,
+                    bank_reference: credit.bank_reference.clone(),
+                    outcome: Outcome::OtherStringer,
+                    earlier: None,
+                });
+                continue;
+            }
             let key = (credit.stringer, credit.bank_reference.clone());
-            let tenant = self.tenants.get(&credit.stringer);
-            let order = held.get(&(credit.stringer, credit.number));
-            let outcome = match (tenant, order) {
-                _ if earlier.contains_key(&key) || self.applied_now.contains(&key) => Outcome::AlreadyApplied,
-                (None, _) | (_, None) => Outcome::UnknownReference,
-                (Some(_), Some(order)) => judge(order, &credit.tx, self.paid_now.contains(&order.id)),
+            let invoice = known.invoices.get(&(credit.stringer, credit.number));
+            let mut order = invoice.map(|o| o.id);
+            let mut earlier = None;
+            let judged_now = self.seen_now.get(&key).copied();
+            let outcome = if let Some(paid) = known.applied.get(&key) {
+                order = Some(*paid);
+                Outcome::AlreadyApplied
+            } else if let Some((outcome, listed)) = known.listed.get(&key) {
+                earlier = Some(listed.clone());
+                *outcome
+            } else if let Some(outcome) = judged_now {
+                // The same bank transaction again in this file (overlapping statements).
+                if outcome == Outcome::Applied {
+                    Outcome::AlreadyApplied
+                } else {
+                    outcome
+                }
+            } else {
+                match invoice {
+                    None => Outcome::UnknownReference,
+                    Some(invoice) => judge(invoice, &credit, self.paid_now.contains(&invoice.id)),
+                }
             };
-            let order_id = order.map(|o| o.id).or_else(|| earlier.get(&key).copied());
-            self.report.lines.push(Line {
-                stringer: tenant.map(|t| t.handle().to_string()).unwrap_or_default(),
-                receipt: credit.number,
-                order: order_id,
+            let line = Line {
+                stringer: self.tenants[&credit.stringer].handle().to_string(),
+                receipt: Some(credit.number),
+                order,
                 reference: credit.tx.reference.clone().unwrap_or_default(),
                 amount: Price(credit.tx.amount),
                 currency: credit.tx.currency.to_string(),
-                booked_on: credit.tx.booked_on,
+                booked_on: credit.booked_on,
                 bank_reference: credit.bank_reference.clone(),
                 outcome,
-            });
-            if outcome == Outcome::Applied {
-                let order = OrderId(order.expect("judged, so held").id);
-                self.paid_now.insert(order.0);
-                self.applied_now.insert(key);
-                applied.push((order, credit));
+                earlier,
+            };
+            let first_seen =
+                line.earlier.is_none() && outcome != Outcome::AlreadyApplied && judged_now.is_none();
+            if first_seen {
+                self.seen_now.insert(key, outcome);
+                if outcome == Outcome::Applied {
+                    let order = OrderId(invoice.expect("judged, so held").id);
+                    self.paid_now.insert(order.0);
+                    applied.push((order, credit));
+                } else {
+                    listed.push((line.clone(), credit));
+                }
             }
+            self.report.lines.push(line);
         }
         if self.dry_run {
             return Ok(());
         }
-        record(conn, &self.tenants, &applied)
+        record(conn, &self.tenants, &applied)?;
+        remember(conn, &self.file, &listed)
     }
-
-    /// For these credits: the bank references applied before (with their orders), and the
+    /// For these credits: what the database knew of them before (applied, listed) and the
     /// orders holding the receipts they name; a query of each per stringer.
-    #[allow(clippy::type_complexity)]
-    fn look_up(
-        &self,
-        conn: &mut DbConn,
-        credits: &[Credit],
-    ) -> Result<(HashMap<(StringerId, String), i64>, HashMap<(StringerId, ReceiptNumber), Invoice>), Error>
-    {
+    fn look_up(&self, conn: &mut DbConn, credits: &[Credit]) -> Result<Known, Error> {
         let mut by_stringer: BTreeMap<StringerId, Vec<&Credit>> = BTreeMap::new();
-        for credit in credits {
+        for credit in credits.iter().filter(|credit| !credit.foreign) {
             by_stringer.entry(credit.stringer).or_default().push(credit);
         }
-        let mut earlier = HashMap::new();
-        let mut held = HashMap::new();
+        let mut known = Known::default();
         for (stringer, credits) in by_stringer {
-            let Some(tenant) = self.tenants.get(&stringer) else { continue };
+            let tenant = &self.tenants[&stringer];
             let references: Vec<&str> = credits.iter().map(|c| c.bank_reference.as_str()).collect();
-            let found: Vec<(String, i64)> = payments::table
+            let applied: Vec<(String, i64)> = payments::table
                 .filter(payments::stringer_id.eq(stringer.0))
-                .filter(payments::bank_reference.eq_any(references))
+                .filter(payments::bank_reference.eq_any(&references))
                 .select((payments::bank_reference, payments::order_id))
                 .load(conn)?;
-            earlier.extend(found.into_iter().map(|(reference, order)| ((stringer, reference), order)));
+            known
+                .applied
+                .extend(applied.into_iter().map(|(reference, order)| ((stringer, reference), order)));
+            let listed: Vec<ListedRow> = listed_payments::table
+                .filter(listed_payments::stringer_id.eq(stringer.0))
+                .filter(listed_payments::bank_reference.eq_any(&references))
+                .select(ListedRow::as_select())
+                .load(conn)?;
+            for row in listed {
+                let outcome = Outcome::named(&row.outcome).unwrap_or(Outcome::UnknownReference);
+                let earlier = row.earlier(tenant);
+                known.listed.insert((stringer, row.bank_reference), (outcome, earlier));
+            }
             let mut years: BTreeMap<i32, Vec<i64>> = BTreeMap::new();
             for credit in &credits {
                 years.entry(credit.number.year).or_default().push(credit.number.seq);
@@ -267,7 +405,7 @@ impl Import {
             // By year and sequence, every column of the numbered orders' index given, so
             // that it is used even before the statistics know a freshly loaded table.
             for (year, seqs) in years {
-                let invoices: Vec<(i64, i64, Option<i64>, String, bool, bool)> = tenant
+                let invoices: Vec<InvoiceRow> = tenant
                     .orders()
                     .filter(orders_table::receipt_number.is_not_null())
                     .filter(orders_table::receipt_year.eq(year))
@@ -279,25 +417,42 @@ impl Import {
                         orders_table::currency,
                         orders_table::paid_at.is_not_null(),
                         orders_table::voided_at.is_not_null(),
+                        orders_table::strung_at,
                     ))
                     .load(conn)?;
-                for (id, seq, price, currency, paid, void) in invoices {
-                    let invoice = Invoice { id, price: price.unwrap_or(0), currency, paid, void };
-                    held.insert((stringer, ReceiptNumber::new(year, seq)), invoice);
+                for InvoiceRow { id, seq, price, currency, paid, void, strung_at } in invoices {
+                    let issued_on = strung_at.map(|at| local_date(at, tenant.zone()));
+                    let invoice = Invoice { id, price: price.unwrap_or(0), currency, paid, void, issued_on };
+                    known.invoices.insert((stringer, ReceiptNumber::new(year, seq)), invoice);
                 }
             }
         }
-        Ok((earlier, held))
+        Ok(known)
     }
 }
 
+/// An order holding a receipt a credit names, as read.
+#[derive(Queryable)]
+struct InvoiceRow {
+    id: i64,
+    seq: i64,
+    price: Option<i64>,
+    currency: String,
+    paid: bool,
+    void: bool,
+    strung_at: Option<NaiveDateTime>,
+}
+
 /// Whether a credit pays its order exactly.
-fn judge(invoice: &Invoice, tx: &Transaction, paid_by_this_import: bool) -> Outcome {
+fn judge(invoice: &Invoice, credit: &Credit, paid_by_this_import: bool) -> Outcome {
     let asked = invoice.price;
+    let tx = &credit.tx;
     if invoice.void {
         Outcome::Void
     } else if invoice.paid || paid_by_this_import {
         Outcome::AlreadyPaid
+    } else if invoice.issued_on.is_some_and(|issued| credit.booked_on < issued) {
+        Outcome::BeforeIssue
     } else if invoice.currency != tx.currency.as_str() {
         Outcome::OtherCurrency
     } else if tx.amount < asked {
@@ -307,6 +462,76 @@ fn judge(invoice: &Invoice, tx: &Transaction, paid_by_this_import: bool) -> Outc
     } else {
         Outcome::Applied
     }
+}
+
+/// A credit listed by an import.
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = listed_payments)]
+struct ListedRow {
+    bank_reference: String,
+    outcome: String,
+    listed_at: NaiveDateTime,
+    settled_at: Option<NaiveDateTime>,
+    settle_reason: Option<String>,
+}
+
+impl ListedRow {
+    fn earlier(&self, tenant: &Tenant) -> Earlier {
+        let day = |at: NaiveDateTime| local_date(at, tenant.zone());
+        Earlier {
+            listed_on: day(self.listed_at),
+            settled: self.settled_at.map(|at| (day(at), self.settle_reason.clone().unwrap_or_default())),
+        }
+    }
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = listed_payments)]
+#[diesel(treat_none_as_default_value = false)]
+struct NewListed<'a> {
+    stringer_id: i64,
+    bank_reference: &'a str,
+    reference: &'a str,
+    receipt_year: i32,
+    receipt_seq: i64,
+    order_id: Option<i64>,
+    amount_minor: i64,
+    currency: &'a str,
+    booked_on: NaiveDate,
+    outcome: &'a str,
+    file: &'a str,
+    listed_at: NaiveDateTime,
+    settled_at: Option<NaiveDateTime>,
+    settle_reason: Option<&'a str>,
+}
+
+/// Credits that need attention, remembered with their outcome.
+fn remember(conn: &mut DbConn, file: &str, listed: &[(Line, Credit)]) -> Result<(), Error> {
+    if listed.is_empty() {
+        return Ok(());
+    }
+    let now = now_utc();
+    let rows: Vec<NewListed> = listed
+        .iter()
+        .map(|(line, credit)| NewListed {
+            stringer_id: credit.stringer.0,
+            bank_reference: &credit.bank_reference,
+            reference: &line.reference,
+            receipt_year: credit.number.year,
+            receipt_seq: credit.number.seq,
+            order_id: line.order,
+            amount_minor: credit.tx.amount,
+            currency: &line.currency,
+            booked_on: credit.booked_on,
+            outcome: line.outcome.as_str(),
+            file,
+            listed_at: now,
+            settled_at: None,
+            settle_reason: None,
+        })
+        .collect();
+    super::insert_all!(conn, listed_payments::table, rows.as_slice())?;
+    Ok(())
 }
 
 #[derive(Insertable)]
@@ -334,7 +559,7 @@ fn record(
         return Ok(());
     }
     let now = now_utc();
-    let paid_at = |credit: &Credit| local_noon(credit.tx.booked_on, tenants[&credit.stringer].zone());
+    let paid_at = |credit: &Credit| local_noon(credit.booked_on, tenants[&credit.stringer].zone());
     // One update per stringer and booking day.
     let mut paid_on: BTreeMap<(StringerId, NaiveDateTime), Vec<i64>> = BTreeMap::new();
     for (order, credit) in applied {
@@ -342,7 +567,11 @@ fn record(
     }
     for ((stringer, at), ids) in paid_on {
         diesel::update(tenants[&stringer].orders().filter(orders_table::id.eq_any(ids)))
-            .set((orders_table::paid_at.eq(at), orders_table::updated_at.eq(now)))
+            .set((
+                orders_table::paid_at.eq(at),
+                orders_table::payment_method.eq(PaymentMethod::Transfer.as_str()),
+                orders_table::updated_at.eq(now),
+            ))
             .execute(conn)?;
     }
     let rows: Vec<NewPayment> = applied
@@ -354,7 +583,7 @@ fn record(
             reference: credit.tx.reference.as_deref().unwrap_or_default(),
             amount_minor: credit.tx.amount,
             currency: credit.tx.currency.as_str(),
-            booked_on: credit.tx.booked_on,
+            booked_on: credit.booked_on,
             created_at: now,
         })
         .collect();
@@ -383,4 +612,138 @@ fn record(
         .collect();
     events::record_all(conn, &journal)?;
     Ok(())
+}
+
+/// A bank transaction an import listed as needing attention: `payments list`.
+#[derive(Debug, Clone)]
+pub struct ListedPayment {
+    pub stringer: String,
+    pub bank_reference: String,
+    pub reference: String,
+    pub receipt: ReceiptNumber,
+    pub order: Option<i64>,
+    pub amount: Price,
+    pub currency: String,
+    pub booked_on: NaiveDate,
+    pub outcome: Outcome,
+    pub file: String,
+    pub earlier: Earlier,
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = listed_payments)]
+struct FullListedRow {
+    id: i64,
+    bank_reference: String,
+    reference: String,
+    receipt_year: i32,
+    receipt_seq: i64,
+    order_id: Option<i64>,
+    amount_minor: i64,
+    currency: String,
+    booked_on: NaiveDate,
+    outcome: String,
+    file: String,
+    listed_at: NaiveDateTime,
+    settled_at: Option<NaiveDateTime>,
+    settle_reason: Option<String>,
+}
+
+impl FullListedRow {
+    fn listed(self, tenant: &Tenant) -> ListedPayment {
+        let earlier = ListedRow {
+            bank_reference: String::new(),
+            outcome: String::new(),
+            listed_at: self.listed_at,
+            settled_at: self.settled_at,
+            settle_reason: self.settle_reason,
+        }
+        .earlier(tenant);
+        ListedPayment {
+            stringer: tenant.handle().to_string(),
+            bank_reference: self.bank_reference,
+            reference: self.reference,
+            receipt: ReceiptNumber::new(self.receipt_year, self.receipt_seq),
+            order: self.order_id,
+            amount: Price(self.amount_minor),
+            currency: self.currency,
+            booked_on: self.booked_on,
+            outcome: Outcome::named(&self.outcome).unwrap_or(Outcome::UnknownReference),
+            file: self.file,
+            earlier,
+        }
+    }
+}
+
+/// The bank transactions imports listed for these stringers, in the order they were
+/// listed; only those not settled yet when `open_only`.
+pub fn listed(conn: &mut DbConn, tenants: &[Tenant], open_only: bool) -> Result<Vec<ListedPayment>, Error> {
+    let mut all = Vec::new();
+    for tenant in tenants {
+        let mut query = listed_payments::table
+            .filter(listed_payments::stringer_id.eq(tenant.id().0))
+            .order(listed_payments::id)
+            .select(FullListedRow::as_select())
+            .into_boxed();
+        if open_only {
+            query = query.filter(listed_payments::settled_at.is_null());
+        }
+        let rows: Vec<FullListedRow> = query.load(conn)?;
+        all.extend(rows.into_iter().map(|row| (row.id, row.listed(tenant))));
+    }
+    all.sort_by_key(|(id, _)| *id);
+    Ok(all.into_iter().map(|(_, listed)| listed).collect())
+}
+
+/// Marks a listed bank transaction handled (a partial payment settled by hand, a double
+/// payment refunded), with the reason, in the journal too. Refused when it is settled
+/// already, or when it is not listed for these stringers.
+pub fn settle(
+    conn: &mut DbConn,
+    tenants: &[Tenant],
+    bank_reference: &str,
+    reason: &str,
+) -> Result<ListedPayment, Error> {
+    let mut found = Vec::new();
+    for tenant in tenants {
+        let row: Option<FullListedRow> = listed_payments::table
+            .filter(listed_payments::stringer_id.eq(tenant.id().0))
+            .filter(listed_payments::bank_reference.eq(bank_reference))
+            .select(FullListedRow::as_select())
+            .first(conn)
+            .optional()?;
+        found.extend(row.map(|row| (tenant, row)));
+    }
+    let (tenant, row) = match found.len() {
+        0 => return Err(Error::NotListed { bank_reference: bank_reference.to_string() }),
+        1 => found.remove(0),
+        _ => {
+            return Err(Error::Usage(format!(
+                "bank transaction {bank_reference} is listed for several stringers ({}): say whose with --stringer",
+                found.iter().map(|(t, _)| t.handle()).collect::<Vec<_>>().join(", ")
+            )))
+        }
+    };
+    let id = row.id;
+    let listed = row.listed(tenant);
+    if let Some((on, why)) = &listed.earlier.settled {
+        return Err(Error::AlreadySettled {
+            bank_reference: bank_reference.to_string(),
+            on: *on,
+            reason: why.clone(),
+        });
+    }
+    let now = now_utc();
+    diesel::update(listed_payments::table.filter(listed_payments::id.eq(id)))
+        .set((listed_payments::settled_at.eq(now), listed_payments::settle_reason.eq(reason)))
+        .execute(conn)?;
+    let order = listed.order.map(OrderId);
+    events::record(conn, &Event::settle(tenant.id(), order, listed.receipt, bank_reference, reason))?;
+    Ok(ListedPayment {
+        earlier: Earlier {
+            settled: Some((local_date(now, tenant.zone()), reason.to_string())),
+            ..listed.earlier
+        },
+        ..listed
+    })
 }

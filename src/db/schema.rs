@@ -22,6 +22,28 @@ diesel::table! {
         bic -> Nullable<Text>,
         payment_days -> Int4,
         created_at -> Timestamp,
+        siret -> Nullable<Text>,
+        account_holder -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    listed_payments (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        bank_reference -> Text,
+        reference -> Text,
+        receipt_year -> Int4,
+        receipt_seq -> Int8,
+        order_id -> Nullable<Int8>,
+        amount_minor -> Int8,
+        currency -> Text,
+        booked_on -> Date,
+        outcome -> Text,
+        file -> Text,
+        listed_at -> Timestamp,
+        settled_at -> Nullable<Timestamp>,
+        settle_reason -> Nullable<Text>,
     }
 }
 
@@ -57,6 +79,7 @@ diesel::table! {
         customer_address -> Nullable<Text>,
         customer_postal -> Nullable<Text>,
         email -> Nullable<Text>,
+        payment_method -> Nullable<Text>,
     }
 }
 
@@ -128,6 +151,8 @@ diesel::table! {
         payment_days -> Int4,
         issuer_id -> Nullable<Int8>,
         currency -> Text,
+        siret -> Nullable<Text>,
+        account_holder -> Nullable<Text>,
     }
 }
 
@@ -140,6 +165,8 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(listed_payments -> orders (order_id));
+diesel::joinable!(listed_payments -> stringers (stringer_id));
 diesel::joinable!(orders -> issuers (issuer_id));
 diesel::joinable!(orders -> stringers (stringer_id));
 diesel::joinable!(payments -> orders (order_id));
@@ -151,6 +178,7 @@ diesel::joinable!(vat_rates -> stringers (stringer_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     issuers,
+    listed_payments,
     orders,
     payments,
     receipt_counters,

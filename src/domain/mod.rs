@@ -15,10 +15,10 @@ pub use money::{Currency, Price};
 pub use profile::{check_email, check_vat_number};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use time::{
-    check_not_future, check_strung_at, day_start, default_timezone, format_local, format_utc, local_date,
-    local_noon, local_year, now_utc, parse_timezone, year_start, Timestamp, YEARS,
+    check_not_future, check_past, check_strung_at, day_start, default_timezone, format_local, format_utc,
+    local_date, local_noon, local_year, now_utc, parse_timezone, year_start, Dated, Timestamp, YEARS,
 };
-pub use vat::VatRate;
+pub use vat::{address_limit_passed, VatRate};
 
 use serde::Serialize;
 use std::fmt;
@@ -215,10 +215,12 @@ pub enum EventKind {
     Send,
     /// A payment from the bank's file applied to an order.
     Payment,
+    /// A bank transaction that needed attention, marked handled (`payments settle`).
+    Settle,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 7] = [
+    pub const ALL: [EventKind; 8] = [
         EventKind::Mint,
         EventKind::Void,
         EventKind::Resync,
@@ -226,6 +228,7 @@ impl EventKind {
         EventKind::Edit,
         EventKind::Send,
         EventKind::Payment,
+        EventKind::Settle,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -237,6 +240,7 @@ impl EventKind {
             EventKind::Edit => "edit",
             EventKind::Send => "send",
             EventKind::Payment => "payment",
+            EventKind::Settle => "settle",
         }
     }
 }
@@ -255,6 +259,62 @@ impl TryFrom<String> for EventKind {
             .into_iter()
             .find(|kind| kind.as_str() == stored)
             .ok_or_else(|| format!("\"{stored}\" is not a journal entry kind"))
+    }
+}
+
+/// How a payment came in: at the counter (cash, card, TWINT, other) or by the bank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PaymentMethod {
+    Cash,
+    Card,
+    Twint,
+    /// A bank transfer: what a bank file's payment is.
+    Transfer,
+    Other,
+}
+
+impl PaymentMethod {
+    pub const ALL: [PaymentMethod; 5] = [
+        PaymentMethod::Cash,
+        PaymentMethod::Card,
+        PaymentMethod::Twint,
+        PaymentMethod::Transfer,
+        PaymentMethod::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentMethod::Cash => "cash",
+            PaymentMethod::Card => "card",
+            PaymentMethod::Twint => "twint",
+            PaymentMethod::Transfer => "transfer",
+            PaymentMethod::Other => "other",
+        }
+    }
+}
+
+impl fmt::Display for PaymentMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for PaymentMethod {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        PaymentMethod::ALL.into_iter().find(|m| m.as_str() == s.trim().to_ascii_lowercase()).ok_or_else(
+            || format!("\"{s}\" is not a payment method (expected cash, card, twint, transfer or other)"),
+        )
+    }
+}
+
+impl TryFrom<String> for PaymentMethod {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        stored.parse()
     }
 }
 

@@ -243,27 +243,51 @@ pub fn check_strung_at(
     now: NaiveDateTime,
     zone: Tz,
     backdate: bool,
-) -> Result<(), String> {
+) -> Result<Dated, String> {
     let year = local_year(at, zone);
-    let shown = || format_local(at, zone);
     if !YEARS.contains(&year) {
         return Err(format!(
             "{} is in the year {year}: receipts are numbered in the years {} to {}",
-            shown(),
+            format_local(at, zone),
             YEARS.start(),
             YEARS.end()
         ));
     }
-    check_not_future(at, now, zone, "a racket is marked strung once it is")?;
-    let this_year = local_year(now, zone);
-    if !backdate && year < this_year - 1 {
+    check_past(at, now, zone, backdate, "strung")
+}
+
+/// How a time given by hand stands to the calendar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dated {
+    /// This year or last year.
+    Recent,
+    /// Before 1 January of last year: accepted with `--backdate` only, and said so.
+    BeforeLastYear { year: i32 },
+}
+
+/// A time given by hand for something that happened (`done`: "strung", "paid", "picked
+/// up"): never in the future beyond a few minutes of clock skew, and this year or last year
+/// unless `backdate` (typo protection: `2062` for `2026`).
+pub fn check_past(
+    at: NaiveDateTime,
+    now: NaiveDateTime,
+    zone: Tz,
+    backdate: bool,
+    done: &str,
+) -> Result<Dated, String> {
+    check_not_future(at, now, zone, &format!("nothing is {done} before it happens"))?;
+    let (year, this_year) = (local_year(at, zone), local_year(now, zone));
+    if year >= this_year - 1 {
+        return Ok(Dated::Recent);
+    }
+    if !backdate {
         return Err(format!(
-            "{} is in {year}, not in {this_year} or {}: pass --backdate if the racket really was strung then",
-            shown(),
+            "{} is in {year}, not in {this_year} or {}: pass --backdate if it really was {done} then",
+            format_local(at, zone),
             this_year - 1
         ));
     }
-    Ok(())
+    Ok(Dated::BeforeLastYear { year })
 }
 
 /// An instant that must have happened already (beyond a few minutes of clock skew): `why`
@@ -340,12 +364,12 @@ mod tests {
     fn a_strung_time_must_be_plausible() {
         let now = utc("2026-11-23 15:00:00");
         let check = |at: &str, backdate: bool| check_strung_at(utc(at), now, Zurich, backdate);
-        assert_eq!(check("2026-11-23 15:09:00", false), Ok(()));
-        assert_eq!(check("2025-01-01 10:00:00", false), Ok(()));
+        assert_eq!(check("2026-11-23 15:09:00", false), Ok(Dated::Recent));
+        assert_eq!(check("2025-01-01 10:00:00", false), Ok(Dated::Recent));
         assert!(check("2026-11-23 15:11:00", false).unwrap_err().contains("in the future"));
         assert!(check("2062-01-01 10:00:00", true).unwrap_err().contains("in the future"));
         assert!(check("2024-12-31 10:00:00", false).unwrap_err().contains("pass --backdate"));
-        assert_eq!(check("2024-12-31 10:00:00", true), Ok(()));
+        assert_eq!(check("2024-12-31 10:00:00", true), Ok(Dated::BeforeLastYear { year: 2024 }));
         assert!(check("1969-06-01 10:00:00", true).unwrap_err().contains("1970 to 9998"));
         let tokyo = chrono_tz::Asia::Tokyo;
         let far = check_strung_at(utc("9999-12-31 23:59:00"), now, tokyo, true).unwrap_err();

@@ -3,6 +3,18 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// The small-amount limit above which a VAT-registered business's invoice in `currency`
+/// names the customer's address, when `gross_minor` is above it: CHF 400 (Swiss MWSTV
+/// art. 57), EUR 250 (German UStDV § 33). (`receipts_mint` on PostgreSQL applies the same.)
+pub fn address_limit_passed(currency: &str, gross_minor: i64) -> Option<&'static str> {
+    let (limit, shown) = match currency {
+        "CHF" => (40_000, "CHF 400"),
+        "EUR" => (25_000, "EUR 250"),
+        _ => return None,
+    };
+    (gross_minor > limit).then_some(shown)
+}
+
 /// A VAT rate in hundredths of a percent: 8.1 % is 810, 19 % is 1900.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VatRate(pub i32);

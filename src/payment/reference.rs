@@ -109,7 +109,9 @@ fn split((s, y, _): (usize, usize, usize), body: &str) -> Option<(StringerId, Re
     let stringer: i64 = body[..s].parse().ok()?;
     let year: i32 = body[s..s + y].parse().ok()?;
     let seq: i64 = body[s + y..].parse().ok()?;
-    (stringer > 0 && year > 0 && seq > 0).then_some((StringerId(stringer), ReceiptNumber::new(year, seq)))
+    // Receipts are numbered in YEARS: a reference outside them is another creditor's.
+    (stringer > 0 && crate::domain::YEARS.contains(&year) && seq > 0)
+        .then_some((StringerId(stringer), ReceiptNumber::new(year, seq)))
 }
 
 /// The check digit of a QR reference (modulo 10, recursive).

@@ -180,7 +180,7 @@ on_both_backends! {
                 "{message:?} {version:?}"
             );
             let kind = match message { Message::Statement => "camt.053", Message::Notification => "camt.054" };
-            let number = match version { Version::V04 => "001.04", Version::V08 => "001.08" };
+            let number = format!("001.{:02}", version.0);
             assert_eq!(
                 out.stderr,
                 format!("{} ({kind}.{number}): 4 transactions, 2 applied, 1 credit without a reference of ours ignored, 1 debit ignored\n", file.path)
@@ -244,8 +244,9 @@ on_both_backends! {
         assert_eq!(
             out.stderr,
             format!(
-                "{0} (camt.054.001.08): 10 transactions, 2 applied, 7 need attention, 1 credit not booked yet (pending) ignored\n\
-                 error: 7 payments of {0} could not be applied (see the reasons listed): nothing was changed for them\n",
+                "{0} (camt.054.001.08): 10 transactions, 2 applied, 7 need attention, 1 credit not booked (pending, or undated) ignored\n\
+                 error: 7 payments of {0} could not be applied (see the reasons listed): nothing was changed for them; \
+                 once handled, `receipts payments settle BANK_REF --reason ...`\n",
                 file.path
             )
         );
@@ -334,11 +335,15 @@ on_both_backends! {
         ];
         let file = bank_file("bank.xml", &camt::file(Message::Notification, Version::V08, &entries));
         let out = import(&db, &file, &["--stringer", "anna"]);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        assert_eq!(listed(&out), [row("2026-0001", "applied", "T2")]);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        // Stefan's payment needs attention, and nothing of Stefan's is shown.
+        assert_eq!(listed(&out), [row("", "other_stringer", "T1"), row("2026-0001", "applied", "T2")]);
         let rows: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-        assert_eq!((rows[0]["stringer"].as_str(), rows[0]["currency"].as_str()), (Some("anna"), Some("EUR")));
-        assert!(out.stderr.contains("1 applied, 1 credit for other stringers left alone"), "{}", out.stderr);
+        assert_eq!((rows[1]["stringer"].as_str(), rows[1]["currency"].as_str()), (Some("anna"), Some("EUR")));
+        assert_eq!((rows[0]["stringer"].as_str(), rows[0]["order"].as_str()), (Some(""), Some("")));
+        assert!(rows[0]["reason"].as_str().unwrap().contains("another stringer"), "{}", rows[0]);
+        assert!(!out.stdout.contains("stefan") && !out.stderr.contains("stefan"), "{}{}", out.stdout, out.stderr);
+        assert!(out.stderr.contains("1 applied, 1 need attention"), "{}", out.stderr);
         // Noon in Berlin.
         assert_eq!(paid_at(&db, &annas[0]), "2026-03-20T11:00:00Z");
         assert_eq!(paid_at(&db, &stefans[0]), "");
@@ -410,23 +415,225 @@ fn files_that_are_not_camt_are_refused_naming_the_file() {
     );
     assert_eq!(
         fails(&db, 65, &["payments", "import", &pain.path]),
-        format!("error: {}: is not a camt.053 or camt.054 file (versions 001.04 or 001.08)", pain.path)
+        format!(
+            "error: {}: is pain.001.001.09, not a camt.053 or camt.054 file (versions 001.02 to 001.12)",
+            pain.path
+        )
     );
     let intraday =
         camt::file(Message::Statement, Version::V08, &[]).replace("camt.053.001.08", "camt.052.001.08");
     let intraday = bank_file("camt052.xml", &intraday);
     assert_eq!(
         fails(&db, 65, &["payments", "import", &intraday.path]),
-        format!("error: {}: is not a camt.053 or camt.054 file (versions 001.04 or 001.08)", intraday.path)
+        format!(
+            "error: {}: is camt.052.001.08, not a camt.053 or camt.054 file (versions 001.02 to 001.12)",
+            intraday.path
+        )
+    );
+    let future =
+        camt::file(Message::Statement, Version::V08, &[]).replace("camt.053.001.08", "camt.053.001.13");
+    let future = bank_file("camt053-13.xml", &future);
+    assert_eq!(
+        fails(&db, 65, &["payments", "import", &future.path]),
+        format!(
+            "error: {}: is camt.053.001.13, not a camt.053 or camt.054 file (versions 001.02 to 001.12)",
+            future.path
+        )
     );
     let csv = bank_file("export.csv", "date;amount;reference\n2026-03-20;35.50;RF18\n");
     assert_eq!(
         fails(&db, 65, &["payments", "import", &csv.path]),
-        format!("error: {}: is not a camt.053 or camt.054 file: it holds no XML document", csv.path)
+        format!("error: {}: is not a camt.053 or camt.054 file: it holds no ISO 20022 Document", csv.path)
     );
     let missing = format!("{}.missing", csv.path);
     assert_eq!(
         fails(&db, 66, &["payments", "import", &missing]),
         format!("error: cannot read {missing}: no such file")
     );
+}
+
+/// A bank file written in another shape.
+type Reshape = fn(&str) -> String;
+
+/// Stefan with one invoice per file to come: (orders, Stefan's id).
+fn stefan_with(db: &TestDb, count: usize) -> (Vec<String>, i64) {
+    let prices: Vec<String> = (0..count).map(|i| format!("{}.00", 30 + i)).collect();
+    let prices: Vec<&str> = prices.iter().map(String::as_str).collect();
+    let orders = stefan_with_invoices(db, &prices);
+    (orders, stringer_id(db, "stefan"))
+}
+
+/// A file paying Stefan's invoice `seq` (of `stefan_with`) exactly.
+fn paying_file(stefan: i64, seq: i64, message: Message, version: Version) -> String {
+    let tx = Tx::paying(&qrr(stefan, 2026, seq), (29 + seq) * 100, "CHF", &format!("T{seq}"));
+    camt::file(message, version, &[Entry::booked("2026-03-30", &format!("E{seq}"), vec![tx])])
+}
+
+on_both_backends! {
+    fn bank_files_of_every_version_and_shape_are_read(db: TestDb) {
+        let versions: Vec<u8> = Version::ALL.collect();
+        let shapes: [(&str, Reshape); 6] = [
+            ("an envelope", camt::enveloped),
+            ("namespace prefixes", |xml| camt::prefixed(xml, "ns2")),
+            ("an envelope and prefixes", |xml| camt::enveloped(&camt::prefixed(xml, "camt"))),
+            ("CRLF line endings", |xml| xml.replace('\n', "\r\n")),
+            ("CR line endings", |xml| xml.replace('\n', "\r")),
+            ("one line", |xml| xml.replace('\n', "")),
+        ];
+        let (orders, stefan) = stefan_with(&db, 2 * versions.len() + shapes.len());
+        let mut seq = 0;
+        for version in versions {
+            for message in [Message::Notification, Message::Statement] {
+                seq += 1;
+                let file = bank_file("bank.xml", &paying_file(stefan, seq, message, Version(version)));
+                let out = import(&db, &file, &[]);
+                assert_eq!(out.code, 0, "001.{version:02} {message:?}: {}", out.stderr);
+                assert_eq!(listed(&out), [row(&format!("2026-{seq:04}"), "applied", &format!("T{seq}"))]);
+                assert!(out.stderr.contains(&format!(".001.{version:02}): 1 transaction, 1 applied")), "{}", out.stderr);
+            }
+        }
+        for (shape, reshape) in shapes {
+            seq += 1;
+            let file = bank_file("bank.xml", &reshape(&paying_file(stefan, seq, Message::Notification, Version::V08)));
+            let out = import(&db, &file, &[]);
+            assert_eq!(out.code, 0, "{shape}: {}", out.stderr);
+            assert_eq!(listed(&out), [row(&format!("2026-{seq:04}"), "applied", &format!("T{seq}"))], "{shape}");
+        }
+        assert!(orders.iter().all(|order| paid_at(&db, order) == "2026-03-30T10:00:00Z"));
+    }
+
+    fn entries_as_banks_book_them_are_read_and_other_creditors_left_alone(db: TestDb) {
+        let (orders, stefan) = stefan_with(&db, 3);
+        let isr = "210000000003139471430009017";
+        let another_business = qrr(stefan + 1000, 2026, 1);
+        let entries = [
+            // No transaction details: the entry alone, a credit without a reference.
+            Entry { details: false, ..Entry::booked("2026-03-30", "E1", vec![Tx::unstructured("cash deposit", 20000, "T1")]) },
+            // No booking date: the value date serves.
+            Entry { dated: camt::Dated::ValueOnly, ..Entry::booked("2026-03-31", "E2", vec![Tx::paying(&qrr(stefan, 2026, 1), 3000, "CHF", "T2")]) },
+            // Neither date: not booked, left alone.
+            Entry { dated: camt::Dated::Neither, ..Entry::booked("2026-03-31", "E3", vec![Tx::paying(&qrr(stefan, 2026, 2), 3100, "CHF", "T3")]) },
+            // References of other creditors.
+            Entry::booked("2026-03-31", "E4", vec![Tx::paying(isr, 4000, "CHF", "T4"), Tx::paying(&another_business, 5000, "CHF", "T5")]),
+            Entry::booked("2026-03-31", "E5", vec![Tx::paying("RF18539007547034", 6000, "EUR", "T6")]),
+        ];
+        let file = bank_file("bank.xml", &camt::file(Message::Statement, Version::V08, &entries));
+        let out = import(&db, &file, &[]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(listed(&out), [row("2026-0001", "applied", "T2")]);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "{} (camt.053.001.08): 6 transactions, 1 applied, 1 credit without a reference of ours ignored, \
+                 3 credits with another creditor's reference left alone, 1 credit not booked (pending, or undated) ignored\n",
+                file.path
+            )
+        );
+        // Paid on its value date, noon in Zurich (summer time: 10:00 UTC).
+        assert_eq!(paid_at(&db, &orders[0]), "2026-03-31T10:00:00Z");
+        assert_eq!(paid_at(&db, &orders[1]), "");
+        assert!(ok(&db, &["payments", "list", "--format", "json"]) == "[]");
+    }
+
+    fn a_file_cut_off_anywhere_applies_nothing(db: TestDb) {
+        let (orders, stefan) = stefan_with(&db, 2);
+        let entries = [
+            Entry::booked("2026-03-30", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 3000, "CHF", "T1")]),
+            Entry::booked("2026-03-30", "E2", vec![Tx::paying(&qrr(stefan, 2026, 2), 3100, "CHF", "T2")]),
+        ];
+        let whole = camt::file(Message::Notification, Version::V08, &entries);
+        let first_entry_ends = whole.find("</Ntry>").unwrap() + "</Ntry>".len();
+        let closing = whole.rfind("</Ntfctn>").unwrap();
+        let cuts: [(&str, String); 5] = [
+            ("after its first entry", whole[..first_entry_ends].to_string()),
+            ("after its first entry, in whitespace", format!("{}\n  \n", &whole[..first_entry_ends])),
+            ("inside a tag", whole[..first_entry_ends + 9].to_string()),
+            ("missing only its closing tags", format!("{}\n", &whole[..closing])),
+            ("in the envelope's last tag", { let e = camt::enveloped(&whole); e[..e.len() - 5].to_string() }),
+        ];
+        for (cut, xml) in cuts {
+            let file = bank_file("cut.xml", &xml);
+            let message = fails(&db, 65, &["payments", "import", &file.path]);
+            assert!(message.starts_with(&format!("error: {}: ", file.path)), "{cut}: {message}");
+            assert!(message.contains("cut off") || message.contains("not well-formed"), "{cut}: {message}");
+            assert_eq!(message.lines().count(), 1, "{message}");
+            assert!(orders.iter().all(|order| paid_at(&db, order).is_empty()), "{cut}: nothing applied");
+        }
+        assert!(payments_journaled(&db).is_empty());
+        // The whole file, downloaded again, applies.
+        assert_eq!(import(&db, &bank_file("bank.xml", &whole), &[]).code, 0);
+        assert!(orders.iter().all(|order| !paid_at(&db, order).is_empty()));
+    }
+
+    fn a_payment_is_listed_with_its_reference_as_the_bank_carries_it_and_never_before_its_receipt(db: TestDb) {
+        let (orders, stefan) = stefan_with(&db, 2);
+        // The reference in groups, as the payer typed it off the slip.
+        let spaced = {
+            let compact = qrr(stefan, 2026, 1);
+            format!("{} {}", &compact[..2], compact.as_bytes()[2..].chunks(5).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join(" "))
+        };
+        let entries = [
+            Entry::booked("2026-03-30", "E1", vec![Tx::paying(&spaced, 3000, "CHF", "T1")]),
+            // Invoice 2 was issued on 3 March 2026: a payment booked before it is no payment of it.
+            Entry::booked("2026-03-02", "E2", vec![Tx::paying(&qrr(stefan, 2026, 2), 3100, "CHF", "T2")]),
+        ];
+        let file = bank_file("bank.xml", &camt::file(Message::Notification, Version::V08, &entries));
+        let out = import(&db, &file, &[]);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert_eq!(listed(&out), [row("2026-0001", "applied", "T1"), row("2026-0002", "before_issue", "T2")]);
+        let rows: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(rows[0]["reference"].as_str(), Some(spaced.as_str()));
+        assert_eq!(rows[1]["reason"], "booked before the receipt was issued: not this invoice's payment");
+        assert_eq!(paid_at(&db, &orders[1]), "");
+        let table = run(&db, &["payments", "import", &file.path]);
+        assert!(table.stdout.contains(&spaced), "the table shows the reference as carried: {}", table.stdout);
+    }
+
+    fn a_listed_bank_transaction_stays_known_until_it_is_settled(db: TestDb) {
+        let (orders, stefan) = stefan_with(&db, 2);
+        let entries = [
+            Entry::booked("2026-03-30", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 2000, "CHF", "SHORT")]),
+            Entry::booked("2026-03-30", "E2", vec![Tx::paying(&qrr(stefan, 2026, 2), 3100, "CHF", "EXACT")]),
+        ];
+        let file = bank_file("bank.xml", &camt::file(Message::Notification, Version::V08, &entries));
+        let first = import(&db, &file, &[]);
+        assert_eq!(first.code, 1, "{}", first.stderr);
+        assert_eq!(listed(&first), [row("2026-0001", "partial", "SHORT"), row("2026-0002", "applied", "EXACT")]);
+        let open: serde_json::Value = serde_json::from_str(&ok(&db, &["payments", "list", "--open", "--format", "json"])).unwrap();
+        assert_eq!(open.as_array().unwrap().len(), 1);
+        assert_eq!((open[0]["bank_reference"].as_str(), open[0]["outcome"].as_str(), open[0]["amount"].as_str()), (Some("SHORT"), Some("partial"), Some("20.00")));
+        let today = chrono::Utc::now().with_timezone(&chrono_tz::Europe::Zurich).date_naive().to_string();
+        // The customer pays the rest in cash; the stringer marks the invoice paid by hand.
+        ok(&db, &["order", "edit", &orders[0], "--paid-at", "2026-04-02 10:00"]);
+        // Imported again: listed before, still open; not called a double payment.
+        let again = import(&db, &file, &[]);
+        assert_eq!(again.code, 1, "{}", again.stderr);
+        assert_eq!(listed(&again), [row("2026-0001", "partial", "SHORT"), row("2026-0002", "already_applied", "EXACT")]);
+        let rows: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+        let reason = rows[0]["reason"].as_str().unwrap();
+        assert!(reason.starts_with(&format!("listed before on {today}, still open")), "{reason}");
+        assert!(again.stderr.contains("1 listed by an earlier import, 1 need attention"), "{}", again.stderr);
+        // Settled: journaled, and no longer a reason to fail.
+        let settled = run(&db, &["payments", "settle", "SHORT", "--reason", "rest paid in cash at pickup"]);
+        assert_eq!(settled.code, 0, "{}", settled.stderr);
+        assert!(settled.stderr.contains("SHORT") && settled.stderr.contains("2026-0001"), "{}", settled.stderr);
+        let journal = journaled(&db, "settle");
+        assert_eq!(journal.len(), 1);
+        assert_eq!((journal[0]["numbers"].as_str(), journal[0]["reason"].as_str()), (Some("2026-0001"), Some("rest paid in cash at pickup")));
+        let third = import(&db, &file, &[]);
+        assert_eq!(third.code, 0, "{}", third.stderr);
+        let rows: serde_json::Value = serde_json::from_str(&third.stdout).unwrap();
+        assert_eq!(
+            rows[0]["reason"].as_str().unwrap(),
+            format!("listed before on {today} (less than the invoice asks: a partial payment), settled on {today}: rest paid in cash at pickup")
+        );
+        assert_eq!(ok(&db, &["payments", "list", "--open", "--format", "json"]), "[]");
+        let all = ok(&db, &["payments", "list", "--format", "csv"]);
+        assert!(all.lines().nth(1).unwrap().contains("rest paid in cash at pickup"), "{all}");
+        // Once only, and only what was listed.
+        assert_eq!(fails(&db, 1, &["payments", "settle", "SHORT", "--reason", "again"]), format!("error: bank transaction SHORT was settled already on {today}: rest paid in cash at pickup"));
+        assert_eq!(fails(&db, 1, &["payments", "settle", "EXACT", "--reason", "x"]), "error: no import listed bank transaction EXACT as needing attention (see `receipts payments list`)");
+        assert_eq!(fails(&db, 65, &["payments", "settle", "SHORT", "--reason", "  "]), "error: --reason is empty: say how the payment was handled");
+        assert_eq!(journaled(&db, "settle").len(), 1);
+    }
 }

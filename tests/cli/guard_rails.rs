@@ -80,7 +80,7 @@ on_both_backends! {
         assert!(refused(&db, 65, &["mint", "--order", &order, "--at", &typo]).contains("is in the future"));
         let old = format!("{}-06-01 10:00", this_year() - 2);
         let message = refused(&db, 65, &["mint", "--order", &order, "--at", &old]);
-        assert!(message.contains("pass --backdate if the racket really was strung then"), "{message}");
+        assert!(message.contains("pass --backdate if it really was strung then"), "{message}");
         let last_year = format!("{}-06-01 10:00", this_year() - 1);
         assert_eq!(ok(&db, &["mint", "--order", &order, "--at", &last_year]), format!("{}-0001", this_year() - 1));
     }

@@ -114,7 +114,7 @@ fn a_counter_held_by_another_mint_is_exit_75_on_a_german_server() {
     let mut holder = PgConnection::establish(&db.url).unwrap();
     holder
         .batch_execute(&format!(
-            "BEGIN; SELECT receipts_mint({first}, 1, 2025, '2025-05-01 10:00', '2025-05-01 10:00', NULL, NULL, '2025-05-01')"
+            "BEGIN; SELECT receipts_mint({first}, 1, 2025, '2025-05-01 10:00', '2025-05-01 10:00', NULL, NULL, '2025-05-01', NULL, NULL)"
         ))
         .unwrap();
     let message = fails(

@@ -40,12 +40,74 @@ fn swiss_vat_shop(db: &TestDb) {
 }
 
 fn mint_at(db: &TestDb, price: &str, at: &str) -> String {
-    let order = ok(db, &["order", "add", "--stringer", "stefan", "--customer", "Roger", "--price", price]);
+    let order = ok(
+        db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "stefan",
+            "--customer",
+            "Roger",
+            "--customer-address",
+            "Seestrasse 5",
+            "--price",
+            price,
+        ],
+    );
     ok(db, &["mint", "--order", &order, "--at", at, "--backdate"]);
     order
 }
 
 on_both_backends! {
+    fn an_invoice_above_the_small_amount_limit_names_the_customers_address_before_it_is_numbered(db: TestDb) {
+        swiss_vat_shop(&db);
+        let take = |price: &str| run(&db, &["order", "add", "--stringer", "stefan", "--customer", "Roger", "--price", price]);
+        // Said when the order is taken...
+        let big = take("450");
+        assert_eq!(big.code, 0);
+        let order = big.stdout.trim().to_string();
+        assert!(big.stderr.contains(&format!("warning: order {order} is above CHF 400, so its invoice must name the customer's address")), "{}", big.stderr);
+        let small = take("399.95");
+        assert!(!small.stderr.contains("warning"), "{}", small.stderr);
+        // ...enforced when it is numbered: nothing issued, nothing written.
+        let refused = fails(&db, 65, &["mint", "--order", &order]);
+        assert_eq!(
+            refused,
+            format!("error: order {order} is over the small-amount limit (CHF 450.00) and its invoice must name the customer's address: set it with `receipts order edit {order} --customer-address ...`, or mint with --without-address (the journal records it)")
+        );
+        assert!(journaled(&db, "mint").is_empty());
+        // An edit that leaves it without says so again; one that adds it is quiet, and it mints.
+        assert!(run(&db, &["order", "edit", &order, "--notes", "pays late"]).stderr.contains("warning"));
+        let edited = run(&db, &["order", "edit", &order, "--customer-address", "Seestrasse 5\\n8002 Zürich"]);
+        assert!(!edited.stderr.contains("warning"), "{}", edited.stderr);
+        assert_eq!(ok(&db, &["mint", "--order", &order]).len(), 9);
+        // Or, on purpose, without it: journaled.
+        let other = take("1250").stdout.trim().to_string();
+        ok(&db, &["mint", "--order", &other, "--without-address"]);
+        let mints = journaled(&db, "mint");
+        assert_eq!(mints.len(), 2);
+        assert_eq!(mints[1]["reason"], "issued without the customer's address above the small-amount limit");
+        assert!(mints[0]["reason"].as_str().unwrap_or_default().is_empty(), "{}", mints[0]);
+        assert!(run(&db, &["receipt", &other]).stderr.contains("names no customer address"));
+        // The stringer's own racket, and a business without VAT, have no such rule.
+        let own = ok(&db, &["order", "add", "--stringer", "stefan", "--kind", "self", "--price", "900"]);
+        ok(&db, &["mint", "--order", &own]);
+        ok(&db, &["stringer", "edit", "stefan", "--vat-number", ""]);
+        let untaxed = take("900");
+        assert!(!untaxed.stderr.contains("warning"), "{}", untaxed.stderr);
+        ok(&db, &["mint", "--order", untaxed.stdout.trim()]);
+    }
+
+    fn a_german_invoice_above_eur_250_names_the_customers_address(db: TestDb) {
+        ok(&db, &["stringer", "add", "hans", "--timezone", "Europe/Berlin"]);
+        ok(&db, &["stringer", "edit", "hans", "--country", "DE", "--currency", "EUR", "--vat-number", "DE123456789", "--vat-rate", "19", "--vat-from", "2026-01-01"]);
+        let order = ok(&db, &["order", "add", "--stringer", "hans", "--customer", "Boris", "--price", "250.01"]);
+        assert!(fails(&db, 65, &["mint", "--order", &order]).contains("over the small-amount limit (EUR 250.01)"));
+        let fine = ok(&db, &["order", "add", "--stringer", "hans", "--customer", "Boris", "--price", "250.00"]);
+        ok(&db, &["mint", "--order", &fine]);
+    }
+
     fn the_rate_is_the_one_in_force_on_the_local_strung_date(db: TestDb) {
         swiss_vat_shop(&db);
         // 23:30 on New Year's Eve in Zurich is 22:30 UTC; 00:30 on New Year's Day is 23:30 UTC
@@ -169,16 +231,4 @@ on_both_backends! {
         assert_eq!(db.query_i64("SELECT vat_rate_bp FROM orders WHERE v1_id = 1"), Some(770));
         assert_eq!(db.query_i64("SELECT vat_rate_bp FROM orders WHERE v1_id = 2"), Some(810));
     }
-}
-
-#[test]
-fn a_receipt_above_the_small_amount_limit_asks_for_the_customers_address() {
-    let db = TestDb::sqlite();
-    swiss_vat_shop(&db);
-    let order = mint_at(&db, "450", "2026-03-01 10:00");
-    let out = run(&db, &["receipt", &order]);
-    assert_eq!(out.code, 0);
-    assert!(out.stderr.contains("is above CHF 400 and names no customer address"), "{}", out.stderr);
-    let small = mint_at(&db, "399", "2026-03-02 10:00");
-    assert!(!run(&db, &["receipt", &small]).stderr.contains("warning"));
 }

@@ -1,6 +1,7 @@
 //! Bank files as Swiss and EU banks write them (ISO 20022 camt.053 statements and camt.054
-//! credit notifications, versions 001.04 and 001.08), made from a list of entries, so tests
-//! import real-looking files without keeping any.
+//! credit notifications, versions 001.02 to 001.12), made from a list of entries, so tests
+//! import real-looking files without keeping any; and the shapes real files come in (inside
+//! an envelope, with namespace prefixes, other line endings, cut off).
 
 use std::fmt::Write;
 
@@ -12,10 +13,20 @@ pub enum Message {
     Notification,
 }
 
+/// The message's version, 001.NN: up to 001.05 an entry's status is a code of its own
+/// (`<Sts>BOOK</Sts>`), from 001.06 on a choice (`<Sts><Cd>BOOK</Cd></Sts>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Version {
-    V04,
-    V08,
+pub struct Version(pub u8);
+
+impl Version {
+    pub const V04: Version = Version(4);
+    pub const V08: Version = Version(8);
+    /// Every published version.
+    pub const ALL: std::ops::RangeInclusive<u8> = 2..=12;
+
+    fn status_is_a_choice(self) -> bool {
+        self.0 >= 6
+    }
 }
 
 /// One transaction of an entry.
@@ -71,19 +82,39 @@ impl Tx {
     }
 }
 
+/// Which dates an entry carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dated {
+    /// Booking date and value date.
+    Both,
+    /// The value date only, as some banks write it.
+    ValueOnly,
+    Neither,
+}
+
 /// One entry: a single transaction, or a batch booking of several.
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub booked_on: &'static str,
+    pub dated: Dated,
     /// BOOK, PDNG or INFO.
     pub status: &'static str,
     pub bank_reference: Option<String>,
     pub transactions: Vec<Tx>,
+    /// Without transaction details (`NtryDtls`): the entry alone books its one transaction.
+    pub details: bool,
 }
 
 impl Entry {
     pub fn booked(booked_on: &'static str, bank_reference: &str, transactions: Vec<Tx>) -> Entry {
-        Entry { booked_on, status: "BOOK", bank_reference: Some(bank_reference.to_string()), transactions }
+        Entry {
+            booked_on,
+            dated: Dated::Both,
+            status: "BOOK",
+            bank_reference: Some(bank_reference.to_string()),
+            transactions,
+            details: true,
+        }
     }
 }
 
@@ -93,12 +124,11 @@ pub fn amount(minor: i64) -> String {
 
 /// The file's XML.
 pub fn file(message: Message, version: Version, entries: &[Entry]) -> String {
-    let (root, body, number) = match (message, version) {
-        (Message::Statement, Version::V04) => ("BkToCstmrStmt", "Stmt", "053.001.04"),
-        (Message::Statement, Version::V08) => ("BkToCstmrStmt", "Stmt", "053.001.08"),
-        (Message::Notification, Version::V04) => ("BkToCstmrDbtCdtNtfctn", "Ntfctn", "054.001.04"),
-        (Message::Notification, Version::V08) => ("BkToCstmrDbtCdtNtfctn", "Ntfctn", "054.001.08"),
+    let (root, body, message_number) = match message {
+        Message::Statement => ("BkToCstmrStmt", "Stmt", "053"),
+        Message::Notification => ("BkToCstmrDbtCdtNtfctn", "Ntfctn", "054"),
     };
+    let number = format!("{message_number}.001.{:02}", version.0);
     let mut xml = String::new();
     writeln!(xml, r#"<?xml version="1.0" encoding="UTF-8"?>"#).unwrap();
     writeln!(xml, r#"<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.{number}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">"#).unwrap();
@@ -130,18 +160,27 @@ fn write_entry(xml: &mut String, version: Version, entry: &Entry) {
     }
     write!(xml, r#"<Amt Ccy="{}">{}</Amt>"#, first.currency, amount(total)).unwrap();
     write!(xml, "<CdtDbtInd>{}</CdtDbtInd>", if first.credit { "CRDT" } else { "DBIT" }).unwrap();
-    match version {
-        Version::V04 => write!(xml, "<Sts>{}</Sts>", entry.status).unwrap(),
-        Version::V08 => write!(xml, "<Sts><Cd>{}</Cd></Sts>", entry.status).unwrap(),
+    if version.status_is_a_choice() {
+        write!(xml, "<Sts><Cd>{}</Cd></Sts>", entry.status).unwrap();
+    } else {
+        write!(xml, "<Sts>{}</Sts>", entry.status).unwrap();
     }
-    write!(xml, "<BookgDt><Dt>{}</Dt></BookgDt><ValDt><Dt>{}</Dt></ValDt>", entry.booked_on, entry.booked_on)
-        .unwrap();
+    if entry.dated == Dated::Both {
+        write!(xml, "<BookgDt><Dt>{}</Dt></BookgDt>", entry.booked_on).unwrap();
+    }
+    if entry.dated != Dated::Neither {
+        write!(xml, "<ValDt><Dt>{}</Dt></ValDt>", entry.booked_on).unwrap();
+    }
     if let Some(reference) = &entry.bank_reference {
         write!(xml, "<AcctSvcrRef>{reference}</AcctSvcrRef>").unwrap();
     }
     xml.push_str(
         "<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>RCDT</Cd><SubFmlyCd>VCOM</SubFmlyCd></Fmly></Domn></BkTxCd>",
     );
+    if !entry.details {
+        xml.push_str("</Ntry>\n");
+        return;
+    }
     xml.push_str("<NtryDtls>");
     if entry.transactions.len() > 1 {
         write!(xml, "<Btch><NbOfTxs>{}</NbOfTxs></Btch>", entry.transactions.len()).unwrap();
@@ -153,15 +192,16 @@ fn write_entry(xml: &mut String, version: Version, entry: &Entry) {
         }
         xml.push_str("<EndToEndId>NOTPROVIDED</EndToEndId></Refs>");
         let amount = format!(r#"<Amt Ccy="{}">{}</Amt>"#, tx.currency, amount(tx.minor));
-        match version {
-            // 001.04 as many banks wrote it: the amount in the amount details only.
-            Version::V04 => write!(xml, "<AmtDtls><TxAmt>{amount}</TxAmt></AmtDtls>").unwrap(),
-            Version::V08 => write!(
+        if version.status_is_a_choice() {
+            write!(
                 xml,
                 "{amount}<CdtDbtInd>{}</CdtDbtInd><AmtDtls><InstdAmt>{amount}</InstdAmt><TxAmt>{amount}</TxAmt></AmtDtls>",
                 if tx.credit { "CRDT" } else { "DBIT" }
             )
-            .unwrap(),
+            .unwrap();
+        } else {
+            // As many banks wrote the early versions: the amount in the amount details only.
+            write!(xml, "<AmtDtls><TxAmt>{amount}</TxAmt></AmtDtls>").unwrap();
         }
         xml.push_str("<RltdPties><Dbtr><Nm>Roger Federer</Nm></Dbtr></RltdPties>");
         match (&tx.reference, &tx.unstructured) {
@@ -177,4 +217,38 @@ fn write_entry(xml: &mut String, version: Version, entry: &Entry) {
         xml.push_str("</TxDtls>");
     }
     xml.push_str("</NtryDtls></Ntry>\n");
+}
+
+/// The file as an ISO/SWIFT message: the Document inside an envelope, after its business
+/// application header.
+pub fn enveloped(xml: &str) -> String {
+    let document = xml.split_once("?>").map_or(xml, |(_, rest)| rest).trim_start();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Envelope xmlns=\"urn:swift:xsd:envelope\">\n\
+         <AppHdr xmlns=\"urn:iso:std:iso:20022:tech:xsd:head.001.001.02\"><Fr><FIId><FinInstnId><BICFI>UBSWCHZH80A</BICFI></FinInstnId></FIId></Fr>\
+         <To><FIId><FinInstnId><BICFI>RECEIPTS</BICFI></FinInstnId></FIId></To><BizMsgIdr>MSG-1</BizMsgIdr>\
+         <MsgDefIdr>camt.054.001.08</MsgDefIdr><CreDt>2026-11-20T18:00:00Z</CreDt></AppHdr>\n{document}</Envelope>\n"
+    )
+}
+
+/// The file with every element of the Document in a prefixed namespace (`<ns2:Ntry>`), as
+/// Java-based bank systems write it.
+pub fn prefixed(xml: &str, prefix: &str) -> String {
+    let start = xml.find("<Document").expect("a Document");
+    let (head, document) = xml.split_at(start);
+    let document = document.replacen(" xmlns=\"", &format!(" xmlns:{prefix}=\""), 1);
+    let mut out = String::from(head);
+    let mut rest = document.as_str();
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        if let Some(name) = rest.strip_prefix('/') {
+            out.push('/');
+            rest = name;
+        }
+        out.push_str(prefix);
+        out.push(':');
+    }
+    out.push_str(rest);
+    out
 }
