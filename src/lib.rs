@@ -9,6 +9,7 @@ pub mod cli;
 pub mod db;
 pub mod domain;
 pub mod error;
+pub mod files;
 pub mod mail;
 pub mod payment;
 pub mod receipt;

@@ -4,7 +4,7 @@ use crate::db::orders::{self, Filter, Listed};
 use crate::db::receipts::Frozen;
 use crate::db::Access;
 use crate::domain::{Price, VatRate};
-use crate::Error;
+use crate::files::NewFile;
 use anyhow::Context as _;
 use chrono::{NaiveDateTime, TimeZone};
 use chrono_tz::Tz;
@@ -68,20 +68,14 @@ struct Totals {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
-    let out: Box<dyn Write> = match &opts.output {
+    // To a file: written whole beside it, put in place at the end.
+    let mut file = match &opts.output {
+        None => None,
+        Some(path) => Some(NewFile::create(path).map_err(|e| output::cannot_write(path, e, "an export"))?),
+    };
+    let out: Box<dyn Write + '_> = match file.as_mut() {
         None => Box::new(super::retry::Stdout),
-        Some(path) => {
-            // Once the file exists, running the export again would find it there.
-            super::retry::beyond_repeat();
-            Box::new(std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
-                match e.kind() {
-                    std::io::ErrorKind::AlreadyExists => {
-                        Error::OutputExists { path: path.display().to_string(), what: "an export" }
-                    }
-                    _ => Error::InputFile(format!("cannot create {}: {e}", path.display())),
-                }
-            })?)
-        }
+        Some(file) => Box::new(file),
     };
     let mut rows = Rows::<Entry>::to(opts.format.into(), out);
     let mut totals: BTreeMap<(String, String), Totals> = BTreeMap::new();
@@ -136,8 +130,15 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             output::count(without_rate, "receipt")
         );
     }
-    if let Some(path) = &opts.output {
-        eprintln!("wrote {} of {} to {}", output::count(written, "number"), opts.year, path.display());
+    if let (Some(file), Some(path)) = (file, &opts.output) {
+        let new = file.commit_or_same().map_err(|e| output::cannot_write(path, e, "an export"))?;
+        // Once the file is there, running the export again would find it there.
+        super::retry::beyond_repeat();
+        let numbers = output::count(written, "number");
+        match new {
+            true => eprintln!("wrote {numbers} of {} to {}", opts.year, path.display()),
+            false => eprintln!("{} holds the same {numbers} of {} already", path.display(), opts.year),
+        }
     }
     Ok(())
 }

@@ -171,6 +171,8 @@ impl StringerOpt {
 pub struct Context {
     database_url: Option<String>,
     lock_timeout: Duration,
+    /// The SQLite file this command created, removed again if the command fails.
+    created: std::cell::RefCell<Option<std::path::PathBuf>>,
 }
 
 impl Context {
@@ -197,8 +199,29 @@ impl Context {
         let db = Db::open(&url, access, self.lock_timeout)?;
         if db.is_new() {
             eprintln!("created a new database at {}", url.redacted());
+            if let DatabaseUrl::Sqlite(path) = &url {
+                *self.created.borrow_mut() = Some(path.clone());
+            }
         }
         Ok(db)
+    }
+
+    /// After a failed command: the database file it created, if it still holds no stringer
+    /// (nothing was written; somebody else may have begun using it meanwhile), is removed
+    /// with its journal files, so a mistake leaves nothing behind.
+    fn remove_created(&self) {
+        let Some(path) = self.created.borrow_mut().take() else { return };
+        let url = DatabaseUrl::Sqlite(path.clone());
+        let empty = Db::open(&url, Access::Read, self.lock_timeout)
+            .and_then(|mut db| db.read(|conn| Ok(crate::db::stringers::list(conn)?.is_empty())));
+        if matches!(empty, Ok(true)) {
+            for suffix in ["", "-wal", "-shm"] {
+                let mut file = path.clone().into_os_string();
+                file.push(suffix);
+                let _ = std::fs::remove_file(file);
+            }
+            eprintln!("removed the new database {} again: the command failed", path.display());
+        }
     }
 }
 
@@ -241,23 +264,35 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn run_once(cli: Cli) -> anyhow::Result<()> {
-    let ctx = Context { database_url: cli.database_url, lock_timeout: cli.lock_timeout };
-    match cli.command {
-        Command::Stringer(cmd) => stringer::run(cmd, &ctx),
-        Command::Order(cmd) => order::run(cmd, &ctx),
-        Command::Mint(opts) => mint::run(opts, &ctx),
-        Command::Void(opts) => void::run(opts, &ctx),
-        Command::Receipt(opts) => receipt::run(opts, &ctx),
-        Command::Send(opts) => send::run(opts, &ctx),
-        Command::Payments(cmd) => payments::run(cmd, &ctx),
-        Command::MigrateV1(opts) => migrate_v1::run(opts, &ctx),
-        Command::ResyncCounters(opts) => resync::run(opts, &ctx),
-        Command::Audit(opts) => audit::run(opts, &ctx),
-        Command::Export(opts) => export::run(opts, &ctx),
-        Command::Journal(opts) => journal::run(opts, &ctx),
-        Command::VatReport(opts) => vat_report::run(opts, &ctx),
-        Command::Backup(opts) => backup::run(opts, &ctx),
-        Command::Db(cmd) => database::run(cmd, &ctx),
+    let ctx = Context {
+        database_url: cli.database_url,
+        lock_timeout: cli.lock_timeout,
+        created: Default::default(),
+    };
+    let outcome = run_command(cli.command, &ctx);
+    if outcome.is_err() {
+        ctx.remove_created();
+    }
+    outcome
+}
+
+fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
+    match command {
+        Command::Stringer(cmd) => stringer::run(cmd, ctx),
+        Command::Order(cmd) => order::run(cmd, ctx),
+        Command::Mint(opts) => mint::run(opts, ctx),
+        Command::Void(opts) => void::run(opts, ctx),
+        Command::Receipt(opts) => receipt::run(opts, ctx),
+        Command::Send(opts) => send::run(opts, ctx),
+        Command::Payments(cmd) => payments::run(cmd, ctx),
+        Command::MigrateV1(opts) => migrate_v1::run(opts, ctx),
+        Command::ResyncCounters(opts) => resync::run(opts, ctx),
+        Command::Audit(opts) => audit::run(opts, ctx),
+        Command::Export(opts) => export::run(opts, ctx),
+        Command::Journal(opts) => journal::run(opts, ctx),
+        Command::VatReport(opts) => vat_report::run(opts, ctx),
+        Command::Backup(opts) => backup::run(opts, ctx),
+        Command::Db(cmd) => database::run(cmd, ctx),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "receipts", &mut std::io::stdout());
             Ok(())

@@ -106,9 +106,9 @@ pub fn count(n: usize, noun: &str) -> String {
 /// Rows written as they come, so a long listing starts at once and never sits whole in
 /// memory: a table (column widths from the first rows; later, wider cells stretch their
 /// line), a JSON array, or CSV with a header row.
-pub struct Rows<R> {
+pub struct Rows<'a, R> {
     format: Format,
-    sink: Sink,
+    sink: Sink<'a>,
     /// Table rows held until the widths are known.
     waiting: Vec<Vec<String>>,
     widths: Option<Vec<usize>>,
@@ -116,21 +116,21 @@ pub struct Rows<R> {
     _row: std::marker::PhantomData<R>,
 }
 
-enum Sink {
-    Text(io::BufWriter<Box<dyn Write>>),
-    Csv(Box<csv::Writer<Box<dyn Write>>>),
+enum Sink<'a> {
+    Text(io::BufWriter<Box<dyn Write + 'a>>),
+    Csv(Box<csv::Writer<Box<dyn Write + 'a>>>),
 }
 
 /// Table rows looked at before the column widths are fixed.
 const WIDTH_SAMPLE: usize = 1000;
 
-impl<R: Tabled + Serialize> Rows<R> {
+impl<'a, R: Tabled + Serialize> Rows<'a, R> {
     /// Rows on stdout.
-    pub fn new(format: Format) -> Rows<R> {
+    pub fn new(format: Format) -> Rows<'static, R> {
         Rows::to(format, Box::new(Stdout))
     }
 
-    pub fn to(format: Format, out: Box<dyn Write>) -> Rows<R> {
+    pub fn to(format: Format, out: Box<dyn Write + 'a>) -> Rows<'a, R> {
         let sink = match format {
             Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
             _ => Sink::Text(io::BufWriter::new(out)),
@@ -222,21 +222,16 @@ fn display_width(text: &str) -> usize {
     textwrap::core::display_width(text)
 }
 
-/// Writes `bytes` to a new file; a file that exists is refused unless it holds exactly
-/// these bytes (`what` names the command in the refusal). A file that could not be written whole is removed again.
+/// Writes `bytes` to a new file, whole or not at all; a file that exists is refused unless
+/// it holds exactly these bytes (`what` names the command in the refusal).
 pub fn write_new_or_same(path: &Path, bytes: &[u8], what: &'static str) -> Result<(), Error> {
-    if let Ok(existing) = std::fs::read(path) {
-        if existing == bytes {
-            return Ok(());
-        }
-        return Err(Error::OutputExists { path: path.display().to_string(), what });
+    crate::files::write_new_or_same(path, bytes).map(drop).map_err(|e| cannot_write(path, e, what))
+}
+
+/// The refusal of a file that exists and differs, or why it could not be written.
+pub fn cannot_write(path: &Path, e: io::Error, what: &'static str) -> Error {
+    match e.kind() {
+        io::ErrorKind::AlreadyExists => Error::OutputExists { path: path.display().to_string(), what },
+        _ => Error::InputFile(format!("cannot write {}: {e}", path.display())),
     }
-    let cannot = |e: std::io::Error| Error::InputFile(format!("cannot write {}: {e}", path.display()));
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(cannot)?;
-    if let Err(e) = file.write_all(bytes).and_then(|()| file.sync_all()) {
-        drop(file);
-        let _ = std::fs::remove_file(path);
-        return Err(cannot(e));
-    }
-    Ok(())
 }

@@ -3,7 +3,8 @@
 
 use super::audit::{audit, Problem, YearAudit};
 use super::{Access, DatabaseUrl, Db};
-use crate::error::Error;
+use crate::error::{first_line, Error};
+use crate::files::NewFile;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
 use std::path::Path;
@@ -26,25 +27,44 @@ pub fn backup(db: &mut Db, target: &Path) -> Result<Backup, Error> {
                 .into(),
         ));
     }
+    let exists = || Error::OutputExists { path: target.display().to_string(), what: "a backup" };
     if target.exists() {
-        return Err(Error::OutputExists { path: target.display().to_string(), what: "a backup" });
+        return Err(exists());
     }
+    let cannot = |e: &dyn std::fmt::Display| {
+        Error::InputFile(format!(
+            "cannot write the backup {}: {}",
+            target.display(),
+            first_line(&e.to_string())
+        ))
+    };
     let before = problems(&db.read(|conn| audit(conn, None, None))?);
-    // VACUUM cannot run inside a transaction; on its own it is one read transaction.
+    // Written beside the target, verified there, and only then put in place.
+    let copy = NewFile::create(target).map_err(|e| cannot(&e))?;
+    // VACUUM cannot run inside a transaction; on its own it is one read transaction. It
+    // writes into the empty temporary file.
     db.without_transaction(|conn| {
         diesel::sql_query("VACUUM INTO ?")
-            .bind::<Text, _>(target.to_string_lossy().into_owned())
+            .bind::<Text, _>(copy.temp_path().to_string_lossy().into_owned())
             .execute(conn)
     })
-    .map_err(|e| Error::InputFile(format!("cannot write the backup {}: {e}", target.display())))?;
-    verify(target, &before).inspect_err(|_| {
-        let _ = std::fs::remove_file(target);
-    })
+    .map_err(|e| cannot(&e))?;
+    let verified = verify(copy.temp_path(), target, &before)?;
+    copy.commit().map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => exists(),
+        _ => cannot(&e),
+    })?;
+    Ok(verified)
 }
 
-fn verify(target: &Path, expected_problems: &[(String, i32, Problem)]) -> Result<Backup, Error> {
+/// Checks the copy written at `written`, to be called `target`.
+fn verify(
+    written: &Path,
+    target: &Path,
+    expected_problems: &[(String, i32, Problem)],
+) -> Result<Backup, Error> {
     let mut copy =
-        Db::open(&DatabaseUrl::Sqlite(target.to_path_buf()), Access::Read, super::DEFAULT_LOCK_TIMEOUT)?;
+        Db::open(&DatabaseUrl::Sqlite(written.to_path_buf()), Access::Read, super::DEFAULT_LOCK_TIMEOUT)?;
     #[derive(QueryableByName)]
     struct Check {
         #[diesel(sql_type = Text)]

@@ -110,6 +110,7 @@ mod availability;
 mod bank;
 mod deploy;
 mod errors;
+mod files;
 mod frozen;
 mod guard_rails;
 mod help;
