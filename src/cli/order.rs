@@ -1,10 +1,11 @@
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
 use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
+use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Access, Tenant};
 use crate::domain::{
     check_country, check_email, check_not_future, format_local, format_utc, now_utc, Currency, OrderId,
-    OrderKind, OrderStatus, Price, StatusFilter, Timestamp,
+    OrderKind, OrderStatus, PaymentMethod, Price, StatusFilter, Timestamp,
 };
 use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
@@ -324,10 +325,12 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
         since: opts.since,
         until: opts.until,
     };
-    let mut rows = output::Rows::<OrderView>::new(opts.format.into());
+    let mut rows = output::Rows::<OrderView>::new(opts.format.into()).within_terminal();
     db.read(|conn| {
+        let frozen = Frozen::load(conn, tenant.as_ref())?;
         orders::for_each(conn, tenant.as_ref(), &filter, opts.limit, |listed| {
-            Ok(rows.push(&OrderView::new(listed.order, listed.stringer))?)
+            let billing = frozen.billing(&listed.order, listed.stringer);
+            Ok(rows.push(&OrderView::new(listed.order, listed.stringer, billing))?)
         })
     })
     .context("cannot list the orders")?;
@@ -338,8 +341,12 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
-    let order = db.read(|conn| orders::find(conn, &tenant, order))?;
-    let view = OrderView::new(order, &tenant);
+    let (order, billing) = db.read(|conn| {
+        let order = orders::find(conn, &tenant, order)?;
+        let billing = Frozen::load(conn, Some(&tenant))?.billing(&order, &tenant);
+        Ok((order, billing))
+    })?;
+    let view = OrderView::new(order, &tenant, billing);
     match opts.format {
         Shown::Json => output::json(&view)?,
         Shown::Table => output::line(&view.details())?,
@@ -441,6 +448,13 @@ struct OrderView {
     v1_id: Option<i64>,
     customer_note: Option<String>,
     email: Option<String>,
+    /// The lines printed under the customer's name.
+    customer_address: Option<String>,
+    /// An invoice's last day to pay (the stringer's local date).
+    due_on: Option<String>,
+    /// The reference its invoice carries, as printed.
+    payment_reference: Option<String>,
+    payment_method: Option<PaymentMethod>,
     notes: Option<String>,
     #[serde(skip)]
     local: LocalTimes,
@@ -458,11 +472,15 @@ struct LocalTimes {
 }
 
 impl OrderView {
-    fn new(order: Order, stringer: &Tenant) -> OrderView {
+    fn new(order: Order, stringer: &Tenant, billing: Billing) -> OrderView {
         let tz = stringer.zone();
         let utc = |at: Option<NaiveDateTime>| at.map(format_utc);
         let local = |at: Option<NaiveDateTime>| at.map(|at| format_local(at, tz));
-        let status = order.status();
+        let status = order.status(billing.overdue);
+        let customer_address = match (&order.customer_postal, &order.customer_address) {
+            (Some(postal), _) => Some(postal.lines().join("\n")),
+            (None, lines) => lines.clone(),
+        };
         OrderView {
             id: order.id.0,
             stringer: stringer.handle().to_string(),
@@ -487,6 +505,10 @@ impl OrderView {
             v1_id: order.v1.map(|(_, id)| id),
             customer_note: order.customer_note,
             email: order.email,
+            customer_address,
+            due_on: billing.due_on.map(|day| day.to_string()),
+            payment_reference: billing.reference,
+            payment_method: order.payment_method,
             notes: order.notes,
             local: LocalTimes {
                 zone: tz.name().to_string(),
@@ -529,9 +551,14 @@ impl OrderView {
         ];
         let mut text: Vec<String> =
             fields.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))).collect();
-        if let Some(email) = &self.email {
-            text.push(format!("{:<12} {email}", "email"));
-        }
+        let more: [(&str, Option<String>); 5] = [
+            ("email", self.email.clone()),
+            ("address", self.customer_address.as_ref().map(|a| a.replace('\n', ", "))),
+            ("due", self.due_on.clone()),
+            ("reference", self.payment_reference.clone()),
+            ("paid by", self.payment_method.map(|m| m.to_string())),
+        ];
+        text.extend(more.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))));
         if let Some(note) = &self.customer_note {
             text.push(format!("{:<12} {note}", "note"));
         }
@@ -542,22 +569,21 @@ impl OrderView {
     }
 }
 
-/// One line of `order list`.
+/// One line of `order list`: what people look for, narrow enough for 120 columns.
 #[derive(Debug, Serialize, Tabled)]
 struct OrderRow {
     id: i64,
     stringer: String,
     receipt: String,
     status: OrderStatus,
-    kind: OrderKind,
     customer: String,
     racket: String,
     string: String,
     tension: String,
     /// With its currency.
     price: String,
-    strung: String,
-    paid: String,
+    /// An invoice's due date.
+    due: String,
 }
 
 /// The table of `order list` shows the `OrderRow` of each order.
@@ -584,14 +610,12 @@ impl From<&OrderView> for OrderRow {
             stringer: view.stringer.clone(),
             receipt: output::cell(view.receipt_number.as_ref()),
             status: view.status,
-            kind: view.kind,
             customer: output::cell(view.customer.as_ref()),
             racket: output::cell(view.racket.as_ref()),
             string: output::cell(view.string.as_ref()),
             tension: output::cell(view.tension.as_ref()),
             price: output::cell(view.price.as_ref().map(|price| format!("{price} {}", view.currency))),
-            strung: output::cell(view.local.strung_at.as_ref()),
-            paid: output::cell(view.local.paid_at.as_ref()),
+            due: output::cell(view.due_on.as_ref()),
         }
     }
 }

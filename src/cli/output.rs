@@ -104,14 +104,16 @@ pub fn count(n: usize, noun: &str) -> String {
 }
 
 /// Rows written as they come, so a long listing starts at once and never sits whole in
-/// memory: a table (column widths from the first rows; later, wider cells stretch their
-/// line), a JSON array, or CSV with a header row.
+/// memory: a table (column widths from the first rows, within 120 columns; a wider cell is
+/// cut), a JSON array, or CSV with a header row.
 pub struct Rows<'a, R> {
     format: Format,
     sink: Sink<'a>,
     /// Table rows held until the widths are known.
     waiting: Vec<Vec<String>>,
     widths: Option<Vec<usize>>,
+    /// The most columns a table may take (its widest columns narrowed, their cells cut).
+    within: Option<usize>,
     written: usize,
     _row: std::marker::PhantomData<R>,
 }
@@ -135,7 +137,21 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
             Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
             _ => Sink::Text(io::BufWriter::new(out)),
         };
-        Rows { format, sink, waiting: Vec::new(), widths: None, written: 0, _row: std::marker::PhantomData }
+        Rows {
+            format,
+            sink,
+            waiting: Vec::new(),
+            widths: None,
+            within: None,
+            written: 0,
+            _row: std::marker::PhantomData,
+        }
+    }
+
+    /// A table within a terminal's 120 columns: the widest columns narrowed until it fits,
+    /// their longer cells cut.
+    pub fn within_terminal(self) -> Self {
+        Rows { within: Some(TABLE_WIDTH), ..self }
     }
 
     pub fn push(&mut self, row: &R) -> io::Result<()> {
@@ -197,6 +213,9 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
                 *width = (*width).max(display_width(cell));
             }
         }
+        if let Some(within) = self.within {
+            fit(&mut widths, &headers, within);
+        }
         write_cells(out, &headers, &widths)?;
         let rule: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
         writeln!(out, "{}", rule.join("+"))?;
@@ -208,14 +227,56 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
     }
 }
 
-/// One table line, as tabled's psql style draws it.
+/// The width a table may take: a terminal's 120 columns.
+const TABLE_WIDTH: usize = 120;
+
+/// Narrows the widest columns, a character at a time, until the table fits `within`
+/// (each column takes two spaces of padding and a separator); never below its header, or
+/// below a few characters.
+fn fit(widths: &mut [usize], headers: &[String], within: usize) {
+    let total = |widths: &[usize]| widths.iter().sum::<usize>() + 3 * widths.len() - 1;
+    while total(widths) > within {
+        let narrowest = |i: usize| display_width(&headers[i]).max(6);
+        let Some(widest) =
+            (0..widths.len()).filter(|&i| widths[i] > narrowest(i)).max_by_key(|&i| (widths[i], i))
+        else {
+            return;
+        };
+        widths[widest] -= 1;
+    }
+}
+
+/// One table line, as tabled's psql style draws it; a cell wider than its column is cut,
+/// and ends in "…" (the JSON and CSV listings hold it whole).
 fn write_cells(out: &mut impl Write, cells: &[String], widths: &[usize]) -> io::Result<()> {
     let padded: Vec<String> = cells
         .iter()
         .zip(widths)
-        .map(|(cell, width)| format!(" {cell}{} ", " ".repeat(width.saturating_sub(display_width(cell)))))
+        .map(|(cell, &width)| {
+            let cell = cut(cell, width);
+            format!(" {cell}{} ", " ".repeat(width.saturating_sub(display_width(&cell))))
+        })
         .collect();
     writeln!(out, "{}", padded.join("|"))
+}
+
+/// `text` within `width` columns, never cut inside a character.
+fn cut(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
+    if display_width(text) <= width {
+        return text.into();
+    }
+    let mut kept = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = display_width(c.encode_utf8(&mut [0; 4]));
+        if used + w + 1 > width {
+            break;
+        }
+        kept.push(c);
+        used += w;
+    }
+    kept.push('…');
+    kept.into()
 }
 
 fn display_width(text: &str) -> usize {

@@ -30,7 +30,7 @@ use crate::error::{first_line, Error};
 use diesel::connection::{AnsiTransactionManager, CacheSize, SimpleConnection, TransactionManager};
 use diesel::migration::MigrationSource;
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Text};
+use diesel::sql_types::{Bool, Nullable, Text};
 use diesel::{PgConnection, SqliteConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use std::path::Path;
@@ -165,8 +165,9 @@ impl Db {
     /// An empty database of the current schema that lives in memory: what a dry run plans
     /// against when there is no database yet.
     pub fn empty() -> Result<Db, Error> {
-        let conn = SqliteConnection::establish(":memory:")
+        let mut conn = SqliteConnection::establish(":memory:")
             .map_err(|e| Error::Refused(first_line(&e.to_string())))?;
+        register_functions(&mut conn)?;
         let url = DatabaseUrl::Sqlite(":memory:".into());
         let mut db = Db {
             conn: DbConn::Sqlite(conn),
@@ -431,6 +432,17 @@ struct Flag {
     value: bool,
 }
 
+diesel::define_sql_function! {
+    /// Text folded for comparison (`domain::fold`): on PostgreSQL a function of the
+    /// migrations, on SQLite the program's own, registered with every connection.
+    fn receipts_fold(text: Nullable<Text>) -> Nullable<Text>;
+}
+
+/// Readies an SQLite connection for the program's SQL: its functions.
+fn register_functions(conn: &mut SqliteConnection) -> QueryResult<()> {
+    receipts_fold_utils::register_impl(conn, |text: Option<String>| text.map(|t| crate::domain::fold(&t)))
+}
+
 /// Connects to PostgreSQL, giving up after the connect timeout and a few seconds more. The
 /// connection is made on a thread of its own: behind PgBouncer with the server down, the
 /// first statements would otherwise wait in PgBouncer's queue for minutes.
@@ -477,6 +489,8 @@ fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<Sq
                 SqliteConnection::establish(&sqlite_uri(path, mode))
                     .and_then(|mut c| {
                         c.batch_execute(&busy).map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        register_functions(&mut c)
+                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
                         // A read-only file opens without complaint; the first read tells.
                         c.batch_execute("SELECT count(*) FROM sqlite_master")
                             .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
@@ -509,6 +523,7 @@ fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<Sq
             }
             let mut conn = SqliteConnection::establish(&sqlite_uri(path, "mode=rwc"))
                 .map_err(|e| problem(first_line(&e.to_string())))?;
+            register_functions(&mut conn).map_err(|e| problem(first_line(&e.to_string())))?;
             conn.batch_execute(&format!(
                 "{busy} PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
             ))

@@ -5,7 +5,7 @@ use super::issuers::Issuer;
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    address_limit_passed, day_start, format_utc, local_date, now_utc, Currency, OrderId, OrderKind,
+    address_limit_passed, day_start, fold, format_utc, local_date, now_utc, Currency, OrderId, OrderKind,
     OrderStatus, PaymentMethod, Price, ReceiptNumber, StatusFilter, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
@@ -13,7 +13,7 @@ use crate::payment::Postal;
 use chrono::NaiveDate;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::sql_types::{Nullable, Text, Timestamp};
+use diesel::sql_types::{Nullable, Timestamp};
 use std::collections::HashMap;
 
 /// An order as the program uses it: stored texts parsed, ids typed.
@@ -268,8 +268,16 @@ pub fn address_wanted(
 }
 
 impl Order {
-    pub fn status(&self) -> OrderStatus {
-        OrderStatus::of(self.voided_at.is_some(), self.strung_at.is_some(), self.number.is_some())
+    /// Where it stands; `overdue` says whether an unpaid invoice is past its due date.
+    pub fn status(&self, overdue: bool) -> OrderStatus {
+        match (self.voided_at.is_some(), self.number.is_some(), self.kind, self.paid_at.is_some()) {
+            (true, _, _, _) => OrderStatus::Void,
+            (false, false, _, _) => OrderStatus::Open,
+            (false, true, OrderKind::Own, _) => OrderStatus::Own,
+            (false, true, OrderKind::Client, true) => OrderStatus::Paid,
+            (false, true, OrderKind::Client, false) if overdue => OrderStatus::Overdue,
+            (false, true, OrderKind::Client, false) => OrderStatus::Unpaid,
+        }
     }
 }
 
@@ -286,14 +294,13 @@ pub struct Filter {
     /// Numbered in this year (and then in number order).
     pub year: Option<i32>,
     pub status: Option<StatusFilter>,
-    /// A case-insensitive part of the customer's name.
+    /// A part of the customer's name, case, accents and repeated spaces ignored.
     pub customer: Option<String>,
     /// The order's day (strung, else taken), from and until, in the stringer's zone.
     pub since: Option<NaiveDate>,
     pub until: Option<NaiveDate>,
 }
 
-diesel::define_sql_function!(fn lower(text: Nullable<Text>) -> Nullable<Text>);
 diesel::define_sql_function!(fn coalesce(first: Nullable<Timestamp>, second: Nullable<Timestamp>) -> Nullable<Timestamp>);
 
 /// Orders read per stringer (by handle), page by page, so any number of orders stream in
@@ -397,15 +404,19 @@ fn page_of(
         Some(StatusFilter::Open) => query.filter(orders::receipt_number.is_null()),
         Some(StatusFilter::Strung) => query.filter(orders::strung_at.is_not_null()).filter(not_void),
         Some(StatusFilter::Paid) => query.filter(orders::paid_at.is_not_null()).filter(not_void),
+        // The stringer's own rackets ask for no money.
         Some(StatusFilter::Unpaid | StatusFilter::Overdue) => query
             .filter(orders::receipt_number.is_not_null())
+            .filter(orders::kind.eq(OrderKind::Client.as_str()))
             .filter(orders::paid_at.is_null())
             .filter(not_void),
         Some(StatusFilter::Void) => query.filter(orders::voided_at.is_not_null()),
     };
     if let Some(part) = &filter.customer {
-        let escaped = part.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-        query = query.filter(lower(orders::customer).like(format!("%{escaped}%")).escape('\\'));
+        // Case, accents and repeated spaces ignored: `muller` finds Müller.
+        let escaped = fold(part).replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        query =
+            query.filter(super::receipts_fold(orders::customer).like(format!("%{escaped}%")).escape('\\'));
     }
     let day = coalesce(orders::strung_at, orders::ordered_at);
     if let Some(since) = filter.since {

@@ -6,7 +6,7 @@ use super::issuers::{self, Issuer};
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
 use super::{vat, DbConn, Tenant};
-use crate::domain::{local_date, Language, OrderId, ReceiptNumber, StringerId, VatRate};
+use crate::domain::{local_date, now_utc, Language, OrderId, OrderKind, ReceiptNumber, StringerId, VatRate};
 use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
 use crate::payment::qrbill::QrBill;
@@ -91,6 +91,17 @@ impl Frozen {
         build(order, self.issuer(order)?, tenant, &self.rates(tenant), options)
     }
 
+    /// What a numbered order asks of its customer, by the profile it was issued under.
+    pub fn billing(&self, order: &Order, tenant: &Tenant) -> Billing {
+        let Ok(issuer) = self.issuer(order) else { return Billing::default() };
+        let due_on = due_on(order, issuer);
+        Billing {
+            due_on,
+            overdue: due_on.is_some_and(|due| due < local_date(now_utc(), issuer.zone)),
+            reference: order.number.and_then(|number| reference(order, issuer, tenant, number)),
+        }
+    }
+
     /// The VAT rate a numbered order's document shows, if it shows VAT.
     pub fn vat_rate(&self, order: &Order, tenant: &Tenant) -> Result<Option<VatRate>, Error> {
         document_vat(order, self.issuer(order)?, tenant, &self.rates(tenant))
@@ -131,10 +142,10 @@ fn issued_on(order: &Order, zone: chrono_tz::Tz) -> NaiveDate {
         .unwrap_or_else(|| local_date(order.created_at, zone))
 }
 
-/// The last day to pay an invoice (an unpaid, not void order): its issue date and the
-/// issuer's payment days.
+/// The last day to pay an invoice (a client's unpaid, not void order): its issue date and
+/// the issuer's payment days. The stringer's own racket asks for no money.
 pub fn due_on(order: &Order, issuer: &Issuer) -> Option<NaiveDate> {
-    let invoice = order.paid_at.is_none() && order.void_reason.is_none();
+    let invoice = order.kind == OrderKind::Client && order.paid_at.is_none() && order.void_reason.is_none();
     invoice.then(|| issued_on(order, issuer.zone) + chrono::Days::new(issuer.payment_days.max(0) as u64))
 }
 
@@ -161,6 +172,7 @@ fn build(
     let vat = document_vat(order, issuer, tenant, rates)?;
     let mut receipt = Receipt {
         number,
+        own: order.kind == OrderKind::Own,
         language,
         copy: options.copy,
         void_reason: order.void_reason.clone(),
@@ -220,6 +232,30 @@ fn document_vat(
         .or_else(|| rates.in_force(day))
         .map(Some)
         .ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })
+}
+
+/// What a numbered order asks of its customer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Billing {
+    /// An invoice's last day to pay.
+    pub due_on: Option<NaiveDate>,
+    pub overdue: bool,
+    /// The payment reference its invoice carries (printed in groups), for a client order
+    /// whose stringer has an account its currency is paid into.
+    pub reference: Option<String>,
+}
+
+/// The payment reference of a client order's invoice, as its slip prints it.
+fn reference(order: &Order, issuer: &Issuer, tenant: &Tenant, number: ReceiptNumber) -> Option<String> {
+    if order.kind != OrderKind::Client {
+        return None;
+    }
+    let account = Iban::parse(issuer.iban.as_deref()?).ok()?;
+    let reference = match slip_kind(&account, &order.currency)? {
+        SlipKind::QrBill if account.is_qr_iban() => Reference::qrr(tenant.id(), number),
+        SlipKind::QrBill | SlipKind::Epc => Reference::scor(tenant.id(), number),
+    };
+    reference.map(|r| r.printed())
 }
 
 /// The slip an invoice carries: a QR-bill for a Swiss account (CHF, or EUR on a normal

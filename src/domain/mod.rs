@@ -6,6 +6,7 @@ mod language;
 mod money;
 mod profile;
 mod receipt_number;
+mod text;
 mod time;
 mod vat;
 
@@ -14,6 +15,7 @@ pub use language::Language;
 pub use money::{Currency, Price};
 pub use profile::{check_email, check_vat_number};
 pub use receipt_number::{NumberRange, ReceiptNumber};
+pub use text::{fold, folded_letters};
 pub use time::{
     check_not_future, check_past, check_strung_at, day_start, default_timezone, format_local, format_utc,
     local_date, local_noon, local_year, now_utc, parse_timezone, year_start, Dated, Timestamp, YEARS,
@@ -95,35 +97,32 @@ impl TryFrom<String> for OrderKind {
     }
 }
 
-/// Where an order stands.
+/// Where an order stands, as people ask: what is still to be strung, and for a numbered
+/// client order, whether its money came in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OrderStatus {
-    /// Taken, not strung yet, no number.
+    /// Taken, not numbered yet.
     Open,
-    /// Strung and numbered.
-    Strung,
-    /// Numbered, but its strung time was cleared (`order unstring`).
-    Unstrung,
+    /// A client's invoice, not paid, not due yet.
+    Unpaid,
+    /// A client's invoice past its due date.
+    Overdue,
+    Paid,
+    /// The stringer's own racket, numbered: no money is asked.
+    Own,
     /// Numbered and void: final.
     Void,
 }
 
 impl OrderStatus {
-    pub fn of(voided: bool, strung: bool, numbered: bool) -> OrderStatus {
-        match (voided, strung, numbered) {
-            (true, _, _) => OrderStatus::Void,
-            (false, true, _) => OrderStatus::Strung,
-            (false, false, true) => OrderStatus::Unstrung,
-            (false, false, false) => OrderStatus::Open,
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             OrderStatus::Open => "open",
-            OrderStatus::Strung => "strung",
-            OrderStatus::Unstrung => "unstrung",
+            OrderStatus::Unpaid => "unpaid",
+            OrderStatus::Overdue => "overdue",
+            OrderStatus::Paid => "paid",
+            OrderStatus::Own => "own",
             OrderStatus::Void => "void",
         }
     }

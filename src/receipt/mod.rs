@@ -20,6 +20,8 @@ pub use labels::{Labels, SlipWords};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Receipt {
     pub number: ReceiptNumber,
+    /// The stringer's own racket: a record of the work, asking for no money.
+    pub own: bool,
     pub language: Language,
     /// A re-issue the customer asked for.
     pub copy: bool,
@@ -83,7 +85,7 @@ pub enum Title {
 
 impl Receipt {
     pub fn title(&self) -> Title {
-        if self.paid_on.is_some() {
+        if self.paid_on.is_some() || self.own {
             Title::Receipt
         } else {
             Title::Invoice

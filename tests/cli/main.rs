@@ -115,6 +115,7 @@ mod frozen;
 mod guard_rails;
 mod help;
 mod ledger;
+mod lookups;
 mod migrate_v1;
 mod payment;
 mod production;

@@ -287,3 +287,42 @@ fn both_trees_build_the_same_columns_types_indexes_checks_and_triggers() {
     assert!(pg_guards.triggers.contains(&("receipt_events".into(), "UPDATE".into())));
     assert!(pg_guards.checks.contains(&("orders".into(), 9)), "{pg_guards:?}");
 }
+
+#[derive(QueryableByName)]
+struct Folded {
+    #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+    folded: Option<String>,
+}
+
+/// `receipts_fold` in SQL gives what `domain::fold` gives, on both backends, for every
+/// letter folded, in both cases, among spaces of every kind, and for text left alone.
+#[test]
+fn both_backends_fold_text_as_the_program_does() {
+    let letters: String = receipts::domain::folded_letters().collect();
+    let samples = [
+        letters.clone(),
+        letters.to_lowercase(),
+        " \t Müller\r\n\x0b\x0cJean-François  ".to_string(),
+        "Ώ Жуков 李 ß ẞ ǅ".to_string(),
+        String::new(),
+    ];
+    for db in [TestDb::postgres(), TestDb::sqlite()] {
+        let mut conn = db.connect();
+        for sample in &samples {
+            let placeholder = if db.backend == Backend::Sqlite { "?" } else { "$1" };
+            let folded = conn
+                .read(|c| {
+                    Ok(diesel::sql_query(format!("SELECT receipts_fold({placeholder}) AS folded"))
+                        .bind::<Text, _>(sample)
+                        .get_result::<Folded>(c)?)
+                })
+                .unwrap();
+            assert_eq!(
+                folded.folded.as_deref(),
+                Some(receipts::domain::fold(sample).as_str()),
+                "{:?}: {sample:?}",
+                db.backend
+            );
+        }
+    }
+}

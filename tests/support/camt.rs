@@ -95,7 +95,7 @@ pub enum Dated {
 /// One entry: a single transaction, or a batch booking of several.
 #[derive(Debug, Clone)]
 pub struct Entry {
-    pub booked_on: &'static str,
+    pub booked_on: String,
     pub dated: Dated,
     /// BOOK, PDNG or INFO.
     pub status: &'static str,
@@ -106,9 +106,9 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn booked(booked_on: &'static str, bank_reference: &str, transactions: Vec<Tx>) -> Entry {
+    pub fn booked(booked_on: &str, bank_reference: &str, transactions: Vec<Tx>) -> Entry {
         Entry {
-            booked_on,
+            booked_on: booked_on.to_string(),
             dated: Dated::Both,
             status: "BOOK",
             bank_reference: Some(bank_reference.to_string()),
