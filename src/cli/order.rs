@@ -4,8 +4,8 @@ use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Access, Tenant};
 use crate::domain::{
-    check_country, check_email, check_not_future, format_local, format_utc, now_utc, Currency, OrderId,
-    OrderKind, OrderStatus, PaymentMethod, Price, StatusFilter, Timestamp,
+    check_country, check_email, check_not_future, check_past, check_tension, format_local, format_utc,
+    now_utc, Currency, OrderId, OrderKind, OrderStatus, PaymentMethod, Price, StatusFilter, Timestamp,
 };
 use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
@@ -69,7 +69,7 @@ pub struct DetailOpts {
     #[arg(long)]
     tension: Option<String>,
     /// The price, e.g. 35.00
-    #[arg(long, value_parser = clap::value_parser!(Price))]
+    #[arg(long, value_parser = clap::value_parser!(Price), allow_hyphen_values = true)]
     price: Option<Price>,
     /// Currency of the price (ISO 4217) [default for a new order: the stringer's, see
     /// `stringer edit --currency`]
@@ -152,16 +152,34 @@ impl CustomerPostal {
     }
 }
 
+/// A detail as given, trimmed: one of only spaces is refused (an empty one clears it).
+fn trimmed(value: Option<String>, flag: &str) -> Result<Option<String>, Error> {
+    match value {
+        Some(text) if !text.is_empty() && text.trim().is_empty() => {
+            Err(Error::BadInput(format!("{flag} holds only spaces: give a value, or \"\" to clear it")))
+        }
+        Some(text) => Ok(Some(text.trim().to_string())),
+        None => Ok(None),
+    }
+}
+
 impl DetailOpts {
     /// The details, each printed one checked to be printable.
     fn into_changes(self) -> Result<OrderChanges, Error> {
         let customer_address = (!self.customer_address.is_empty())
             .then(|| self.customer_address.join("\n").replace("\\n", "\n"));
+        let customer = trimmed(self.customer, "--customer")?;
+        let racket = trimmed(self.racket, "--racket")?;
+        let string = trimmed(self.string, "--string")?;
+        let tension = trimmed(self.tension, "--tension")?
+            .map(|t| if t.is_empty() { Ok(t) } else { check_tension(&t) })
+            .transpose()
+            .map_err(Error::BadInput)?;
         for (field, text) in [
-            ("customer", &self.customer),
-            ("racket", &self.racket),
-            ("string", &self.string),
-            ("tension", &self.tension),
+            ("customer", &customer),
+            ("racket", &racket),
+            ("string", &string),
+            ("tension", &tension),
             ("customer note", &self.customer_note),
             ("customer address", &customer_address),
         ] {
@@ -171,14 +189,14 @@ impl DetailOpts {
         }
         let email = self.email.as_deref().map(check_email).transpose().map_err(Error::BadInput)?;
         let postal = self.customer_postal.postal()?;
-        if let (Some(_), Some(name)) = (&postal, &self.customer) {
+        if let (Some(_), Some(name)) = (&postal, &customer) {
             check_qr_text("customer", name, QR_LIMITS.name)?;
         }
         Ok(OrderChanges {
-            customer: self.customer,
-            racket: self.racket,
-            string: self.string,
-            tension: self.tension,
+            customer,
+            racket,
+            string,
+            tension,
             price_minor: self.price.map(|p| p.0),
             currency: self.currency.map(|c| c.to_string()),
             customer_note: self.customer_note,
@@ -258,6 +276,9 @@ pub struct EditOpts {
     /// Why, for the journal (needed to clear a payment)
     #[arg(long, value_name = "TEXT")]
     reason: Option<String>,
+    /// Accept a --paid-at or --returned-at before last year (an old payment entered late)
+    #[arg(long)]
+    backdate: bool,
 }
 
 #[derive(Debug, Args)]
@@ -358,23 +379,32 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let order = opts.target.order;
     let tenant = opts.target.stringer.tenant_for(&mut db, order)?;
-    let resolve =
-        |at: Option<Timestamp>| at.map(|t| t.resolve(tenant.zone())).transpose().map_err(Error::Usage);
+    // Times of what happened: never in the future, this year or last unless --backdate.
+    let happened = |at: Option<Timestamp>, done: &str| -> Result<Option<NaiveDateTime>, Error> {
+        let Some(at) = at else { return Ok(None) };
+        let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
+        check_past(at, now_utc(), tenant.zone(), opts.backdate, done).map_err(Error::BadInput)?;
+        Ok(Some(at))
+    };
     let edit = Edit {
         details: opts.details.into_changes()?,
-        returned_at: resolve(opts.returned_at)?,
+        returned_at: happened(opts.returned_at, "picked up")?,
         paid_at: match opts.paid_at {
             None => None,
             Some(PaidAt::Cleared) => Some(None),
-            Some(PaidAt::On(at)) => Some(resolve(Some(at))?),
+            Some(PaidAt::On(at)) => Some(happened(Some(at), "paid")?),
         },
         reason: opts.reason.map(|r| r.trim().to_string()).filter(|r| !r.is_empty()),
     };
-    let (edited, address) = db.write(|conn| {
-        let edited = orders::edit(conn, &tenant, order, &edit)?;
+    let edited = db.write(|conn| {
+        let Some(edited) = orders::edit(conn, &tenant, order, &edit)? else { return Ok(None) };
         let address = orders::address_wanted(conn, &tenant, &edited)?;
-        Ok((edited, address))
+        Ok(Some((edited, address)))
     })?;
+    let Some((edited, address)) = edited else {
+        eprintln!("order {order} already has these values: nothing changed");
+        return Ok(());
+    };
     match edited.number {
         Some(number) => eprintln!("order {order} updated; it keeps receipt {number}"),
         None => eprintln!("order {order} updated"),

@@ -154,6 +154,18 @@ pub struct OrderChanges {
 }
 
 impl OrderChanges {
+    /// The fields this would change (a value equal to the stored one is no change).
+    fn changes(&self, order: &Order) -> Vec<&'static str> {
+        let mut fields = self.printed_changes(order);
+        if self.email.is_some() && self.email != order.email {
+            fields.push("email");
+        }
+        if self.notes.is_some() && self.notes != order.notes {
+            fields.push("notes");
+        }
+        fields
+    }
+
     /// The fields a document prints that this would change (a value equal to the stored
     /// one is no change).
     fn printed_changes(&self, order: &Order) -> Vec<&'static str> {
@@ -476,7 +488,9 @@ pub fn for_each_in_period(
 /// change. A numbered order's document is fixed: only what it does not print (internal
 /// notes, when the racket went back) and the payment may change, each change journaled
 /// with its old and new value; clearing a payment needs a reason.
-pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Result<Order, Error> {
+/// Changes an order as `edit` says; None when that would leave it as it is (nothing is
+/// written then).
+pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Result<Option<Order>, Error> {
     let order = find(conn, tenant, id)?;
     let only_notes = Edit {
         details: OrderChanges { notes: edit.details.notes.clone(), ..OrderChanges::default() },
@@ -491,6 +505,12 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
         if !fields.is_empty() {
             return Err(Error::DocumentFrozen { order: id, number, fields });
         }
+    }
+    let unchanged = edit.details.changes(&order).is_empty()
+        && edit.returned_at.is_none_or(|at| Some(at) == order.returned_at)
+        && edit.paid_at.is_none_or(|at| at == order.paid_at);
+    if unchanged {
+        return Ok(None);
     }
     if edit.paid_at == Some(None) && order.paid_at.is_some() && edit.reason.is_none() {
         return Err(Error::Usage(format!(
@@ -509,7 +529,7 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
     if let Some(number) = edited.number {
         journal_changes(conn, tenant, &order, &edited, number, edit.reason.as_deref())?;
     }
-    Ok(edited)
+    Ok(Some(edited))
 }
 
 /// One journal entry per field of a numbered order that changed.

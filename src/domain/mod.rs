@@ -6,6 +6,7 @@ mod language;
 mod money;
 mod profile;
 mod receipt_number;
+mod tension;
 mod text;
 mod time;
 mod vat;
@@ -15,6 +16,7 @@ pub use language::Language;
 pub use money::{Currency, Price};
 pub use profile::{check_email, check_vat_number};
 pub use receipt_number::{NumberRange, ReceiptNumber};
+pub use tension::check_tension;
 pub use text::{fold, folded_letters};
 pub use time::{
     check_not_future, check_past, check_strung_at, day_start, default_timezone, format_local, format_utc,

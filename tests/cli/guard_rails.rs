@@ -262,3 +262,59 @@ fn postgres_refuses_truncate_of_numbers_and_their_history() {
     }
     assert_eq!(db.query_i64("SELECT count(*) FROM orders WHERE receipt_number IS NOT NULL"), Some(1));
 }
+
+on_both_backends! {
+    fn payment_and_pickup_times_are_plausible_as_strung_times_are(db: TestDb) {
+        let order = shop(&db);
+        ok(&db, &["mint", "--order", &order]);
+        let future = format!("{}-01-01", this_year() + 4);
+        let ancient = format!("{}-01-01", this_year() - 27);
+        for flag in ["--paid-at", "--returned-at"] {
+            let message = refused(&db, 65, &["order", "edit", &order, flag, &future]);
+            assert!(message.contains("is in the future"), "{flag}: {message}");
+            let message = refused(&db, 65, &["order", "edit", &order, flag, &ancient]);
+            assert!(message.contains("pass --backdate if it really was"), "{flag}: {message}");
+        }
+        let last_year = format!("{}-12-01 10:00", this_year() - 1);
+        ok(&db, &["order", "edit", &order, "--paid-at", &last_year]);
+        ok(&db, &["order", "edit", &order, "--returned-at", &ancient, "--backdate"]);
+        // Before the order was taken is fine: orders are often entered after the fact.
+        let other = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "20"]);
+        ok(&db, &["order", "edit", &other, "--paid-at", &last_year]);
+    }
+
+    fn tensions_and_blank_details_are_checked_where_they_are_typed(db: TestDb) {
+        let order = shop(&db);
+        let add = |extra: &[&str]| {
+            let mut args = vec!["order", "add", "--stringer", "stefan", "--price", "30"];
+            args.extend_from_slice(extra);
+            args.iter().map(|a| a.to_string()).collect::<Vec<String>>()
+        };
+        for tension in ["24", "24/23", "24 kg", "24.5/23.5 kg", "52 lb", "52/50 lb"] {
+            let args = add(&["--tension", tension]);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            ok(&db, &args);
+        }
+        for tension in ["24/", "abc"] {
+            let message = refused(&db, 65, &["order", "edit", &order, "--tension", tension]);
+            assert!(message.contains(&format!("--tension \"{tension}\" is not a tension")), "{message}");
+        }
+        for tension in ["4", "45 kg", "95 lb"] {
+            let message = refused(&db, 65, &["order", "add", "--stringer", "stefan", "--tension", tension]);
+            assert!(message.contains("is outside"), "{message}");
+        }
+        for flag in ["--customer", "--racket", "--string", "--tension"] {
+            let message = refused(&db, 65, &["order", "add", "--stringer", "stefan", flag, "   "]);
+            assert_eq!(message, format!("error: {flag} holds only spaces: give a value, or \"\" to clear it"));
+        }
+        let message = refused(&db, 2, &["order", "add", "--stringer", "stefan", "--price", "-5"]);
+        assert!(message.contains("'--price <PRICE>'") && message.contains("\"-5\" is not a price"), "{message}");
+        // Trimmed as typed, and an edit that changes nothing says so.
+        let roger = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "  Roger  ", "--price", "30"]);
+        let shown: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &roger, "--format", "json"])).unwrap();
+        assert_eq!(shown["customer"], "Roger");
+        let same = run(&db, &["order", "edit", &roger, "--customer", "Roger", "--price", "30"]);
+        assert_eq!(same.code, 0);
+        assert_eq!(same.stderr, format!("order {roger} already has these values: nothing changed\n"));
+    }
+}
