@@ -71,6 +71,10 @@ pub enum Error {
     #[error("{}", zone_moves(.stringer, .from, .to, .moved, *.count))]
     ZoneMovesReceipts { stringer: String, from: String, to: String, moved: Vec<String>, count: i64 },
 
+    /// A VAT rate from a date on or before issued receipts would change the rate they show.
+    #[error("{}", rate_moves(.stringer, .shown, *.count))]
+    RateMovesReceipts { stringer: String, shown: Vec<String>, count: usize },
+
     /// An order strung again after `unstring` keeps its number, so it keeps its year.
     #[error(
         "order {order} holds receipt {number}, so it can only be strung again in {}, \
@@ -169,6 +173,15 @@ pub enum Error {
 
     #[error("{0}")]
     BadInput(String),
+
+    /// A file with problems, each of its line (the first of them are listed before the error).
+    #[error(
+        "the file has {} problem{}; nothing was written (the first {} listed above)",
+        .total,
+        if *.total == 1 { "" } else { "s" },
+        if .listed.len() == 1 { "is".to_string() } else { format!("{} are", .listed.len()) }
+    )]
+    FileProblems { total: usize, listed: Vec<String> },
 
     #[error("{0}")]
     InputFile(String),
@@ -278,10 +291,30 @@ fn zone_moves(stringer: &str, from: &str, to: &str, moved: &[String], count: i64
     let more = count - moved.len() as i64;
     let more = if more > 0 { format!(" and {more} more") } else { String::new() };
     format!(
-        "changing the time zone of {stringer} from {from} to {to} would move {count} issued receipt(s) into \
-         another year: {}{more}; receipts keep their numbers, so the zone stays {from}",
+        "changing the time zone of {stringer} from {from} to {to} would move {} into another year: {}{more}; \
+         receipts keep their numbers, so the zone stays {from}",
+        issued_receipts(count as usize),
         moved.join(", ")
     )
+}
+
+fn rate_moves(stringer: &str, shown: &[String], count: usize) -> String {
+    let more = if count > shown.len() { format!(" and {} more", count - shown.len()) } else { String::new() };
+    format!(
+        "this VAT rate would change the rate that {} of {stringer} show: {}{more}; a rate applies to receipts \
+         from its date on, and issued receipts keep theirs (choose a later --vat-from)",
+        issued_receipts(count),
+        shown.join(", ")
+    )
+}
+
+/// "1 issued receipt", "11 issued receipts".
+fn issued_receipts(count: usize) -> String {
+    if count == 1 {
+        "1 issued receipt".into()
+    } else {
+        format!("{count} issued receipts")
+    }
 }
 
 /// Why trying again may work.
@@ -327,6 +360,7 @@ impl Error {
         match self {
             Error::Usage(_) => exit::USAGE,
             Error::BadInput(_)
+            | Error::FileProblems { .. }
             | Error::StrungOutsideYear { .. }
             | Error::YearOutOfRange { .. }
             | Error::NoPrice { .. }
@@ -359,6 +393,7 @@ impl Error {
             | Error::RestrungBy { .. }
             | Error::NumbersHeld { .. }
             | Error::ZoneMovesReceipts { .. }
+            | Error::RateMovesReceipts { .. }
             | Error::Refused(_)
             | Error::NotMigrated
             | Error::DatabaseFile { .. }

@@ -15,7 +15,10 @@ fn main() -> ExitCode {
         // Output piped into `head` and cut short is not a failure.
         Err(err) if receipts::cli::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // One line, whatever a message carries (a typed name with a line break in it).
+            let message = format!("{err:#}");
+            let line: Vec<&str> = message.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+            eprintln!("error: {}", line.join(" "));
             receipts::error::exit_code_of(&err)
         }
     }

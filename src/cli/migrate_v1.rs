@@ -52,7 +52,18 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         dry_run: opts.dry_run,
         progress: std::io::stderr().is_terminal(),
     };
-    let report = migrate_v1(&mut db, &opts.file, &options)?;
+    let report = migrate_v1(&mut db, &opts.file, &options).inspect_err(|e| {
+        // Each problem on a line of its own, then the error.
+        if let crate::Error::FileProblems { total, listed } = e {
+            let name = opts.file.display();
+            for problem in listed {
+                eprintln!("{name}: {problem}");
+            }
+            if *total > listed.len() {
+                eprintln!("{name}: ... and {} more", total - listed.len());
+            }
+        }
+    })?;
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }

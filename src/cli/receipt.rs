@@ -64,8 +64,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let receipt = db.read(|conn| receipts::receipt(conn, &tenant, order, options))?;
     if let Some(limit) = missing_customer_address(&receipt) {
         eprintln!(
-            "warning: receipt {} is above {limit} and names no customer address: invoices of a \
-             VAT-registered business above it should (`receipts order add --customer-address ...`)",
+            "warning: receipt {} is above {limit} and names no customer address, which the documents of a \
+             VAT-registered business above it must (`receipts order add --customer-address ...`)",
             receipt.number
         );
     }

@@ -349,14 +349,14 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let bank = opts.bank;
     // Everything a document prints is checked here, where it is entered: a profile that was
     // accepted never makes a document fail later.
-    let checked = |value: Option<String>, check: fn(&str) -> Result<String, String>| {
-        value.map(|v| cleared_or(v, check)).transpose().map_err(Error::BadInput)
+    let checked = |value: Option<String>, flag: &str, check: fn(&str) -> Result<String, String>| {
+        value.map(|v| cleared_or(v, check)).transpose().map_err(|e| Error::BadInput(format!("{flag}: {e}")))
     };
-    let email = checked(opts.email, check_email)?;
-    let vat_number = checked(opts.vat_number, check_vat_number)?;
-    let iban = checked(bank.iban, |v| Iban::parse(v).map(|iban| iban.as_str().to_string()))?;
-    let bic = checked(bank.bic, check_bic)?;
-    let country = checked(bank.country, check_country)?;
+    let email = checked(opts.email, "--email", check_email)?;
+    let vat_number = checked(opts.vat_number, "--vat-number", check_vat_number)?;
+    let iban = checked(bank.iban, "--iban", |v| Iban::parse(v).map(|iban| iban.as_str().to_string()))?;
+    let bic = checked(bank.bic, "--bic", check_bic)?;
+    let country = checked(bank.country, "--country", check_country)?;
     for (field, text, limit) in [
         ("street", &bank.street, QR_LIMITS.street),
         ("house number", &bank.house_number, QR_LIMITS.house_number),

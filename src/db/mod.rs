@@ -450,13 +450,16 @@ fn connect_postgres(url: &DatabaseUrl, text: &str) -> Result<PgConnection, Error
     let unreachable = |reason: String| Error::Unreachable { url: url.redacted(), reason: url.mask(&reason) };
     let (text, connect_timeout) = with_connect_timeout(text);
     let (sender, receiver) = std::sync::mpsc::channel();
+    let quiet = QuietStderr::new();
     std::thread::spawn(move || {
         let _ = sender.send(PgConnection::establish(&text).map_err(|e| first_line(&e.to_string())));
     });
     // libpq bounds each host of a multi-host URL by the connect timeout, one after another.
     let hosts = u32::try_from(url.hosts()).unwrap_or(u32::MAX);
     let bound = connect_timeout.saturating_mul(hosts) + Duration::from_secs(5);
-    let mut conn = match receiver.recv_timeout(bound) {
+    let connected = receiver.recv_timeout(bound);
+    drop(quiet);
+    let mut conn = match connected {
         Ok(Ok(conn)) => conn,
         Ok(Err(reason)) => return Err(unreachable(reason)),
         Err(_) => {
@@ -470,6 +473,55 @@ fn connect_postgres(url: &DatabaseUrl, text: &str) -> Result<PgConnection, Error
     // named prepared statement may not be there next time.
     conn.set_prepared_statement_cache_size(CacheSize::Disabled);
     Ok(conn)
+}
+
+/// Standard error pointed at /dev/null while libpq connects: until a connection is made,
+/// libpq prints what the server notes to stderr itself (a server shutting down says
+/// "WARNING: terminating connection due to immediate shutdown" that way), which would come
+/// out raw before the program's one-line error. Counted, so that connections made at the same
+/// time restore stderr only when the last is made.
+struct QuietStderr;
+
+/// How many connects are under way, and the real stderr while they are.
+static QUIET: std::sync::Mutex<(usize, libc::c_int)> = std::sync::Mutex::new((0, -1));
+
+impl QuietStderr {
+    fn new() -> QuietStderr {
+        let mut quiet = QUIET.lock().unwrap_or_else(|p| p.into_inner());
+        if quiet.0 == 0 {
+            // SAFETY: plain file-descriptor calls on descriptors this process owns; each
+            // result is checked, and stderr is left alone if any fails.
+            unsafe {
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                let saved = libc::fcntl(libc::STDERR_FILENO, libc::F_DUPFD_CLOEXEC, 3);
+                if null >= 0 && saved >= 0 && libc::dup2(null, libc::STDERR_FILENO) >= 0 {
+                    quiet.1 = saved;
+                } else if saved >= 0 {
+                    libc::close(saved);
+                }
+                if null >= 0 {
+                    libc::close(null);
+                }
+            }
+        }
+        quiet.0 += 1;
+        QuietStderr
+    }
+}
+
+impl Drop for QuietStderr {
+    fn drop(&mut self) {
+        let mut quiet = QUIET.lock().unwrap_or_else(|p| p.into_inner());
+        quiet.0 -= 1;
+        if quiet.0 == 0 && quiet.1 >= 0 {
+            // SAFETY: `saved` is the duplicate of stderr made above, still open.
+            unsafe {
+                libc::dup2(quiet.1, libc::STDERR_FILENO);
+                libc::close(quiet.1);
+            }
+            quiet.1 = -1;
+        }
+    }
 }
 
 /// Opens an SQLite file. For reading it must exist, and it is opened read-only, so a

@@ -90,7 +90,7 @@ impl Outcome {
             Outcome::Partial => "less than the invoice asks: a partial payment",
             Outcome::Over => "more than the invoice asks: an overpayment",
             Outcome::OtherCurrency => "another currency than the invoice's",
-            Outcome::BeforeIssue => "booked before the receipt was issued: not this invoice's payment",
+            Outcome::BeforeIssue => "booked before the invoice was issued: not its payment",
             Outcome::OtherStringer => {
                 "names a receipt of another stringer: import the file without --stringer, or as that stringer"
             }

@@ -393,11 +393,5 @@ fn refuse_changing_vat(
     }
     let count = changed.len();
     let shown: Vec<String> = changed.into_iter().take(SHOWN).collect();
-    Err(Error::Refused(format!(
-        "this VAT rate would change the rate {count} issued receipt(s) of {} show: {}{}; rates apply to \
-         receipts from their date on, and issued receipts keep theirs (choose a later --vat-from)",
-        tenant.handle(),
-        shown.join(", "),
-        if count > SHOWN { ", ..." } else { "" }
-    )))
+    Err(Error::RateMovesReceipts { stringer: tenant.handle().to_string(), shown, count })
 }

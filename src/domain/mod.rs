@@ -342,7 +342,7 @@ pub fn validate_handle(handle: &str) -> Result<String, String> {
         Ok(handle.to_ascii_lowercase())
     } else {
         Err(format!(
-            "\"{handle}\" is not a stringer handle (letters, digits, '.', '_' or '-', starting \
+            "\"{handle}\" is not a stringer handle (a-z without accents, digits, '.', '_' or '-', starting \
              with a letter or digit, at most 64 characters)"
         ))
     }

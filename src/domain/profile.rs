@@ -43,10 +43,10 @@ fn swiss_uid(text: &str, rest: &str) -> Result<String, String> {
         Err(format!("\"{text}\" is not a Swiss VAT number (CHE-123.456.789 MWST, TVA or IVA): {why}"))
     };
     if digits.len() != 9 {
-        return invalid("the UID has 9 digits");
+        return invalid("the UID must have 9 digits");
     }
     if !matches!(suffix, "MWST" | "TVA" | "IVA") {
-        return invalid("it ends in MWST, TVA or IVA");
+        return invalid("it must end in MWST, TVA or IVA");
     }
     let d: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(10)).collect();
     let sum: u32 = d[..8].iter().zip([5, 4, 3, 2, 7, 6, 5, 4]).map(|(d, w)| d * w).sum();

@@ -23,7 +23,35 @@ impl Iban {
     /// Reads an IBAN as people type it (spaces allowed, any case).
     pub fn parse(text: &str) -> Result<Iban, String> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_uppercase();
-        compact.parse::<iban::Iban>().map_err(|e| format!("\"{text}\" is not an IBAN: {e}"))?;
+        compact.parse::<iban::Iban>().map_err(|e| {
+            use iban::{ParseBaseIbanError, ParseIbanError};
+            // The check digits are checked first: whether they are all that is wrong, the
+            // same IBAN with the right ones tells.
+            let e = match e {
+                ParseIbanError::InvalidBaseIban { source: ParseBaseIbanError::InvalidChecksum } => {
+                    match with_check_digits(&compact).parse::<iban::Iban>() {
+                        Ok(_) => e,
+                        Err(other) => other,
+                    }
+                }
+                e => e,
+            };
+            let rule = match e {
+                ParseIbanError::InvalidBaseIban { source: ParseBaseIbanError::InvalidChecksum } => {
+                    "its check digits do not match (a typo?)".to_string()
+                }
+                ParseIbanError::InvalidBaseIban { source: ParseBaseIbanError::InvalidFormat } => {
+                    "an IBAN is a country code, two check digits and 11 to 30 letters or digits".to_string()
+                }
+                ParseIbanError::UnknownCountry(_) => {
+                    format!("{} is not a country whose banks have IBANs", &compact[..2])
+                }
+                ParseIbanError::InvalidBban(_) => {
+                    format!("its length or layout is not that of an IBAN of {}", &compact[..2])
+                }
+            };
+            format!("\"{text}\" is not an IBAN: {rule}")
+        })?;
         Ok(Iban(compact))
     }
 
@@ -55,6 +83,20 @@ impl Iban {
     pub fn grouped(&self) -> String {
         groups_of_four(&self.0)
     }
+}
+
+/// An IBAN's text with the check digits it should have (ISO 7064 mod 97-10), for telling a
+/// typo in them from a wrong length.
+fn with_check_digits(compact: &str) -> String {
+    let (Some(country), Some(bban)) = (compact.get(..2), compact.get(4..)) else {
+        return compact.to_string();
+    };
+    let digits: String = format!("{bban}{country}00")
+        .chars()
+        .map(|c| c.to_digit(36).map_or(String::new(), |d| d.to_string()))
+        .collect();
+    let remainder = digits.bytes().fold(0u32, |r, d| (r * 10 + u32::from(d - b'0')) % 97);
+    format!("{country}{:02}{bban}", 98 - remainder)
 }
 
 /// A BIC: 8 or 11 characters, bank (4 letters), country (2 letters), location and branch.

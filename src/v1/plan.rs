@@ -141,10 +141,9 @@ mod tests {
         };
         let mut problems = Problems::default();
         Plan::new(vec![key(0), key(1)], &registry, &mut problems);
-        let error = problems.into_result().unwrap_err().to_string();
-        assert!(
-            error.contains("line 3, v1_id: client 7 of stringer stefan appears again (first on line 2)"),
-            "{error}"
-        );
+        let Err(crate::Error::FileProblems { total: 1, listed }) = problems.into_result() else {
+            panic!("one problem");
+        };
+        assert_eq!(listed, ["line 3, v1_id: client 7 of stringer stefan appears again (first on line 2)"]);
     }
 }

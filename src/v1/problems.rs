@@ -58,23 +58,15 @@ impl Problems {
         self.total
     }
 
-    /// `Ok` when there were none; otherwise the bad-input error listing them.
+    /// `Ok` when there were none; otherwise the bad-input error that lists them.
     pub fn into_result(mut self) -> Result<(), Error> {
         if self.total == 0 {
             return Ok(());
         }
         self.trim();
-        let mut text = format!(
-            "the file has {} problem{}; nothing was written:",
-            self.total,
-            if self.total == 1 { "" } else { "s" }
-        );
-        for problem in &self.shown {
-            text.push_str(&format!("\n  {problem}"));
-        }
-        if self.total > self.shown.len() {
-            text.push_str(&format!("\n  ... and {} more", self.total - self.shown.len()));
-        }
-        Err(Error::BadInput(text))
+        Err(Error::FileProblems {
+            total: self.total,
+            listed: self.shown.iter().map(ToString::to_string).collect(),
+        })
     }
 }

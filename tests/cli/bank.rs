@@ -583,7 +583,7 @@ on_both_backends! {
         assert_eq!(listed(&out), [row("2026-0001", "applied", "T1"), row("2026-0002", "before_issue", "T2")]);
         let rows: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         assert_eq!(rows[0]["reference"].as_str(), Some(spaced.as_str()));
-        assert_eq!(rows[1]["reason"], "booked before the receipt was issued: not this invoice's payment");
+        assert_eq!(rows[1]["reason"], "booked before the invoice was issued: not its payment");
         assert_eq!(paid_at(&db, &orders[1]), "");
         let table = run(&db, &["payments", "import", &file.path]);
         assert!(table.stdout.contains(&spaced), "the table shows the reference as carried: {}", table.stdout);

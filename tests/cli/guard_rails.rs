@@ -186,7 +186,7 @@ on_both_backends! {
         // 23:30 on New Year's Eve in Zurich: 22:30 UTC, already the next year in Auckland.
         ok(&db, &["mint", "--order", &order, "--at", "2025-12-31 23:30", "--backdate"]);
         let message = refused(&db, 1, &["stringer", "edit", "stefan", "--timezone", "Pacific/Auckland"]);
-        assert!(message.contains("would move 1 issued receipt(s) into another year: 2025-0001"), "{message}");
+        assert!(message.contains("would move 1 issued receipt into another year: 2025-0001"), "{message}");
         ok(&db, &["stringer", "edit", "stefan", "--timezone", "America/New_York"]);
         assert!(ok(&db, &["stringer", "list"]).contains("America/New_York"));
         ok(&db, &["audit"]);

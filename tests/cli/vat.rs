@@ -124,7 +124,7 @@ on_both_backends! {
         assert!(show.contains("VAT rates    7.7 % from 2018-01-01, 8.1 % from 2024-01-01"), "{show}");
         // A rate that would change an issued receipt is refused, naming it; a later one is not.
         let message = fails(&db, 1, &["stringer", "edit", "stefan", "--vat-rate", "8.0", "--vat-from", "2023-06-01"]);
-        assert!(message.contains("would change the rate 1 issued receipt(s) of stefan show: 2023-0001"), "{message}");
+        assert!(message.contains("would change the rate that 1 issued receipt of stefan show: 2023-0001"), "{message}");
         ok(&db, &["stringer", "edit", "stefan", "--vat-rate", "8.5", "--vat-from", "2030-01-01"]);
         assert_eq!(ok(&db, &["receipt", &old]), old_text);
     }
