@@ -3,11 +3,10 @@ use super::{Context, StringerOpt};
 use crate::db::orders::{self, Filter, Listed};
 use crate::db::receipts::Frozen;
 use crate::db::Access;
-use crate::domain::{Price, VatRate};
+use crate::domain::{format_iso_local, Price, VatRate};
 use crate::files::NewFile;
 use anyhow::Context as _;
-use chrono::{NaiveDateTime, TimeZone};
-use chrono_tz::Tz;
+use chrono::NaiveDateTime;
 use clap::Args;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -146,7 +145,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 fn entry(listed: &Listed<'_>, rate: Option<VatRate>) -> Entry {
     let order = &listed.order;
     let zone = listed.stringer.zone();
-    let local = |at: Option<NaiveDateTime>| at.map(|at| iso_local(at, zone)).unwrap_or_default();
+    let local = |at: Option<NaiveDateTime>| at.map(|at| format_iso_local(at, zone)).unwrap_or_default();
     Entry {
         stringer: listed.stringer.handle().to_string(),
         receipt_number: output::cell(order.number),
@@ -167,9 +166,4 @@ fn entry(listed: &Listed<'_>, rate: Option<VatRate>) -> Entry {
         void_reason: order.void_reason.clone().unwrap_or_default(),
         order_id: order.id.0,
     }
-}
-
-/// `2026-11-21T14:30:00+01:00`: local time of the stringer, with its offset.
-fn iso_local(utc: NaiveDateTime, zone: Tz) -> String {
-    zone.from_utc_datetime(&utc).format("%Y-%m-%dT%H:%M:%S%:z").to_string()
 }

@@ -1,8 +1,8 @@
-use super::output::{Listed, Rows};
+use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::db::events::{self, Logged};
 use crate::db::Access;
-use crate::domain::{format_local, EventKind, ReceiptNumber};
+use crate::domain::{format_iso_local, EventKind, ReceiptNumber};
 use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
@@ -20,21 +20,33 @@ pub struct Opts {
     format: Listed,
 }
 
-/// One journal entry for people: when, what, which numbers, which order, the counter, why.
+/// One journal entry: when, what, which numbers, which order, the counter, why. Scripts get
+/// numbers as numbers and nothing as null.
 #[derive(Serialize, Tabled)]
 struct Entry {
-    /// Local time of the stringer.
+    /// Local time of the stringer, ISO 8601 with its offset (as the ledger writes it).
     when: String,
     what: String,
     stringer: String,
     numbers: String,
-    order: String,
-    counter: String,
-    reason: String,
+    #[tabled(display = "output::optional")]
+    order: Option<i64>,
+    /// The year of the counter that moved, and from and to.
+    #[tabled(display = "output::optional")]
+    counter_year: Option<i32>,
+    #[tabled(display = "output::optional")]
+    counter_old: Option<i64>,
+    #[tabled(display = "output::optional")]
+    counter_new: Option<i64>,
+    #[tabled(display = "output::optional")]
+    reason: Option<String>,
     /// For a change of a numbered order: which field, from what, to what.
-    field: String,
-    old: String,
-    new: String,
+    #[tabled(display = "output::optional")]
+    field: Option<String>,
+    #[tabled(display = "output::optional")]
+    old: Option<String>,
+    #[tabled(display = "output::optional")]
+    new: Option<String>,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
@@ -50,32 +62,29 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 }
 
 fn entry(logged: Logged<'_>) -> Entry {
-    let zone = logged.stringer.zone();
-    let when = format!("{} {zone}", format_local(logged.created_at, zone));
     let number = |seq: i64| ReceiptNumber::new(logged.year, seq);
     let numbers = match (logged.first_seq, logged.last_seq) {
         (Some(first), Some(last)) if first == last => number(first).to_string(),
         (Some(first), Some(last)) => format!("{}..{}", number(first), number(last)),
         _ => String::new(),
     };
-    let counter = match (logged.counter_old, logged.counter_new) {
-        (Some(old), Some(new)) => format!("{} {old} -> {new}", logged.year),
-        _ => String::new(),
-    };
+    let moved = logged.counter_old.is_some() || logged.counter_new.is_some();
     let what = match logged.kind {
         EventKind::V1Import => "import".to_string(),
         kind => kind.to_string(),
     };
     Entry {
-        when,
+        when: format_iso_local(logged.created_at, logged.stringer.zone()),
         what,
         stringer: logged.stringer.handle().to_string(),
         numbers,
-        order: logged.order.map(|o| o.to_string()).unwrap_or_default(),
-        counter,
-        reason: logged.reason.unwrap_or_default(),
-        field: logged.field.unwrap_or_default(),
-        old: logged.old_value.unwrap_or_default(),
-        new: logged.new_value.unwrap_or_default(),
+        order: logged.order.map(|o| o.0),
+        counter_year: moved.then_some(logged.year),
+        counter_old: logged.counter_old,
+        counter_new: logged.counter_new,
+        reason: logged.reason,
+        field: logged.field,
+        old: logged.old_value,
+        new: logged.new_value,
     }
 }

@@ -89,6 +89,11 @@ pub fn line(text: &str) -> io::Result<()> {
     out.flush()
 }
 
+/// A table cell of an optional value (`#[tabled(display = ...)]`): empty for none.
+pub fn optional<T: std::fmt::Display>(value: &Option<T>) -> String {
+    value.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
 /// A cell for an optional value.
 pub fn cell<T: ToString>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()

@@ -68,7 +68,8 @@ pub struct SettleOpts {
 struct Row {
     stringer: String,
     receipt: String,
-    order: String,
+    #[tabled(display = "output::optional")]
+    order: Option<i64>,
     amount: String,
     currency: String,
     booked_on: String,
@@ -177,7 +178,7 @@ fn row(line: &Line) -> Row {
     Row {
         stringer: line.stringer.clone(),
         receipt: output::cell(line.receipt),
-        order: output::cell(line.order),
+        order: line.order,
         amount: line.amount.to_string(),
         currency: line.currency.clone(),
         booked_on: line.booked_on.to_string(),
@@ -195,7 +196,8 @@ struct ListedRow {
     bank_reference: String,
     booked_on: String,
     receipt: String,
-    order: String,
+    #[tabled(display = "output::optional")]
+    order: Option<i64>,
     amount: String,
     currency: String,
     #[tabled(skip)]
@@ -216,7 +218,7 @@ impl From<&ListedPayment> for ListedRow {
             bank_reference: listed.bank_reference.clone(),
             booked_on: listed.booked_on.to_string(),
             receipt: listed.receipt.to_string(),
-            order: output::cell(listed.order),
+            order: listed.order,
             amount: listed.amount.to_string(),
             currency: listed.currency.clone(),
             reference: listed.reference.clone(),

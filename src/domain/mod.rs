@@ -19,8 +19,9 @@ pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use tension::check_tension;
 pub use text::{fold, folded_letters};
 pub use time::{
-    check_not_future, check_past, check_strung_at, day_start, default_timezone, format_local, format_utc,
-    local_date, local_noon, local_year, now_utc, parse_timezone, year_start, Dated, Timestamp, YEARS,
+    check_not_future, check_past, check_strung_at, day_start, default_timezone, format_iso_local,
+    format_local, format_utc, local_date, local_noon, local_year, now_utc, parse_timezone, year_start, Dated,
+    Timestamp, YEARS,
 };
 pub use vat::{address_limit_passed, VatRate};
 

@@ -290,6 +290,13 @@ pub fn check_past(
     Ok(Dated::BeforeLastYear { year })
 }
 
+/// An instant as a local time of `zone` in ISO 8601 with its offset:
+/// `2026-11-21T14:30:00+01:00`.
+pub fn format_iso_local(utc: NaiveDateTime, zone: Tz) -> String {
+    use chrono::TimeZone;
+    zone.from_utc_datetime(&utc).format("%Y-%m-%dT%H:%M:%S%:z").to_string()
+}
+
 /// An instant that must have happened already (beyond a few minutes of clock skew): `why`
 /// says what would be wrong with a future one.
 pub fn check_not_future(at: NaiveDateTime, now: NaiveDateTime, zone: Tz, why: &str) -> Result<(), String> {

@@ -130,7 +130,14 @@ on_both_backends! {
         assert_eq!(ok(&db, &["mint", "--order", &no_price, "--at", "2026-11-21 09:00", "--backdate"]), "2026-0002");
         let json: serde_json::Value = serde_json::from_str(&ok(&db, &["journal", "--format", "json"])).unwrap();
         assert_eq!(json[1]["reason"], "backdated: strung before 2026-0001");
-        assert_eq!(json[0]["reason"], "");
+        // A racket of three years ago entered now is backdated too, and said so, though it is
+        // the first number of its year.
+        let old = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Old", "--price", "30"]);
+        ok(&db, &["mint", "--order", &old, "--at", "2023-05-01 10:00", "--backdate"]);
+        let json: serde_json::Value = serde_json::from_str(&ok(&db, &["journal", "--format", "json"])).unwrap();
+        let last = json.as_array().unwrap().last().unwrap();
+        assert_eq!((last["numbers"].as_str(), last["reason"].as_str()), (Some("2023-0001"), Some("backdated: strung in 2023, before last year")));
+        assert!(json[0]["reason"].is_null(), "a mint at the clock's time says nothing more: {}", json[0]);
         // Orders are not taken in the future either.
         let message = fails(&db, 65, &["order", "add", "--stringer", "stefan", "--ordered-at", "2099-01-01 10:00"]);
         assert!(message.contains("is in the future"), "{message}");

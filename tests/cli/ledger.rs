@@ -124,12 +124,16 @@ on_both_backends! {
         let what: Vec<&str> = entries.iter().map(|e| e["what"].as_str().unwrap()).collect();
         // Payments of numbered orders are journaled too.
         assert_eq!(what, ["mint", "mint", "mint", "mint", "edit", "edit", "void"]);
-        assert!(entries[4..6].iter().all(|e| e["field"] == "paid_at" && e["old"] == "" && e["new"] != ""), "{entries:?}");
+        assert!(entries[4..6].iter().all(|e| e["field"] == "paid_at" && e["old"].is_null() && e["new"].is_string()), "{entries:?}");
         assert_eq!(entries[6]["numbers"], "2025-0004");
         assert_eq!(entries[6]["reason"], "customer cancelled");
-        assert_eq!(entries[0]["counter"], "2025 0 -> 1");
+        // Numbers as numbers, nothing as null, times in the stringer's zone with its offset.
+        assert_eq!((&entries[0]["counter_year"], &entries[0]["counter_old"], &entries[0]["counter_new"]), (&serde_json::json!(2025), &serde_json::json!(0), &serde_json::json!(1)));
+        assert!(entries[0]["order"].is_i64() && entries[0]["reason"].is_null(), "{}", entries[0]);
+        let when = entries[0]["when"].as_str().unwrap();
+        assert!(chrono::DateTime::parse_from_rfc3339(when).is_ok() && (when.ends_with("+01:00") || when.ends_with("+02:00")), "{when}");
         let csv_out = ok(&db, &["journal", "--format", "csv"]);
-        assert_eq!(csv_out.lines().next(), Some("when,what,stringer,numbers,order,counter,reason,field,old,new"));
+        assert_eq!(csv_out.lines().next(), Some("when,what,stringer,numbers,order,counter_year,counter_old,counter_new,reason,field,old,new"));
         assert_eq!(csv_out.lines().count(), 1 + 9, "seven entries of stefan, two of anna");
         assert!(ok(&db, &["journal"]).contains("| mint "));
     }
