@@ -108,6 +108,16 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     })
     .context("cannot export the year")?;
     let written = rows.finish()?;
+    // The file first: a refused one says nothing more.
+    let new_file = match (file, &opts.output) {
+        (Some(file), Some(path)) => {
+            let new = file.commit_or_same().map_err(|e| output::cannot_write(path, e, "an export"))?;
+            // Once the file is there, running the export again would find it there.
+            super::retry::beyond_repeat();
+            Some((path, new))
+        }
+        _ => None,
+    };
     for ((stringer, currency), sums) in &totals {
         let vat: Vec<String> =
             sums.vat.iter().map(|(rate, vat)| format!(", VAT {} at {rate} %", Price(*vat))).collect();
@@ -129,10 +139,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             output::count(without_rate, "receipt")
         );
     }
-    if let (Some(file), Some(path)) = (file, &opts.output) {
-        let new = file.commit_or_same().map_err(|e| output::cannot_write(path, e, "an export"))?;
-        // Once the file is there, running the export again would find it there.
-        super::retry::beyond_repeat();
+    if let Some((path, new)) = new_file {
         let numbers = output::count(written, "number");
         match new {
             true => eprintln!("wrote {numbers} of {} to {}", opts.year, path.display()),

@@ -7,6 +7,7 @@ mod backup;
 mod database;
 mod export;
 mod journal;
+mod man;
 mod migrate_v1;
 mod mint;
 mod order;
@@ -25,6 +26,7 @@ use crate::domain::{OrderId, ReceiptNumber};
 use crate::error::Error;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
 use std::str::FromStr;
 use std::time::Duration;
@@ -116,8 +118,8 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff)
-    Man,
+    /// Print the manual page (roff) of the program or of one of its commands, or write them all
+    Man(man::Opts),
 }
 
 /// `--stringer H`: whose orders a command acts on.
@@ -294,10 +296,13 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Backup(opts) => backup::run(opts, ctx),
         Command::Db(cmd) => database::run(cmd, ctx),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "receipts", &mut std::io::stdout());
-            Ok(())
+            // Written whole through the program's own stdout, so a reader that goes away is
+            // no failure (`receipts completions bash | head -1`).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "receipts", &mut script);
+            Ok(retry::Stdout.write_all(&script)?)
         }
-        Command::Man => Ok(clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout())?),
+        Command::Man(opts) => man::run(opts),
     }
 }
 

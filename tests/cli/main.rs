@@ -96,6 +96,11 @@ fn shop(db: &TestDb) -> String {
     )
 }
 
+/// A V1 export of the fixtures.
+fn fixture(name: &str) -> String {
+    format!("{}/fixtures/v1/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
 /// Runs a poppler or qpdf tool; they must be installed (scripts/test installs them).
 fn tool(program: &str, args: &[&str]) -> String {
     let out = std::process::Command::new(program)

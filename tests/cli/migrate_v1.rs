@@ -4,10 +4,6 @@
 use super::*;
 use std::collections::BTreeMap;
 
-fn fixture(name: &str) -> String {
-    format!("{}/fixtures/v1/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
 /// (stringer, kind, v1_id) -> receipt number ("" when unnumbered), as the database holds them.
 fn numbers(db: &TestDb) -> BTreeMap<(String, String, i64), String> {
     use diesel::prelude::*;
