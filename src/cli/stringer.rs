@@ -3,8 +3,9 @@ use super::{one_of, Context};
 use crate::db::stringers::{self, Profile};
 use crate::db::{counters, vat, Access, Tenant};
 use crate::domain::{
-    check_country, check_email, check_vat_number, default_timezone, format_utc, local_date, now_utc,
-    parse_timezone, validate_handle, Currency, Language, ReceiptNumber, Timestamp, VatRate,
+    check_country, check_email, check_siret, check_vat_number, default_timezone, format_utc, local_date,
+    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, Language, ReceiptNumber, Timestamp,
+    VatRate,
 };
 use crate::payment::{check_bic, check_qr_text, Iban, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
@@ -93,6 +94,9 @@ pub struct EditOpts {
     /// National tax number (e.g. a German Steuernummer), printed when there is no VAT number
     #[arg(long)]
     tax_number: Option<String>,
+    /// A French business's SIRET (14 digits, spaces allowed), printed as SIRET
+    #[arg(long)]
+    siret: Option<String>,
     /// Exempt under the country's small-business rule (yes or no): documents then carry the
     /// country's note (Germany: § 19 UStG) and no VAT
     #[arg(long, value_name = "yes|no", value_parser = parse_yes_no)]
@@ -120,6 +124,10 @@ pub struct BankOpts {
     /// The bank's BIC, for the EPC QR code (optional)
     #[arg(long)]
     bic: Option<String>,
+    /// The name the bank holds the account in, on the QR-bill and the EPC code, when it is
+    /// not the business name (empty to go back to it)
+    #[arg(long, value_name = "NAME")]
+    account_holder: Option<String>,
     /// Days until an invoice is due [default: 30]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(0..=365))]
     payment_days: Option<i32>,
@@ -180,6 +188,7 @@ struct StringerView {
     vat_number: Option<String>,
     language: Option<String>,
     tax_number: Option<String>,
+    siret: Option<String>,
     small_business: bool,
     street: Option<String>,
     house_number: Option<String>,
@@ -188,6 +197,7 @@ struct StringerView {
     country: Option<String>,
     iban: Option<String>,
     bic: Option<String>,
+    account_holder: Option<String>,
     payment_days: i32,
     currency: String,
     /// The VAT rates, each from its date on.
@@ -275,6 +285,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         vat_number: stringer.vat_number,
         language: stringer.language.map(|l| l.code().to_string()),
         tax_number: stringer.tax_number,
+        siret: stringer.siret,
         small_business: stringer.small_business,
         street: stringer.street,
         house_number: stringer.house_number,
@@ -283,6 +294,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         country: stringer.country,
         iban: stringer.iban,
         bic: stringer.bic,
+        account_holder: stringer.account_holder,
         payment_days: stringer.payment_days,
         currency: stringer.currency.to_string(),
         vat_rates: rates
@@ -307,6 +319,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         _ => None,
     };
     let iban = view.iban.as_ref().map(|iban| crate::payment::groups_of_four(iban));
+    let siret = view.siret.as_deref().map(siret_grouped);
     let payment = format!("{} days, new orders in {}", view.payment_days, view.currency);
     let small = view.small_business.then(|| "yes (no VAT, the country's note)".to_string());
     let rates = (!view.vat_rates.is_empty()).then(|| {
@@ -324,9 +337,11 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         ("VAT number", view.vat_number.as_ref()),
         ("VAT rates", rates.as_ref()),
         ("tax number", view.tax_number.as_ref()),
+        ("SIRET", siret.as_ref()),
         ("small firm", small.as_ref()),
         ("IBAN", iban.as_ref()),
         ("BIC", view.bic.as_ref()),
+        ("holder", view.account_holder.as_ref()),
         ("invoices", Some(&payment)),
         ("language", view.language.as_ref()),
     ];
@@ -356,6 +371,8 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let vat_number = checked(opts.vat_number, "--vat-number", check_vat_number)?;
     let iban = checked(bank.iban, "--iban", |v| Iban::parse(v).map(|iban| iban.as_str().to_string()))?;
     let bic = checked(bank.bic, "--bic", check_bic)?;
+    let siret = checked(opts.siret, "--siret", check_siret)?;
+    let account_holder = bank.account_holder.map(|holder| holder.trim().to_string());
     let country = checked(bank.country, "--country", check_country)?;
     for (field, text, limit) in [
         ("street", &bank.street, QR_LIMITS.street),
@@ -374,6 +391,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         ("phone", &opts.phone),
         ("VAT number", &vat_number),
         ("tax number", &opts.tax_number),
+        ("account holder", &account_holder),
         ("street", &bank.street),
         ("house number", &bank.house_number),
         ("postcode", &bank.postcode),
@@ -407,6 +425,8 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
             bic,
             payment_days: bank.payment_days,
             currency: opts.currency,
+            siret,
+            account_holder,
             vat_rate,
         };
         stringers::edit(conn, &tenant, &profile)

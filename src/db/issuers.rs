@@ -35,6 +35,10 @@ pub struct Issuer {
     pub iban: Option<String>,
     pub bic: Option<String>,
     pub payment_days: i32,
+    /// A French business's SIRET, printed as such.
+    pub siret: Option<String>,
+    /// The name the bank holds the account in, when it is not the business name.
+    pub account_holder: Option<String>,
 }
 
 #[derive(Queryable, Selectable)]
@@ -58,6 +62,8 @@ struct IssuerRow {
     iban: Option<String>,
     bic: Option<String>,
     payment_days: i32,
+    siret: Option<String>,
+    account_holder: Option<String>,
 }
 
 impl Issuer {
@@ -78,6 +84,11 @@ impl Issuer {
             Some(postal) => postal.lines(),
             None => self.address.clone(),
         }
+    }
+
+    /// The name on payment codes: the account holder, else the business name.
+    pub fn payee(&self) -> &str {
+        self.account_holder.as_deref().unwrap_or(&self.name)
     }
 
     /// Whether documents show VAT: a VAT number, and no small-business exemption.
@@ -121,5 +132,7 @@ fn issuer(tenant: &Tenant, row: IssuerRow) -> Result<Issuer, Error> {
         iban: row.iban,
         bic: row.bic,
         payment_days: row.payment_days,
+        siret: row.siret,
+        account_holder: row.account_holder,
     })
 }

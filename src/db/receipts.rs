@@ -183,6 +183,7 @@ fn build(
             phone: issuer.phone.clone(),
             vat_number: issuer.vat_number.clone(),
             tax_number: issuer.tax_number.clone(),
+            siret: issuer.siret.clone(),
             small_business: issuer.small_business,
             conventions: Conventions { country: issuer.country.clone() },
         },
@@ -305,7 +306,7 @@ pub fn slip(
             };
             Ok(Some(Slip::QrBill(QrBill {
                 account,
-                creditor: Address { name: issuer.name.clone(), postal },
+                creditor: Address { name: issuer.payee().to_string(), postal },
                 amount: Some(price.0),
                 currency: order.currency.clone(),
                 debtor,
@@ -315,7 +316,7 @@ pub fn slip(
         }
         Some(SlipKind::Epc) => Ok(Some(Slip::Epc(Epc {
             bic: issuer.bic.clone(),
-            name: issuer.name.clone(),
+            name: issuer.payee().to_string(),
             account,
             amount: price.0,
             reference: Reference::scor(tenant.id(), number).ok_or_else(no_reference)?,

@@ -42,6 +42,10 @@ pub struct Stringer {
     pub payment_days: i32,
     /// The currency of new orders.
     pub currency: Currency,
+    /// A French business's SIRET (14 digits, compact).
+    pub siret: Option<String>,
+    /// The name the bank holds the account in, when it is not the business name.
+    pub account_holder: Option<String>,
 }
 
 #[derive(Queryable, Selectable)]
@@ -70,6 +74,8 @@ struct StringerRow {
     payment_days: i32,
     #[diesel(deserialize_as = String)]
     currency: Currency,
+    siret: Option<String>,
+    account_holder: Option<String>,
 }
 
 impl TryFrom<StringerRow> for Stringer {
@@ -100,6 +106,8 @@ impl TryFrom<StringerRow> for Stringer {
             bic: row.bic,
             payment_days: row.payment_days,
             currency: row.currency,
+            siret: row.siret,
+            account_holder: row.account_holder,
         })
     }
 }
@@ -114,6 +122,11 @@ impl Stringer {
             town: self.town.clone()?,
             country: self.country.clone()?,
         })
+    }
+
+    /// The name on payment codes: the account holder, else the business name.
+    pub fn payee(&self) -> &str {
+        self.account_holder.as_deref().unwrap_or(&self.name)
     }
 
     /// Whether its documents show VAT.
@@ -195,6 +208,9 @@ pub struct Profile {
     pub bic: Option<String>,
     pub payment_days: Option<i32>,
     pub currency: Option<Currency>,
+    /// Compact, checked; an empty text clears it.
+    pub siret: Option<String>,
+    pub account_holder: Option<String>,
     /// A VAT rate in force from a (local) day on.
     pub vat_rate: Option<(VatRate, NaiveDate)>,
 }
@@ -225,6 +241,8 @@ impl Profile {
             bic: text(&self.bic, &current.bic),
             payment_days: self.payment_days.unwrap_or(current.payment_days),
             currency: self.currency.clone().unwrap_or_else(|| current.currency.clone()),
+            siret: text(&self.siret, &current.siret),
+            account_holder: text(&self.account_holder, &current.account_holder),
             ..current.clone()
         }
     }
@@ -274,6 +292,8 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Opt
                 stringers::bic.eq(nullable(&wanted.bic)),
                 stringers::payment_days.eq(wanted.payment_days),
                 stringers::currency.eq(wanted.currency.as_str()),
+                stringers::siret.eq(nullable(&wanted.siret)),
+                stringers::account_holder.eq(nullable(&wanted.account_holder)),
                 stringers::updated_at.eq(now_utc()),
             ))
             .execute(conn)?;
@@ -287,17 +307,15 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Opt
 fn check_payable(profile: &Stringer) -> Result<(), Error> {
     let Some(iban) = &profile.iban else { return Ok(()) };
     let iban = Iban::parse(iban).map_err(Error::BadInput)?;
-    check_qr_text("name", &profile.name, QR_LIMITS.name).or_else(|e| {
-        if iban.is_swiss() {
-            Err(e)
-        } else {
-            Ok(())
-        }
-    })?;
-    if profile.name.chars().count() > QR_LIMITS.name {
+    let (field, payee) = match &profile.account_holder {
+        Some(holder) => ("account holder", holder),
+        None => ("name", &profile.name),
+    };
+    check_qr_text(field, payee, QR_LIMITS.name).or_else(|e| if iban.is_swiss() { Err(e) } else { Ok(()) })?;
+    if payee.chars().count() > QR_LIMITS.name {
         return Err(Error::BadInput(format!(
-            "the name has {} characters, and a payment code takes at most {}",
-            profile.name.chars().count(),
+            "the {field} has {} characters, and a payment code takes at most {}",
+            payee.chars().count(),
             QR_LIMITS.name
         )));
     }

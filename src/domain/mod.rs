@@ -14,7 +14,7 @@ mod vat;
 pub use iso::check_country;
 pub use language::Language;
 pub use money::{Currency, Price};
-pub use profile::{check_email, check_vat_number};
+pub use profile::{check_email, check_siret, check_vat_number, siret_grouped};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use tension::check_tension;
 pub use text::{fold, folded_letters};

@@ -34,6 +34,47 @@ pub fn check_vat_number(text: &str) -> Result<String, String> {
     Ok(compact)
 }
 
+/// A French SIRET: 14 digits (the SIREN of 9 and the establishment's 5), spaces allowed
+/// as typed, with its Luhn check digit (La Poste's establishments sum to a multiple of 5
+/// instead). Stored compact.
+pub fn check_siret(text: &str) -> Result<String, String> {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let invalid = |why: &str| Err(format!("\"{text}\" is not a SIRET: {why}"));
+    if compact.len() != 14 || !compact.bytes().all(|b| b.is_ascii_digit()) {
+        return invalid("a SIRET has 14 digits");
+    }
+    let digits: Vec<u32> = compact.bytes().map(|b| u32::from(b - b'0')).collect();
+    let luhn: u32 = digits
+        .iter()
+        .rev()
+        .enumerate()
+        .map(|(i, &d)| {
+            if i % 2 == 1 {
+                if d * 2 > 9 {
+                    d * 2 - 9
+                } else {
+                    d * 2
+                }
+            } else {
+                d
+            }
+        })
+        .sum();
+    let la_poste = compact.starts_with("356000000") && digits.iter().sum::<u32>() % 5 == 0;
+    if luhn % 10 != 0 && !la_poste {
+        return invalid("its check digit does not match (a typo?)");
+    }
+    Ok(compact)
+}
+
+/// A SIRET as printed: `123 456 789 00012`.
+pub fn siret_grouped(siret: &str) -> String {
+    match (siret.get(..3), siret.get(3..6), siret.get(6..9), siret.get(9..)) {
+        (Some(a), Some(b), Some(c), Some(d)) => format!("{a} {b} {c} {d}"),
+        _ => siret.to_string(),
+    }
+}
+
 /// `CHE` + 9 digits, the last a check digit (weights 5 4 3 2 7 6 5 4, mod 11), then the
 /// register: MWST, TVA or IVA.
 fn swiss_uid(text: &str, rest: &str) -> Result<String, String> {

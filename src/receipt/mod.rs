@@ -61,6 +61,8 @@ pub struct Business {
     pub vat_number: Option<String>,
     /// A national tax number, printed when there is no VAT number.
     pub tax_number: Option<String>,
+    /// A French business's SIRET (14 digits), printed in groups as SIRET.
+    pub siret: Option<String>,
     /// Exempt under its country's small-business rule: the country's note, no VAT line.
     pub small_business: bool,
     pub conventions: Conventions,
@@ -133,6 +135,9 @@ impl Receipt {
             }
             (None, Some(tax)) => lines.push(Line::Plain(format!("{} {tax}", words.tax_number))),
             (None, None) => {}
+        }
+        if let Some(siret) = &self.business.siret {
+            lines.push(Line::Plain(format!("SIRET {}", crate::domain::siret_grouped(siret))));
         }
         lines.push(Line::Gap);
         let title = if self.copy {

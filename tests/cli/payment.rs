@@ -388,3 +388,48 @@ on_both_backends! {
         assert_eq!(std::fs::read(dir.path().join("stefan-2026-0001.pdf")).unwrap(), std::fs::read(&pdf).unwrap());
     }
 }
+
+on_both_backends! {
+    fn a_french_business_prints_its_siret_and_is_paid_to_its_account_holder(db: TestDb) {
+        ok(&db, &["stringer", "add", "lea", "--name", "Cordage Léa", "--timezone", "Europe/Paris"]);
+        assert_eq!(
+            fails(&db, 65, &["stringer", "edit", "lea", "--siret", "732 829 320 00075"]),
+            "error: --siret: \"732 829 320 00075\" is not a SIRET: its check digit does not match (a typo?)"
+        );
+        assert!(fails(&db, 65, &["stringer", "edit", "lea", "--siret", "7328"]).contains("a SIRET has 14 digits"));
+        ok(&db, &["stringer", "edit", "lea", "--siret", "732 829 320 00074", "--tax-number", "FR-FISC-42", "--iban", "FR76 3000 6000 0112 3456 7890 189",
+                  "--account-holder", "Léa Martin", "--currency", "EUR", "--country", "FR", "--postcode", "69001", "--town", "Lyon", "--language", "fr"]);
+        let show = ok(&db, &["stringer", "show", "lea"]);
+        assert!(show.contains("SIRET        732 829 320 00074") && show.contains("holder       Léa Martin"), "{show}");
+        let order = ok(&db, &["order", "add", "--stringer", "lea", "--customer", "Jean", "--price", "28.00"]);
+        ok(&db, &["mint", "--order", &order, "--at", "2026-03-02 10:00"]);
+        let text = ok(&db, &["receipt", &order]);
+        assert!(text.contains("SIRET 732 829 320 00074"), "{text}");
+        assert!(text.contains("N° fiscal FR-FISC-42") && !text.contains("SIRET FR-FISC"), "the tax number is no SIRET: {text}");
+        assert!(text.contains("Léa Martin"), "the account holder among the payment details: {text}");
+        let (_dir, pdf) = pdf_of(&db, &order, &[]);
+        let code = codes(&pdf).pop().expect("an EPC code");
+        assert_eq!(code.text().lines().nth(5), Some("Léa Martin"), "the beneficiary is the account holder");
+        // Going back to the business name applies from the next document on.
+        ok(&db, &["stringer", "edit", "lea", "--account-holder", ""]);
+        assert!(ok(&db, &["receipt", &order]).contains("Léa Martin"), "the issued document keeps its holder");
+        let next = ok(&db, &["order", "add", "--stringer", "lea", "--customer", "Paul", "--price", "28.00"]);
+        ok(&db, &["mint", "--order", &next, "--at", "2026-03-03 10:00"]);
+        let (_dir, pdf) = pdf_of(&db, &next, &[]);
+        assert_eq!(codes(&pdf).pop().unwrap().text().lines().nth(5), Some("Cordage Léa"));
+    }
+
+    fn a_qr_bill_names_the_account_holder_as_its_creditor(db: TestDb) {
+        let order = shop_with_account(&db, "CH44 3199 9123 0008 8901 2", "CHF", "35.50");
+        let message = fails(&db, 65, &["stringer", "edit", "stefan", "--account-holder", "Ωmega Ltd"]);
+        assert!(message.contains("the account holder holds \"Ω\""), "{message}");
+        ok(&db, &["stringer", "edit", "stefan", "--account-holder", "Stefan Muster"]);
+        let next = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Anna", "--price", "20"]);
+        ok(&db, &["mint", "--order", &next, "--at", "2026-03-03 10:00"]);
+        let (_dir, pdf) = pdf_of(&db, &next, &[]);
+        let text = codes(&pdf).pop().unwrap().text();
+        assert!(text.starts_with("SPC\n0200\n1\nCH4431999123000889012\nS\nStefan Muster\nBahnhofstrasse\n"), "{text}");
+        let (_dir, first) = pdf_of(&db, &order, &[]);
+        assert!(codes(&first).pop().unwrap().text().contains("\nStefan Muster Bespannungen\n"), "the issued one keeps its creditor");
+    }
+}
