@@ -60,8 +60,8 @@ pub fn check_siret(text: &str) -> Result<String, String> {
             }
         })
         .sum();
-    let la_poste = compact.starts_with("356000000") && digits.iter().sum::<u32>() % 5 == 0;
-    if luhn % 10 != 0 && !la_poste {
+    let la_poste = compact.starts_with("356000000") && digits.iter().sum::<u32>().is_multiple_of(5);
+    if !luhn.is_multiple_of(10) && !la_poste {
         return invalid("its check digit does not match (a typo?)");
     }
     Ok(compact)
