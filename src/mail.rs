@@ -108,17 +108,30 @@ impl SmtpUrl {
         Ok(builder.build())
     }
 
-    /// Hands the message to the server. Accepted: the server took it for delivery.
+    /// Hands the message to the server. Accepted: the server took it for delivery. The
+    /// whole exchange, not each step of it, is bounded by `TIMEOUT`: a server that takes the
+    /// message and never answers is given up on then (the client library would wait a
+    /// timeout per step, and then once more to say goodbye).
     pub fn send(&self, message: &Message) -> Result<(), Error> {
         let transport = self.transport()?;
-        transport.send(message).map(drop).map_err(|e| {
-            let reason = self.mask(&crate::error::first_line(&e.to_string()));
-            if e.is_permanent() || e.is_transient() {
-                Error::MailRefused { server: self.redacted(), reason }
-            } else {
-                Error::MailUnreachable { server: self.redacted(), reason }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let message = message.clone();
+        std::thread::spawn(move || {
+            let _ = sender.send(transport.send(&message).map(drop));
+        });
+        let unreachable = |reason: String| Error::MailUnreachable { server: self.redacted(), reason };
+        match receiver.recv_timeout(TIMEOUT) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => {
+                let reason = self.mask(&crate::error::first_line(&e.to_string()));
+                if e.is_permanent() || e.is_transient() {
+                    Err(Error::MailRefused { server: self.redacted(), reason })
+                } else {
+                    Err(unreachable(reason))
+                }
             }
-        })
+            Err(_) => Err(unreachable(format!("no answer within {} s", TIMEOUT.as_secs()))),
+        }
     }
 }
 
@@ -162,9 +175,14 @@ impl Outgoing<'_> {
             .map_err(|e| Error::Refused(format!("the message cannot be made: {e}")))
     }
 
-    /// `Rechnung 2026-0042 – Stefan Muster Bespannungen`.
+    /// `Rechnung 2026-0042 – Stefan Muster Bespannungen`; a void document says so first:
+    /// `STORNIERT: Rechnung 2026-0042 – ...`.
     pub fn subject(&self) -> String {
-        format!("{} {} – {}", self.receipt.title_text(), self.receipt.number, self.from.0)
+        let void = match self.receipt.void_reason {
+            Some(_) => format!("{}: ", self.receipt.labels().void),
+            None => String::new(),
+        };
+        format!("{void}{} {} – {}", self.receipt.title_text(), self.receipt.number, self.from.0)
     }
 
     /// A short plain text: greeting, what was done, the amount, for an invoice how to pay.
@@ -182,8 +200,12 @@ impl Outgoing<'_> {
         let racket = r.racket.as_ref().map(|racket| format!(" ({racket})")).unwrap_or_default();
         body.push_str(&(words.attached)(document, &r.number.to_string(), &racket));
         body.push('\n');
+        if let Some(reason) = &r.void_reason {
+            body.push_str(&(words.void)(reason));
+            body.push('\n');
+        }
         if let Some(amount) = &r.amount {
-            body.push_str(&format!("{}: {}\n", r.labels().amount, r.amount_text(amount)));
+            body.push_str(&format!("{}{} {}\n", r.labels().amount, words.colon, r.amount_text(amount)));
         }
         if let (Some(slip), Some(due)) = (&r.slip, r.due_on) {
             let (iban, reference) = match slip {
@@ -204,6 +226,10 @@ impl Outgoing<'_> {
 struct Words {
     hello: &'static str,
     comma: &'static str,
+    /// A colon as the language writes it: French puts a space before it.
+    colon: &'static str,
+    /// "This document is void: REASON."
+    void: fn(&str) -> String,
     the_invoice: &'static str,
     the_receipt: &'static str,
     /// "attached is your invoice 2026-0042 for the stringing of your racket (Pro Staff)."
@@ -219,6 +245,8 @@ impl Words {
             Language::En => Words {
                 hello: "Hello",
                 comma: ",",
+                colon: ":",
+                void: |reason| format!("This document is void: {reason}."),
                 the_invoice: "invoice",
                 the_receipt: "receipt",
                 attached: |doc, number, racket| {
@@ -232,6 +260,8 @@ impl Words {
             Language::De => Words {
                 hello: "Guten Tag",
                 comma: "",
+                colon: ":",
+                void: |reason| format!("Dieses Dokument ist storniert: {reason}."),
                 the_invoice: "die Rechnung",
                 the_receipt: "die Quittung",
                 attached: |doc, number, racket| {
@@ -246,6 +276,8 @@ impl Words {
                 Words {
                     hello: "Bonjour",
                     comma: ",",
+                    colon: " :",
+                    void: |reason| format!("Ce document est annulé : {reason}."),
                     the_invoice: "la facture",
                     the_receipt: "la quittance",
                     attached: |doc, number, racket| {
@@ -254,12 +286,14 @@ impl Words {
                     pay: |due, iban, reference| {
                         format!("Merci de payer d'ici le {due} sur l'IBAN {iban}, référence {reference}.")
                     },
-                    regards: "Meilleures salutations",
+                    regards: "Cordialement",
                 }
             }
             Language::It => Words {
                 hello: "Buongiorno",
                 comma: ",",
+                colon: ":",
+                void: |reason| format!("Questo documento è annullato: {reason}."),
                 the_invoice: "la fattura",
                 the_receipt: "la ricevuta",
                 attached: |doc, number, racket| {

@@ -8,8 +8,10 @@ use crate::mail::{message_id, Outgoing, SmtpUrl};
 use crate::receipt::pdf;
 use crate::Error;
 use clap::Args;
+use serde::Serialize;
 use std::io::Write;
 use std::path::PathBuf;
+use tabled::Tabled;
 
 #[derive(Debug, Args)]
 #[group(id = "which", required = true, multiple = false, args = ["order", "unsent"])]
@@ -36,12 +38,16 @@ pub struct Opts {
     /// Send it although it was sent before
     #[arg(long, conflicts_with = "unsent")]
     again: bool,
-    /// Send nothing: print the message it would send (RFC 5322, an .eml) to stdout or -o FILE
-    #[arg(long, conflicts_with = "unsent")]
+    /// Send nothing: print the message it would send (RFC 5322, an .eml) to stdout or -o FILE;
+    /// with --unsent, list what would be sent (recipient, document, subject)
+    #[arg(long)]
     dry_run: bool,
     /// With --dry-run: write the message to this file (never over a different one)
-    #[arg(short, long, value_name = "FILE", requires = "dry_run")]
+    #[arg(short, long, value_name = "FILE", requires = "dry_run", conflicts_with = "unsent")]
     output: Option<PathBuf>,
+    /// With --unsent --dry-run: a table for people, JSON for scripts, or CSV for spreadsheets
+    #[arg(long, value_enum, default_value_t, requires = "unsent")]
+    format: output::Listed,
     /// The mail server: smtp://USER:PASSWORD@HOST:PORT (STARTTLS) or smtps://... (TLS)
     #[arg(long, env = "RECEIPTS_SMTP_URL", hide_env_values = true, value_name = "URL")]
     smtp_url: Option<String>,
@@ -53,6 +59,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // A dry run only looks.
     let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
     let options = Options { language: opts.lang, copy: opts.copy };
+    if opts.unsent && opts.dry_run {
+        return plan_unsent(&mut db, &opts, options);
+    }
     if opts.unsent {
         return send_unsent(&mut db, &opts, options);
     }
@@ -124,7 +133,7 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn message(&self) -> Result<lettre::Message, Error> {
+    fn outgoing(&self) -> Outgoing<'_> {
         Outgoing {
             receipt: &self.receipt,
             from: (&self.from.0, &self.from.1),
@@ -132,7 +141,10 @@ impl Prepared {
             pdf: self.pdf.clone(),
             filename: self.filename.clone(),
         }
-        .message()
+    }
+
+    fn message(&self) -> Result<lettre::Message, Error> {
+        self.outgoing().message()
     }
 }
 
@@ -176,6 +188,50 @@ fn prepare(
         pdf,
         receipt,
     })
+}
+
+/// A message `send --unsent --dry-run` would send.
+#[derive(Serialize, Tabled)]
+struct Planned {
+    stringer: String,
+    order: i64,
+    receipt: String,
+    to: String,
+    subject: String,
+}
+
+/// What `send --unsent` would send, one line each; nothing is sent or recorded.
+fn plan_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
+    let tenants = match opts.stringer.optional(db)? {
+        Some(tenant) => vec![tenant],
+        None => db.read(Tenant::all)?,
+    };
+    let mut planned = Vec::new();
+    let mut without = 0;
+    for tenant in &tenants {
+        let (unsent, skipped) = db.read(|conn| {
+            Ok((sends::unsent(conn, tenant, opts.year)?, sends::without_address(conn, tenant, opts.year)?))
+        })?;
+        without += skipped;
+        for order in unsent {
+            let prepared = prepare(db, tenant, order, None, options)?;
+            let subject = prepared.outgoing().subject();
+            planned.push(Planned {
+                stringer: tenant.handle().to_string(),
+                order: order.0,
+                receipt: prepared.number.to_string(),
+                to: prepared.to,
+                subject,
+            });
+        }
+    }
+    let count = planned.len();
+    output::rows(opts.format, &planned)?;
+    eprintln!(
+        "dry run: {} would be sent, {without} skipped without a customer e-mail address; nothing was sent",
+        output::count(count, "message")
+    );
+    Ok(())
 }
 
 /// Every unsent document, one message each; a failure is reported and the others go on.

@@ -269,3 +269,126 @@ fn a_v1_file_may_carry_the_customers_e_mail_address() {
     assert!(fails(&db, 65, &["migrate-v1", file.to_str().unwrap()])
         .contains("line 2, email: \"not-an-email\" is not an e-mail address"));
 }
+
+/// `send --unsent --dry-run` lists what would go out, and sends and records nothing.
+#[test]
+fn a_dry_run_of_the_unsent_lists_them_and_sends_nothing() {
+    let db = TestDb::sqlite();
+    let first = mailing_shop(&db);
+    let second = ok(
+        &db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "stefan",
+            "--customer",
+            "Anna",
+            "--price",
+            "20",
+            "--email",
+            "anna@example.com",
+        ],
+    );
+    ok(&db, &["mint", "--order", &second, "--at", "2026-03-03 10:00"]);
+    let without = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "20"]);
+    ok(&db, &["mint", "--order", &without, "--at", "2026-03-04 10:00"]);
+    let sink = Sink::start(Behaviour::Accept);
+    let out = send(&db, &sink.url(None), &["--unsent", "--dry-run", "--format", "json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let planned: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let rows: Vec<(i64, &str, &str, &str)> = planned
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["order"].as_i64().unwrap(),
+                p["receipt"].as_str().unwrap(),
+                p["to"].as_str().unwrap(),
+                p["subject"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (
+                first.parse().unwrap(),
+                "2026-0001",
+                "roger@example.com",
+                "Rechnung 2026-0001 – Stefan Müller Bespannungen"
+            ),
+            (
+                second.parse().unwrap(),
+                "2026-0002",
+                "anna@example.com",
+                "Rechnung 2026-0002 – Stefan Müller Bespannungen"
+            ),
+        ]
+    );
+    assert!(out.stderr.contains("dry run: 2 messages would be sent, 1 skipped without a customer e-mail address; nothing was sent"), "{}", out.stderr);
+    assert!(sink.received().is_empty() && sends(&db).is_empty());
+    // Nor does it need a mail server.
+    let table = ok(&db, &["send", "--unsent", "--dry-run"]);
+    assert!(table.contains("roger@example.com") && table.contains("subject"), "{table}");
+}
+
+/// A void document's mail says it is void, in its subject and its body; French mail writes
+/// as French is written.
+#[test]
+fn a_void_documents_mail_says_so_and_french_mail_reads_french() {
+    let db = TestDb::sqlite();
+    let order = mailing_shop(&db);
+    ok(&db, &["void", "--order", &order, "--reason", "Schläger zurückgegeben"]);
+    let eml = ok(&db, &["send", &order, "--dry-run"]);
+    let message = MessageParser::default().parse(eml.as_bytes()).unwrap();
+    assert_eq!(message.subject(), Some("STORNIERT: Rechnung 2026-0001 – Stefan Müller Bespannungen"));
+    assert!(
+        message.body_text(0).unwrap().contains("Dieses Dokument ist storniert: Schläger zurückgegeben."),
+        "{}",
+        message.body_text(0).unwrap()
+    );
+    let fresh = ok(
+        &db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "stefan",
+            "--customer",
+            "Jean",
+            "--price",
+            "35.50",
+            "--email",
+            "jean@example.com",
+        ],
+    );
+    ok(&db, &["mint", "--order", &fresh, "--at", "2026-03-05 10:00"]);
+    let eml = ok(&db, &["send", &fresh, "--dry-run", "--lang", "fr"]);
+    let message = MessageParser::default().parse(eml.as_bytes()).unwrap();
+    let body = message.body_text(0).unwrap();
+    assert!(
+        body.contains("Montant : CHF 35.50") && body.lines().any(|l| l.trim() == "Cordialement"),
+        "{body}"
+    );
+    assert!(!body.contains("Meilleures salutations"), "{body}");
+}
+
+/// A server that takes the message and then never says whether it accepted it is given up
+/// on within the one bound of a message (10 s), not after a wait per step; nothing is
+/// journaled.
+#[test]
+fn a_server_that_takes_the_message_and_never_answers_is_given_up_on_in_time() {
+    let db = TestDb::sqlite();
+    let order = mailing_shop(&db);
+    let stalling = Sink::start(Behaviour::StallAfterData);
+    let started = std::time::Instant::now();
+    let out = send(&db, &stalling.url(None), &[&order]);
+    let took = started.elapsed();
+    assert_eq!(out.code, 69, "{}", out.stderr);
+    assert!(out.stderr.contains("no answer within 10 s"), "{}", out.stderr);
+    assert_eq!(stalling.received().len(), 1, "the server had the message");
+    assert!(took < std::time::Duration::from_secs(14), "one bound of 10 s, not one per step: {took:?}");
+    assert!(sends(&db).is_empty());
+}

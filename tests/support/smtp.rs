@@ -1,7 +1,7 @@
 //! A small SMTP server for the tests, on 127.0.0.1: it speaks real SMTP over TCP (EHLO,
 //! AUTH PLAIN and LOGIN, MAIL, RCPT, DATA, QUIT) and keeps what it accepted, so tests read
 //! exactly what a mail server would have received. It can require a login, refuse a
-//! recipient, or accept connections and never answer.
+//! recipient, accept connections and never answer, or take a message and never confirm it.
 
 use base64::Engine;
 use std::io::{BufRead, BufReader, Write};
@@ -21,6 +21,8 @@ pub enum Behaviour {
     RefuseRecipient(String),
     /// Takes the connection, then says nothing at all.
     Silent,
+    /// Answers everything, takes the message, then never says whether it accepted it.
+    StallAfterData,
 }
 
 /// A message the server accepted.
@@ -153,6 +155,11 @@ fn session(stream: TcpStream, behaviour: &Behaviour, kept: &Mutex<Vec<Received>>
                 data.extend_from_slice(if raw.starts_with(b"..") { &raw[1..] } else { &raw });
             }
             kept.lock().unwrap().push(Received { from: from.clone(), to: to.clone(), data });
+            if let Behaviour::StallAfterData = behaviour {
+                let mut rest = Vec::new();
+                let _ = std::io::Read::read_to_end(&mut reader, &mut rest);
+                return Ok(());
+            }
             reply("250 2.0.0 Ok: queued")?;
         } else if upper == "QUIT" {
             reply("221 2.0.0 Bye")?;
