@@ -168,8 +168,35 @@ pub enum Error {
     #[error("{path} exists already and {what} never overwrites a file: choose another name")]
     OutputExists { path: String, what: &'static str },
 
-    #[error("{0}")]
-    Refused(String),
+    /// A document whose receipt number outgrows the payment reference's fields.
+    #[error("receipt {number} of {stringer} has no payment reference: its number is beyond the reference's fields")]
+    NoReference { number: ReceiptNumber, stringer: String },
+
+    /// `send` of a document sent before, without `--again`.
+    #[error("receipt {number} (order {order}) was sent on {on} to {to}: pass --again to send it once more")]
+    AlreadySent { number: ReceiptNumber, order: OrderId, on: String, to: String },
+
+    /// Some documents of a batch could not go out or be written; the others did.
+    #[error(
+        "{} could not be {} (first: {first}); {}",
+        if *.count == 1 { "1 document".to_string() } else { format!("{} documents", .count) },
+        if *.sending { "sent" } else { "written" },
+        if *.sending { "running the command again sends only those" } else { "the others were" }
+    )]
+    NotAll { count: usize, first: String, sending: bool },
+
+    /// A backup that does not check out as a copy of the database.
+    #[error("the backup {path} {why}; it was removed")]
+    BackupUnsound { path: String, why: String },
+
+    /// The embedded migrations could not be applied or read.
+    #[error("cannot migrate the database: {0}")]
+    CannotMigrate(String),
+
+    /// Something the program itself got wrong (a library's failure it cannot explain better):
+    /// what it was doing, and what it was told.
+    #[error("{what}: {detail}")]
+    Internal { what: &'static str, detail: String },
 
     #[error("{0}")]
     BadInput(String),
@@ -394,7 +421,12 @@ impl Error {
             | Error::NumbersHeld { .. }
             | Error::ZoneMovesReceipts { .. }
             | Error::RateMovesReceipts { .. }
-            | Error::Refused(_)
+            | Error::NoReference { .. }
+            | Error::AlreadySent { .. }
+            | Error::NotAll { .. }
+            | Error::BackupUnsound { .. }
+            | Error::CannotMigrate(_)
+            | Error::Internal { .. }
             | Error::NotMigrated
             | Error::DatabaseFile { .. }
             | Error::CounterBehind { .. }

@@ -160,7 +160,8 @@ impl Outgoing<'_> {
         };
         let from = Mailbox::new(Some(self.from.0.to_string()), address(self.from.1, "the stringer's")?);
         let to = Mailbox::new(self.receipt.customer.clone(), address(self.to, "the recipient's")?);
-        let pdf = ContentType::parse("application/pdf").map_err(|e| Error::Refused(e.to_string()))?;
+        let pdf = ContentType::parse("application/pdf")
+            .map_err(|e| Error::Internal { what: "the attachment's type", detail: e.to_string() })?;
         Message::builder()
             .from(from)
             .to(to)
@@ -172,7 +173,7 @@ impl Outgoing<'_> {
                     .singlepart(SinglePart::plain(self.body()))
                     .singlepart(Attachment::new(self.filename.clone()).body(self.pdf.clone(), pdf)),
             )
-            .map_err(|e| Error::Refused(format!("the message cannot be made: {e}")))
+            .map_err(|e| Error::Internal { what: "the message cannot be made", detail: e.to_string() })
     }
 
     /// `Rechnung 2026-0042 – Stefan Muster Bespannungen`; a void document says so first:

@@ -132,9 +132,10 @@ fn write_year(
             receipts::for_each_of_year(conn, tenant, year, options, |handle, receipt| {
                 index += 1;
                 // Refused only when every worker is gone, which the read need not outlive.
-                to_render
-                    .send((index, handle.to_string(), receipt))
-                    .map_err(|_| Error::Refused("the receipts could not be rendered: no worker left".into()))
+                to_render.send((index, handle.to_string(), receipt)).map_err(|_| Error::Internal {
+                    what: "the receipts could not be rendered",
+                    detail: "no worker left".into(),
+                })
             })
         });
         drop(to_render);
@@ -164,11 +165,7 @@ fn write_year(
         failed.len()
     );
     if let Some(first) = failed.first() {
-        return Err(Error::Refused(format!(
-            "{} could not be written (first: {first}); the others were",
-            output::count(failed.len(), "receipt")
-        ))
-        .into());
+        return Err(Error::NotAll { count: failed.len(), first: first.clone(), sending: false }.into());
     }
     if let Some(first) = differing.first() {
         return Err(Error::OutputExists {

@@ -84,12 +84,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     db.confirm_durable()?;
     if !opts.again {
         if let Some((when, to)) = db.read(|conn| sends::last(conn, &tenant, order))? {
-            return Err(Error::Refused(format!(
-                "receipt {} (order {order}) was sent on {} to {to}: pass --again to send it once more",
-                prepared.number,
-                format_local(when, tenant.zone())
-            ))
-            .into());
+            let on = format_local(when, tenant.zone());
+            return Err(Error::AlreadySent { number: prepared.number, order, on, to }.into());
         }
     }
     let Some(server) = server else { return Ok(()) };
@@ -275,11 +271,7 @@ fn send_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()>
         skipped
     );
     if let Some(first) = failed.first() {
-        return Err(Error::Refused(format!(
-            "{} could not be sent (first: {first}); running the command again sends only those",
-            output::count(failed.len(), "document")
-        ))
-        .into());
+        return Err(Error::NotAll { count: failed.len(), first: first.clone(), sending: true }.into());
     }
     Ok(())
 }

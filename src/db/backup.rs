@@ -72,18 +72,20 @@ fn verify(
     }
     let checks: Vec<Check> = copy.read(|conn| Ok(diesel::sql_query("PRAGMA integrity_check").load(conn)?))?;
     if checks.len() != 1 || checks[0].integrity_check != "ok" {
-        return Err(Error::Refused(format!(
-            "the backup {} failed SQLite's integrity check ({}); it was removed",
-            target.display(),
-            checks.first().map_or("no answer", |c| c.integrity_check.as_str())
-        )));
+        return Err(Error::BackupUnsound {
+            path: target.display().to_string(),
+            why: format!(
+                "failed SQLite's integrity check ({})",
+                checks.first().map_or("no answer", |c| c.integrity_check.as_str())
+            ),
+        });
     }
     let report = copy.read(|conn| audit(conn, None, None))?;
     if problems(&report) != expected_problems {
-        return Err(Error::Refused(format!(
-            "the backup {} does not audit like the database it copies; it was removed",
-            target.display()
-        )));
+        return Err(Error::BackupUnsound {
+            path: target.display().to_string(),
+            why: "does not audit like the database it copies".into(),
+        });
     }
     Ok(Backup { sequences: report.len(), numbers: report.iter().map(|y| y.numbers).sum() })
 }

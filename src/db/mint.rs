@@ -270,7 +270,10 @@ fn already_numbered(
 ) -> Result<Minted, Error> {
     let found = orders::find(conn, tenant, order)?;
     let Some(number) = found.number else {
-        return Err(Error::Refused(format!("order {order} could not be numbered")));
+        return Err(Error::Internal {
+            what: "the mint",
+            detail: format!("order {order} could not be numbered"),
+        });
     };
     orders::refuse_if_void(&found, "strung again")?;
     if found.strung_at.is_some() {

@@ -165,8 +165,10 @@ impl Db {
     /// An empty database of the current schema that lives in memory: what a dry run plans
     /// against when there is no database yet.
     pub fn empty() -> Result<Db, Error> {
-        let mut conn = SqliteConnection::establish(":memory:")
-            .map_err(|e| Error::Refused(first_line(&e.to_string())))?;
+        let mut conn = SqliteConnection::establish(":memory:").map_err(|e| Error::Internal {
+            what: "an empty database in memory",
+            detail: first_line(&e.to_string()),
+        })?;
         register_functions(&mut conn)?;
         let url = DatabaseUrl::Sqlite(":memory:".into());
         let mut db = Db {
@@ -226,9 +228,7 @@ impl Db {
     /// Applies the embedded migrations this database lacks; returns their names.
     pub fn migrate(&mut self) -> Result<Vec<String>, Error> {
         use diesel_migrations::MigrationHarness;
-        let cannot = |e: &dyn std::fmt::Display| {
-            Error::Refused(format!("cannot migrate the database: {}", first_line(&e.to_string())))
-        };
+        let cannot = |e: &dyn std::fmt::Display| Error::CannotMigrate(first_line(&e.to_string()));
         let applied = match &mut self.conn {
             DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
             DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
@@ -258,8 +258,10 @@ impl Db {
     /// server itself, so it works whatever language the server speaks.
     fn schema_is_behind(&mut self) -> Result<bool, Error> {
         fn latest<DB: diesel::backend::Backend>(source: &EmbeddedMigrations) -> Result<String, Error> {
-            let migrations = MigrationSource::<DB>::migrations(source)
-                .map_err(|e| Error::Refused(format!("the embedded migrations cannot be read: {e}")))?;
+            let migrations = MigrationSource::<DB>::migrations(source).map_err(|e| Error::Internal {
+                what: "the embedded migrations cannot be read",
+                detail: e.to_string(),
+            })?;
             Ok(migrations.iter().map(|m| m.name().version().to_string()).max().unwrap_or_default())
         }
         let latest = match self.conn {
@@ -590,8 +592,10 @@ fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<Sq
 
 /// The mark of an SQLite file that has every embedded migration: their number.
 fn sqlite_schema_version() -> Result<i32, Error> {
-    let migrations = MigrationSource::<diesel::sqlite::Sqlite>::migrations(&SQLITE_MIGRATIONS)
-        .map_err(|e| Error::Refused(format!("the embedded migrations cannot be read: {e}")))?;
+    let migrations =
+        MigrationSource::<diesel::sqlite::Sqlite>::migrations(&SQLITE_MIGRATIONS).map_err(|e| {
+            Error::Internal { what: "the embedded migrations cannot be read", detail: e.to_string() }
+        })?;
     Ok(migrations.len() as i32)
 }
 

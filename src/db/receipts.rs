@@ -272,12 +272,7 @@ pub fn slip(
         return Ok(None);
     };
     let account = Iban::parse(iban).map_err(Error::BadInput)?;
-    let no_reference = || {
-        Error::Refused(format!(
-            "receipt {number} of {} has no payment reference: its number is beyond the reference's fields",
-            tenant.handle()
-        ))
-    };
+    let no_reference = || Error::NoReference { number, stringer: tenant.handle().to_string() };
     if price.0 > MAX_AMOUNT {
         return Err(Error::NotForQrBill {
             field: "price",

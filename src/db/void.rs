@@ -192,7 +192,10 @@ fn insert_placeholders(
             .get_result::<i64>(conn)?;
         first.get_or_insert(OrderId(id));
     }
-    first.ok_or_else(|| Error::Refused(format!("{numbers} holds no number")))
+    first.ok_or_else(|| Error::Internal {
+        what: "void --number",
+        detail: format!("{numbers} holds no number"),
+    })
 }
 
 fn required_reason(reason: &str) -> Result<&str, Error> {

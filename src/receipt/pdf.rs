@@ -82,10 +82,10 @@ pub(super) fn slip_faces() -> &'static (Face, Face) {
 pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
     refuse_unprintable(receipt)?;
     let (regular, bold) = faces();
-    let configuration = ConfigurationBuilder::new()
-        .set_validator(Validator::A(Archival::A2_B))
-        .finish()
-        .map_err(|e| Error::Refused(format!("the PDF/A settings are inconsistent: {e:?}")))?;
+    let configuration =
+        ConfigurationBuilder::new().set_validator(Validator::A(Archival::A2_B)).finish().map_err(|e| {
+            Error::Internal { what: "the PDF/A settings are inconsistent", detail: format!("{e:?}") }
+        })?;
     let settings = SerializeSettings { configuration, ..SerializeSettings::default() };
     let mut document = Document::new_with(settings);
     let issued = receipt.issued_on;
@@ -128,7 +128,9 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
         None => {}
     }
     pages.finish();
-    document.finish().map_err(|e| Error::Refused(format!("the PDF could not be written: {e:?}")))
+    document
+        .finish()
+        .map_err(|e| Error::Internal { what: "the PDF could not be written", detail: format!("{e:?}") })
 }
 
 /// Every text of the receipt must be printable in the embedded fonts.

@@ -30,8 +30,10 @@ fn check(bill: &QrBill) -> Result<(), Error> {
 /// 105 mm are free.
 pub(super) fn qr_bill(pages: &mut Pages<'_>, receipt: &Receipt, bill: &QrBill) -> Result<(), Error> {
     check(bill)?;
-    let matrix = qr::encode(&bill.payload())
-        .ok_or_else(|| Error::Refused("the QR-bill's code holds too much to be printed".into()))?;
+    let matrix = qr::encode(&bill.payload()).ok_or_else(|| Error::Internal {
+        what: "the QR-bill's code",
+        detail: "it holds too much to be printed".into(),
+    })?;
     if pages.free_below() < SLIP_HEIGHT * MM {
         pages.fresh_page();
     }
@@ -230,8 +232,10 @@ pub(super) fn epc(pages: &mut Pages<'_>, receipt: &Receipt, epc: &Epc) -> Result
             payload.len()
         )));
     }
-    let matrix = qr::encode(&payload)
-        .ok_or_else(|| Error::Refused("the EPC QR code holds too much to be printed".into()))?;
+    let matrix = qr::encode(&payload).ok_or_else(|| Error::Internal {
+        what: "the EPC QR code",
+        detail: "it holds too much to be printed".into(),
+    })?;
     let (regular, bold) = faces();
     let size = 35.0 * MM;
     let details = receipt.payment_details();
