@@ -196,18 +196,30 @@ struct Planned {
     subject: String,
 }
 
-/// What `send --unsent` would send, one line each; nothing is sent or recorded.
-fn plan_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
+/// The documents `send --unsent` is about, per stringer (the one named, or all): the
+/// numbered orders never sent that have an e-mail address, and how many have none.
+fn unsent(db: &mut Db, opts: &Opts) -> Result<Vec<(Tenant, Vec<OrderId>, i64)>, Error> {
     let tenants = match opts.stringer.optional(db)? {
         Some(tenant) => vec![tenant],
         None => db.read(Tenant::all)?,
     };
+    tenants
+        .into_iter()
+        .map(|tenant| {
+            let (unsent, without) = db.read(|conn| {
+                Ok((sends::unsent(conn, &tenant, opts.year)?, sends::without_address(conn, &tenant, opts.year)?))
+            })?;
+            Ok((tenant, unsent, without))
+        })
+        .collect()
+}
+
+/// What `send --unsent` would send, one line each; nothing is sent or recorded.
+fn plan_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
     let mut planned = Vec::new();
     let mut without = 0;
-    for tenant in &tenants {
-        let (unsent, skipped) = db.read(|conn| {
-            Ok((sends::unsent(conn, tenant, opts.year)?, sends::without_address(conn, tenant, opts.year)?))
-        })?;
+    for (tenant, unsent, skipped) in unsent(db, opts)? {
+        let tenant = &tenant;
         without += skipped;
         for order in unsent {
             let prepared = prepare(db, tenant, order, None, options)?;
@@ -233,18 +245,12 @@ fn plan_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()>
 /// Every unsent document, one message each; a failure is reported and the others go on.
 fn send_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
     let server = smtp_url(opts)?;
-    let tenants = match opts.stringer.optional(db)? {
-        Some(tenant) => vec![tenant],
-        None => db.read(Tenant::all)?,
-    };
     // A mail must never carry a number that a failover could take back: one confirmation
     // covers everything this connection reads.
     db.confirm_durable()?;
     let (mut sent, mut failed, mut skipped) = (0usize, Vec::new(), 0i64);
-    for tenant in &tenants {
-        let (unsent, without) = db.read(|conn| {
-            Ok((sends::unsent(conn, tenant, opts.year)?, sends::without_address(conn, tenant, opts.year)?))
-        })?;
+    for (tenant, unsent, without) in unsent(db, opts)? {
+        let tenant = &tenant;
         skipped += without;
         for order in unsent {
             let outcome = prepare(db, tenant, order, None, options)
