@@ -207,7 +207,10 @@ fn unsent(db: &mut Db, opts: &Opts) -> Result<Vec<(Tenant, Vec<OrderId>, i64)>, 
         .into_iter()
         .map(|tenant| {
             let (unsent, without) = db.read(|conn| {
-                Ok((sends::unsent(conn, &tenant, opts.year)?, sends::without_address(conn, &tenant, opts.year)?))
+                Ok((
+                    sends::unsent(conn, &tenant, opts.year)?,
+                    sends::without_address(conn, &tenant, opts.year)?,
+                ))
             })?;
             Ok((tenant, unsent, without))
         })
