@@ -30,6 +30,43 @@ pub enum Error {
     #[error("{}", match .stringer { Some(s) => format!("stringer {s} has no order {order}"), None => format!("there is no order {order}") })]
     NoSuchOrder { order: OrderId, stringer: Option<String> },
 
+    /// A customer id that does not exist, or not for the stringer named.
+    #[error("{}", match .stringer { Some(s) => format!("stringer {s} has no customer {customer}"), None => format!("there is no customer {customer}") })]
+    NoSuchCustomer { customer: crate::domain::CustomerId, stringer: Option<String> },
+
+    /// A racket (by id or tag) that does not exist, or not for the stringer named.
+    #[error("{}", match .stringer { Some(s) => format!("stringer {s} has no racket {racket}"), None => format!("there is no racket {racket}") })]
+    NoSuchRacket { racket: String, stringer: Option<String> },
+
+    /// A racket tag another racket of the stringer has.
+    #[error("the tag \"{tag}\" is racket {racket}'s already: tags tell a stringer's rackets apart")]
+    TagTaken { tag: String, racket: crate::domain::RacketId },
+
+    /// A name several customers of the register have: which one is meant.
+    #[error(
+        "{} customers are called \"{name}\": say which with --customer-id ID ({})",
+        .candidates.len(),
+        .candidates.join("; ")
+    )]
+    SeveralCustomers { name: String, candidates: Vec<String> },
+
+    /// A racket of one customer named for another's order.
+    #[error("racket {racket} is not customer {customer}'s: name one of theirs, or add it (`receipts racket add --customer {customer}`)")]
+    RacketOfAnotherCustomer { racket: crate::domain::RacketId, customer: crate::domain::CustomerId },
+
+    /// `--same` for a racket that was never strung.
+    #[error(
+        "racket {racket} has no strung order to copy: give --string, --tension and --price instead of --same"
+    )]
+    NothingToCopy { racket: crate::domain::RacketId },
+
+    /// A customer without a name.
+    #[error("a customer needs a name: the name given is empty")]
+    BlankName,
+
+    #[error("customer {customer} was forgotten on {on}: nothing of them is left to forget")]
+    AlreadyForgotten { customer: crate::domain::CustomerId, on: chrono::NaiveDate },
+
     #[error("stringer {stringer} has no receipt {number}")]
     NoSuchReceipt { number: ReceiptNumber, stringer: String },
 
@@ -387,6 +424,9 @@ impl Error {
         match self {
             Error::Usage(_) => exit::USAGE,
             Error::BadInput(_)
+            | Error::BlankName
+            | Error::SeveralCustomers { .. }
+            | Error::NothingToCopy { .. }
             | Error::FileProblems { .. }
             | Error::StrungOutsideYear { .. }
             | Error::YearOutOfRange { .. }
@@ -406,6 +446,11 @@ impl Error {
             Error::NoSuchStringer(_)
             | Error::NoSuchOrder { .. }
             | Error::NoSuchReceipt { .. }
+            | Error::NoSuchCustomer { .. }
+            | Error::TagTaken { .. }
+            | Error::RacketOfAnotherCustomer { .. }
+            | Error::AlreadyForgotten { .. }
+            | Error::NoSuchRacket { .. }
             | Error::HandleTaken { .. }
             | Error::UnknownZone { .. }
             | Error::DocumentFrozen { .. }

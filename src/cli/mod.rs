@@ -4,6 +4,7 @@
 
 mod audit;
 mod backup;
+mod customer;
 mod database;
 mod export;
 mod journal;
@@ -13,6 +14,7 @@ mod mint;
 mod order;
 mod output;
 mod payments;
+mod racket;
 mod receipt;
 mod resync;
 mod retry;
@@ -22,7 +24,7 @@ mod vat_report;
 mod void;
 
 use crate::db::{Access, DatabaseUrl, Db, Tenant};
-use crate::domain::{OrderId, ReceiptNumber};
+use crate::domain::{CustomerId, OrderId, RacketId, ReceiptNumber};
 use crate::error::Error;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -79,6 +81,12 @@ pub enum Command {
     /// Add, list, show and edit orders; unstring, restring or delete one
     #[command(subcommand)]
     Order(order::Command),
+    /// The customer register: add, edit, find, show, merge and forget customers
+    #[command(subcommand)]
+    Customer(customer::Command),
+    /// Customers' rackets: add, edit, list, and show one with its jobs
+    #[command(subcommand)]
+    Racket(racket::Command),
     /// Mark an order strung and give it the next receipt number (prints the number)
     Mint(mint::Opts),
     /// Void a numbered order, or document a number whose order was lost: the number stays
@@ -136,11 +144,31 @@ impl StringerOpt {
         db.read(|conn| Tenant::named_or_owner(conn, self.stringer.as_deref(), order))
     }
 
+    /// The named stringer; with none named, the only one of a database that has one (a
+    /// one-stringer shop needs no --stringer anywhere).
     fn required(&self, db: &mut Db) -> Result<Tenant, Error> {
-        let handle = self.stringer.as_deref().ok_or_else(|| {
-            Error::Usage("say whose order this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
-        })?;
-        db.read(|conn| Tenant::load(conn, handle))
+        match self.stringer.as_deref() {
+            Some(handle) => db.read(|conn| Tenant::load(conn, handle)),
+            None => db.read(Tenant::only)?.ok_or_else(|| {
+                Error::Usage("say whose this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
+            }),
+        }
+    }
+
+    /// The named stringer, or with none named, the owner of `customer`.
+    fn for_customer(&self, db: &mut Db, customer: CustomerId) -> Result<Tenant, Error> {
+        db.read(|conn| match self.stringer.as_deref() {
+            Some(handle) => Tenant::load(conn, handle),
+            None => Tenant::owner_of_customer(conn, customer),
+        })
+    }
+
+    /// The named stringer, or with none named, the owner of `racket`.
+    fn for_racket(&self, db: &mut Db, racket: RacketId) -> Result<Tenant, Error> {
+        db.read(|conn| match self.stringer.as_deref() {
+            Some(handle) => Tenant::load(conn, handle),
+            None => Tenant::owner_of_racket(conn, racket),
+        })
     }
 
     /// The order named by its id, or by its receipt number (which needs the stringer), and
@@ -282,6 +310,8 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
     match command {
         Command::Stringer(cmd) => stringer::run(cmd, ctx),
         Command::Order(cmd) => order::run(cmd, ctx),
+        Command::Customer(cmd) => customer::run(cmd, ctx),
+        Command::Racket(cmd) => racket::run(cmd, ctx),
         Command::Mint(opts) => mint::run(opts, ctx),
         Command::Void(opts) => void::run(opts, ctx),
         Command::Receipt(opts) => receipt::run(opts, ctx),

@@ -1,11 +1,13 @@
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
+use crate::db::intake::{self, Intake};
 use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Access, Tenant};
 use crate::domain::{
     check_country, check_email, check_not_future, check_past, check_tension, format_local, format_utc,
-    now_utc, Currency, OrderId, OrderKind, OrderStatus, PaymentMethod, Price, StatusFilter, Timestamp,
+    now_utc, Currency, CustomerId, OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId,
+    StatusFilter, Timestamp,
 };
 use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
@@ -51,6 +53,21 @@ pub struct AddOpts {
     /// When the order was taken [default: now]; local time unless an offset is given
     #[arg(long, value_name = "TIMESTAMP")]
     ordered_at: Option<Timestamp>,
+    /// The customer of the register it is for: their name, e-mail and address fill the order
+    /// [default: the one customer called --customer, a new one when there is none]
+    #[arg(long, value_name = "ID", conflicts_with = "customer")]
+    customer_id: Option<CustomerId>,
+    /// The racket of the register: its model (and tag) become the order's racket
+    /// [default: the customer's racket called --racket, a new one when there is none]
+    #[arg(long, value_name = "ID", conflicts_with_all = ["racket_tag", "racket"])]
+    racket_id: Option<RacketId>,
+    /// The racket of the register by the shop's tag on its frame
+    #[arg(long, value_name = "TAG", conflicts_with = "racket")]
+    racket_tag: Option<String>,
+    /// The same as last time: string, tension and price from the racket's last strung order,
+    /// where not given
+    #[arg(long)]
+    same: bool,
 }
 
 /// What an order is about, for `order add` and `order edit`.
@@ -243,6 +260,18 @@ pub struct ListOpts {
     /// Only orders of this day or earlier
     #[arg(long, value_name = "DATE", value_parser = parse_day)]
     until: Option<NaiveDate>,
+    /// Only orders for this customer of the register
+    #[arg(long, value_name = "ID")]
+    customer_id: Option<CustomerId>,
+    /// Only orders for this racket of the register
+    #[arg(long, value_name = "ID")]
+    racket_id: Option<RacketId>,
+    /// Only orders whose string contains this (case and accents ignored)
+    #[arg(long, value_name = "TEXT")]
+    string: Option<String>,
+    /// Newest first
+    #[arg(long)]
+    newest: bool,
     /// At most this many orders
     #[arg(long, value_name = "N")]
     limit: Option<u64>,
@@ -323,14 +352,28 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
             .map_err(Error::BadInput)?;
     }
     let about = opts.details.into_changes()?;
-    let (id, address) = db
-        .write(|conn| {
-            let id = orders::add(conn, &tenant, opts.kind, ordered_at, &about)?;
-            let added = orders::find(conn, &tenant, id)?;
-            Ok((id, orders::address_wanted(conn, &tenant, &added)?))
-        })
-        .context("cannot add the order")?;
+    let intake = Intake {
+        customer: opts.customer_id,
+        racket: opts.racket_id,
+        racket_tag: opts.racket_tag,
+        same: opts.same,
+    };
+    let (taken, address) = db.write(|conn| {
+        let taken = intake::take(conn, &tenant, opts.kind, ordered_at, &intake, &about)?;
+        let added = orders::find(conn, &tenant, taken.order)?;
+        Ok((taken, orders::address_wanted(conn, &tenant, &added)?))
+    })?;
+    let id = taken.order;
     eprintln!("added order {id} for {}", tenant.handle());
+    if let Some((customer, new)) = taken.customer {
+        eprintln!("{} customer {customer}", if new { "the register gains" } else { "for" });
+    }
+    if let Some((racket, new)) = taken.racket {
+        eprintln!("{} racket {racket}", if new { "the register gains" } else { "for" });
+    }
+    if let Some(last) = taken.copied_from {
+        eprintln!("the same as last time: string, tension and price as order {last}");
+    }
     warn_address(id, address);
     output::line(&id.to_string())?;
     Ok(())
@@ -345,6 +388,10 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
         customer: opts.customer,
         since: opts.since,
         until: opts.until,
+        customer_id: opts.customer_id,
+        racket_id: opts.racket_id,
+        string: opts.string,
+        newest: opts.newest,
     };
     let mut rows = output::Rows::<OrderView>::new(opts.format.into()).within_terminal();
     db.read(|conn| {

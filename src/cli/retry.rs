@@ -39,7 +39,7 @@ impl Command {
     /// of an order (it prints the number the order has), a send (until the mail server has
     /// the message), a bank file (each transaction is applied once). Never what adds.
     fn safe_to_repeat(&self) -> bool {
-        use super::{order, payments, stringer};
+        use super::{customer, order, payments, racket, stringer};
         match self {
             Command::Mint(_)
             | Command::Receipt(_)
@@ -51,6 +51,8 @@ impl Command {
             Command::Stringer(cmd) => matches!(cmd, stringer::Command::List(_) | stringer::Command::Show(_)),
             Command::Order(cmd) => matches!(cmd, order::Command::List(_) | order::Command::Show(_)),
             Command::Payments(cmd) => !matches!(cmd, payments::Command::Settle(_)),
+            Command::Customer(cmd) => matches!(cmd, customer::Command::List(_) | customer::Command::Show(_)),
+            Command::Racket(cmd) => matches!(cmd, racket::Command::List(_) | racket::Command::Show(_)),
             _ => false,
         }
     }

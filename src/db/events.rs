@@ -94,6 +94,30 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// A change of the customer register: a merge (of `customer` into another) or a
+    /// customer forgotten, in the stringer's `year` when it happened.
+    pub fn customer(
+        stringer: StringerId,
+        year: i32,
+        what: super::customers::CustomerEvent,
+        customer: &'a str,
+        reason: &'a str,
+    ) -> Event<'a> {
+        Event {
+            kind: match what {
+                super::customers::CustomerEvent::Merge => EventKind::CustomerMerge,
+                super::customers::CustomerEvent::Forget => EventKind::CustomerForget,
+            },
+            stringer,
+            year,
+            seqs: None,
+            order: None,
+            counter: None,
+            reason: Some(reason),
+            change: Some(Change { field: "customer", old: Some(customer), new: None }),
+        }
+    }
+
     /// A mint with something to say: backdated (`--backdate`), or let through without the
     /// customer's address (`--without-address`).
     pub fn noting(self, reason: &'a str) -> Event<'a> {

@@ -9,12 +9,15 @@
 pub mod audit;
 pub mod backup;
 pub mod counters;
+pub mod customers;
 pub mod events;
 pub mod failure;
+pub mod intake;
 pub mod issuers;
 pub mod mint;
 pub mod orders;
 pub mod payments;
+pub mod rackets;
 pub mod receipts;
 pub mod resync;
 pub mod schema;

@@ -5,8 +5,8 @@ use super::issuers::Issuer;
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    address_limit_passed, day_start, fold, format_utc, local_date, now_utc, Currency, OrderId, OrderKind,
-    OrderStatus, PaymentMethod, Price, ReceiptNumber, StatusFilter, StringerId, VatRate,
+    address_limit_passed, day_start, fold, format_utc, local_date, now_utc, Currency, CustomerId, OrderId,
+    OrderKind, OrderStatus, PaymentMethod, Price, RacketId, ReceiptNumber, StatusFilter, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::Postal;
@@ -54,6 +54,9 @@ pub struct Order {
     pub email: Option<String>,
     /// How it was paid: at the counter, or by the bank (a transfer).
     pub payment_method: Option<PaymentMethod>,
+    /// The customer and the racket of the register it is for.
+    pub customer_id: Option<CustomerId>,
+    pub racket_id: Option<RacketId>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -94,6 +97,8 @@ pub(super) struct OrderRow {
     customer_postal: Option<String>,
     email: Option<String>,
     payment_method: Option<String>,
+    customer_id: Option<i64>,
+    racket_id: Option<i64>,
 }
 
 impl From<OrderRow> for Order {
@@ -127,6 +132,8 @@ impl From<OrderRow> for Order {
             email: row.email,
             // The schema's CHECK allows only known methods.
             payment_method: row.payment_method.and_then(|method| method.parse().ok()),
+            customer_id: row.customer_id.map(CustomerId),
+            racket_id: row.racket_id.map(RacketId),
             created_at: row.created_at,
             updated_at: row.updated_at,
         }
@@ -311,6 +318,12 @@ pub struct Filter {
     /// The order's day (strung, else taken), from and until, in the stringer's zone.
     pub since: Option<NaiveDate>,
     pub until: Option<NaiveDate>,
+    pub customer_id: Option<CustomerId>,
+    pub racket_id: Option<RacketId>,
+    /// A part of the string's name, case and accents ignored.
+    pub string: Option<String>,
+    /// Newest first (else oldest first; by number under a year either way round).
+    pub newest: bool,
 }
 
 diesel::define_sql_function!(fn coalesce(first: Nullable<Timestamp>, second: Nullable<Timestamp>) -> Nullable<Timestamp>);
@@ -392,23 +405,43 @@ fn page_of(
 ) -> QueryResult<Vec<Order>> {
     let zone = tenant.zone();
     let mut query = tenant.orders().select(OrderRow::as_select()).into_boxed();
-    match filter.year {
-        Some(year) => {
+    match (filter.year, filter.newest) {
+        (Some(year), newest) => {
             // Implied by the year, and said so the partial index on numbered orders is used.
-            query = query
-                .filter(orders::receipt_number.is_not_null())
-                .filter(orders::receipt_year.eq(year))
-                .order(orders::receipt_seq);
-            if let Some(after) = after {
-                query = query.filter(orders::receipt_seq.gt(after));
-            }
+            query = query.filter(orders::receipt_number.is_not_null()).filter(orders::receipt_year.eq(year));
+            query = match (newest, after) {
+                (false, None) => query.order(orders::receipt_seq),
+                (false, Some(after)) => {
+                    query.order(orders::receipt_seq).filter(orders::receipt_seq.gt(after))
+                }
+                (true, None) => query.order(orders::receipt_seq.desc()),
+                (true, Some(after)) => {
+                    query.order(orders::receipt_seq.desc()).filter(orders::receipt_seq.lt(after))
+                }
+            };
         }
-        None => {
+        (None, false) => {
             query = query.order(orders::id);
             if let Some(after) = after {
                 query = query.filter(orders::id.gt(after));
             }
         }
+        (None, true) => {
+            query = query.order(orders::id.desc());
+            if let Some(after) = after {
+                query = query.filter(orders::id.lt(after));
+            }
+        }
+    }
+    if let Some(customer) = filter.customer_id {
+        query = query.filter(orders::customer_id.eq(customer.0));
+    }
+    if let Some(racket) = filter.racket_id {
+        query = query.filter(orders::racket_id.eq(racket.0));
+    }
+    if let Some(part) = &filter.string {
+        let escaped = fold(part).replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+        query = query.filter(super::receipts_fold(orders::string).like(format!("%{escaped}%")).escape('\\'));
     }
     let not_void = orders::voided_at.is_null();
     query = match filter.status {

@@ -1,6 +1,24 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    customers (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        name -> Text,
+        search_name -> Text,
+        email -> Nullable<Text>,
+        phone -> Nullable<Text>,
+        phone_digits -> Nullable<Text>,
+        address -> Nullable<Text>,
+        postal -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        forgotten_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     issuers (id) {
         id -> Int8,
         stringer_id -> Int8,
@@ -80,6 +98,8 @@ diesel::table! {
         customer_postal -> Nullable<Text>,
         email -> Nullable<Text>,
         payment_method -> Nullable<Text>,
+        customer_id -> Nullable<Int8>,
+        racket_id -> Nullable<Int8>,
     }
 }
 
@@ -94,6 +114,22 @@ diesel::table! {
         currency -> Text,
         booked_on -> Date,
         created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    rackets (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        customer_id -> Int8,
+        model -> Nullable<Text>,
+        search_model -> Text,
+        sport -> Text,
+        pattern -> Nullable<Text>,
+        tag -> Nullable<Text>,
+        notes -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
     }
 }
 
@@ -165,22 +201,29 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(customers -> stringers (stringer_id));
 diesel::joinable!(listed_payments -> orders (order_id));
 diesel::joinable!(listed_payments -> stringers (stringer_id));
+diesel::joinable!(orders -> customers (customer_id));
 diesel::joinable!(orders -> issuers (issuer_id));
+diesel::joinable!(orders -> rackets (racket_id));
 diesel::joinable!(orders -> stringers (stringer_id));
 diesel::joinable!(payments -> orders (order_id));
 diesel::joinable!(payments -> stringers (stringer_id));
+diesel::joinable!(rackets -> customers (customer_id));
+diesel::joinable!(rackets -> stringers (stringer_id));
 diesel::joinable!(receipt_counters -> stringers (stringer_id));
 diesel::joinable!(receipt_events -> orders (order_id));
 diesel::joinable!(receipt_events -> stringers (stringer_id));
 diesel::joinable!(vat_rates -> stringers (stringer_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    customers,
     issuers,
     listed_payments,
     orders,
     payments,
+    rackets,
     receipt_counters,
     receipt_events,
     stringers,

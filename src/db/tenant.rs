@@ -6,9 +6,9 @@
 //! `--stringer` scopes (`audit`, `resync-counters`), and `migrate-v1` (a V1 file holds
 //! several stringers). Listings over every stringer go through `Tenant::all`.
 
-use super::schema::{issuers, orders, receipt_counters, stringers};
+use super::schema::{customers, issuers, orders, rackets, receipt_counters, stringers};
 use super::DbConn;
-use crate::domain::{OrderId, StringerId};
+use crate::domain::{CustomerId, OrderId, RacketId, StringerId};
 use crate::error::Error;
 use chrono_tz::Tz;
 use diesel::dsl::{Eq, Filter};
@@ -39,6 +39,16 @@ impl Tenant {
     /// This stringer's orders and nobody else's.
     pub fn orders(&self) -> Filter<orders::table, Eq<orders::stringer_id, i64>> {
         orders::table.filter(orders::stringer_id.eq(self.id.0))
+    }
+
+    /// This stringer's customers and nobody else's.
+    pub fn customers(&self) -> Filter<customers::table, Eq<customers::stringer_id, i64>> {
+        customers::table.filter(customers::stringer_id.eq(self.id.0))
+    }
+
+    /// This stringer's customers' rackets and nobody else's.
+    pub fn rackets(&self) -> Filter<rackets::table, Eq<rackets::stringer_id, i64>> {
+        rackets::table.filter(rackets::stringer_id.eq(self.id.0))
     }
 
     /// This stringer's counters and nobody else's.
@@ -78,6 +88,41 @@ impl Tenant {
             .optional()?
             .ok_or(Error::NoSuchOrder { order, stringer: None })?
             .try_into()
+    }
+
+    /// The stringer whose customer this is, for commands run without `--stringer`.
+    pub fn owner_of_customer(conn: &mut DbConn, customer: CustomerId) -> Result<Tenant, Error> {
+        customers::table
+            .inner_join(stringers::table)
+            .filter(customers::id.eq(customer.0))
+            .select(TenantRow::as_select())
+            .first(conn)
+            .optional()?
+            .ok_or(Error::NoSuchCustomer { customer, stringer: None })?
+            .try_into()
+    }
+
+    /// The stringer whose customer's racket this is.
+    pub fn owner_of_racket(conn: &mut DbConn, racket: RacketId) -> Result<Tenant, Error> {
+        rackets::table
+            .inner_join(stringers::table)
+            .filter(rackets::id.eq(racket.0))
+            .select(TenantRow::as_select())
+            .first(conn)
+            .optional()?
+            .ok_or(Error::NoSuchRacket { racket: racket.to_string(), stringer: None })?
+            .try_into()
+    }
+
+    /// The one stringer of a database that has only one: commands need no `--stringer`
+    /// there. None when there are several, or none.
+    pub fn only(conn: &mut DbConn) -> Result<Option<Tenant>, Error> {
+        let two: Vec<TenantRow> =
+            stringers::table.order(stringers::id).select(TenantRow::as_select()).limit(2).load(conn)?;
+        match <[TenantRow; 1]>::try_from(two) {
+            Ok([only]) => Ok(Some(only.try_into()?)),
+            Err(_) => Ok(None),
+        }
     }
 
     /// The named stringer (handles ignore case), or with none named, the owner of `order`.

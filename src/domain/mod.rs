@@ -68,6 +68,78 @@ impl FromStr for OrderId {
     }
 }
 
+/// Row id of a customer in the register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct CustomerId(pub i64);
+
+/// Row id of a customer's racket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct RacketId(pub i64);
+
+macro_rules! row_id {
+    ($type:ident, $what:literal) => {
+        impl fmt::Display for $type {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl FromStr for $type {
+            type Err = String;
+
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s.trim().parse::<i64>() {
+                    Ok(id) if id > 0 => Ok($type(id)),
+                    _ => Err(format!(concat!("\"{}\" is not a ", $what, " id (a positive integer)"), s)),
+                }
+            }
+        }
+    };
+}
+row_id!(CustomerId, "customer");
+row_id!(RacketId, "racket");
+
+/// The sport a racket is strung for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sport {
+    #[default]
+    Tennis,
+    Badminton,
+    Squash,
+}
+
+impl Sport {
+    pub const ALL: [Sport; 3] = [Sport::Tennis, Sport::Badminton, Sport::Squash];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sport::Tennis => "tennis",
+            Sport::Badminton => "badminton",
+            Sport::Squash => "squash",
+        }
+    }
+}
+
+impl fmt::Display for Sport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Sport {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Sport::ALL
+            .into_iter()
+            .find(|sport| sport.as_str() == s.trim().to_ascii_lowercase())
+            .ok_or_else(|| format!("\"{s}\" is not a sport (expected tennis, badminton or squash)"))
+    }
+}
+
 /// Whose racket it is: a paying client's, or the stringer's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -219,10 +291,14 @@ pub enum EventKind {
     Payment,
     /// A bank transaction that needed attention, marked handled (`payments settle`).
     Settle,
+    /// A customer entered twice, merged into the other.
+    CustomerMerge,
+    /// A customer forgotten (privacy law).
+    CustomerForget,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 8] = [
+    pub const ALL: [EventKind; 10] = [
         EventKind::Mint,
         EventKind::Void,
         EventKind::Resync,
@@ -231,6 +307,8 @@ impl EventKind {
         EventKind::Send,
         EventKind::Payment,
         EventKind::Settle,
+        EventKind::CustomerMerge,
+        EventKind::CustomerForget,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -243,6 +321,8 @@ impl EventKind {
             EventKind::Send => "send",
             EventKind::Payment => "payment",
             EventKind::Settle => "settle",
+            EventKind::CustomerMerge => "customer_merge",
+            EventKind::CustomerForget => "customer_forget",
         }
     }
 }

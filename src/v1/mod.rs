@@ -114,7 +114,15 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
     // looked at again inside the lock.
     let mut report = db.transaction(Lock::Import, |conn| {
         registry.refresh(conn)?;
-        load::load(conn, &source, &plan, &mut registry, options)
+        let report = load::load(conn, &source, &plan, &mut registry, options)?;
+        // The orders it brought, linked to the register as the register's own migration
+        // linked the orders there were.
+        if !options.dry_run {
+            for tenant in registry.entries().iter().filter_map(|entry| entry.tenant.as_ref()) {
+                crate::db::customers::link_orders(conn, tenant)?;
+            }
+        }
+        Ok(report)
     })?;
     report.warnings = warnings;
     if !report.dry_run && report.new_orders > 0 {

@@ -7,6 +7,8 @@ use receipts::domain::OrderId;
 fn user_mistakes_get_one_line_and_the_documented_exit_code() {
     let db = TestDb::sqlite();
     let order = shop(&db);
+    // Two stringers: a command for one of them must say which.
+    ok(&db, &["stringer", "add", "anna"]);
     let mut messages = Vec::new();
     let mut check =
         |code: i32, args: &[&str]| messages.push(format!("{args:?} -> {code}\n{}", fails(&db, code, args)));

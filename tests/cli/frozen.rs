@@ -5,14 +5,6 @@
 use super::*;
 use crate::on_both_backends;
 
-/// The PDF of an order, as bytes.
-fn pdf(db: &TestDb, order: &str) -> Vec<u8> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("receipt.pdf");
-    ok(db, &["receipt", order, "-o", path.to_str().unwrap()]);
-    std::fs::read(path).unwrap()
-}
-
 /// The journal's `edit` entries of an order: (field, old, new, reason).
 fn edits(db: &TestDb) -> Vec<(String, String, String, String)> {
     journaled(db, "edit")

@@ -96,6 +96,14 @@ fn shop(db: &TestDb) -> String {
     )
 }
 
+/// The PDF of an order, as bytes.
+fn pdf(db: &TestDb, order: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("receipt.pdf");
+    ok(db, &["receipt", order, "-o", path.to_str().unwrap()]);
+    std::fs::read(path).unwrap()
+}
+
 /// A V1 export of the fixtures.
 fn fixture(name: &str) -> String {
     format!("{}/fixtures/v1/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -125,6 +133,7 @@ mod migrate_v1;
 mod payment;
 mod production;
 mod receipt;
+mod register;
 mod restore;
 mod send;
 mod session;

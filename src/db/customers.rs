@@ -1,0 +1,473 @@
+//! The customer register (SPEC 18): who the customers of a stringer are, found whatever the
+//! case, accents or spacing of their name; merged when one was entered twice; forgotten when
+//! they ask (privacy law), keeping only what issued documents must keep.
+
+use super::events::{self, Event};
+use super::orders::{Order, OrderRow};
+use super::schema::{customers, orders, rackets};
+use super::{DbConn, Tenant};
+use crate::domain::{fold, local_year, now_utc, CustomerId, OrderKind, ReceiptNumber, StringerId};
+use crate::error::Error;
+use crate::payment::Postal;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+/// A customer as the program uses it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Customer {
+    pub id: CustomerId,
+    pub stringer: StringerId,
+    pub name: String,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    /// Free address lines.
+    pub address: Option<String>,
+    /// The structured address (a QR-bill's debtor).
+    pub postal: Option<Postal>,
+    /// Internal: never printed.
+    pub notes: Option<String>,
+    /// When the customer was forgotten (privacy law): only an anonymous name is left.
+    pub forgotten_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = customers)]
+struct CustomerRow {
+    id: i64,
+    stringer_id: i64,
+    name: String,
+    email: Option<String>,
+    phone: Option<String>,
+    address: Option<String>,
+    postal: Option<String>,
+    notes: Option<String>,
+    forgotten_at: Option<NaiveDateTime>,
+    created_at: NaiveDateTime,
+    updated_at: NaiveDateTime,
+}
+
+impl From<CustomerRow> for Customer {
+    fn from(row: CustomerRow) -> Customer {
+        Customer {
+            id: CustomerId(row.id),
+            stringer: StringerId(row.stringer_id),
+            name: row.name,
+            email: row.email,
+            phone: row.phone,
+            address: row.address,
+            postal: row.postal.as_deref().and_then(Postal::from_stored),
+            notes: row.notes,
+            forgotten_at: row.forgotten_at,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+impl Customer {
+    /// The lines printed under the customer's name: the structured address, else the free
+    /// lines.
+    pub fn address_lines(&self) -> Vec<String> {
+        match (&self.postal, &self.address) {
+            (Some(postal), _) => postal.lines(),
+            (None, Some(lines)) => lines.lines().map(str::to_string).collect(),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// The town, as candidates are told apart by it.
+    pub fn town(&self) -> Option<String> {
+        self.postal
+            .as_ref()
+            .map(|p| p.town.clone())
+            .or_else(|| self.address.as_ref()?.lines().last().map(str::to_string))
+    }
+}
+
+/// What a customer is: all of it for a new one; for an edit, the fields that change (`None`
+/// leaves a field as it is; an empty text clears it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CustomerChanges {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub address: Option<String>,
+    /// `Postal::stored`.
+    pub postal: Option<String>,
+    pub notes: Option<String>,
+}
+
+/// A text to store: `None` leaves the field, an empty text clears it.
+fn stored(new: &Option<String>, old: &Option<String>) -> Option<String> {
+    match new.as_deref().map(str::trim) {
+        Some("") => None,
+        Some(text) => Some(text.to_string()),
+        None => old.clone(),
+    }
+}
+
+/// The phone number's digits, as search compares them.
+pub fn phone_digits(phone: &str) -> String {
+    phone.chars().filter(char::is_ascii_digit).collect()
+}
+
+/// Adds a customer; returns the id.
+pub fn add(conn: &mut DbConn, tenant: &Tenant, new: &CustomerChanges) -> Result<CustomerId, Error> {
+    let name = new.name.as_deref().map(str::trim).filter(|n| !n.is_empty()).ok_or(Error::BlankName)?;
+    let now = now_utc();
+    let text = |value: &Option<String>| stored(value, &None);
+    diesel::insert_into(customers::table)
+        .values((
+            customers::stringer_id.eq(tenant.id().0),
+            customers::name.eq(name),
+            customers::search_name.eq(fold(name)),
+            customers::email.eq(text(&new.email)),
+            customers::phone.eq(text(&new.phone)),
+            customers::phone_digits.eq(text(&new.phone).map(|p| phone_digits(&p))),
+            customers::address.eq(text(&new.address)),
+            customers::postal.eq(new.postal.as_deref().filter(|p| !p.trim().is_empty())),
+            customers::notes.eq(text(&new.notes)),
+            customers::created_at.eq(now),
+            customers::updated_at.eq(now),
+        ))
+        .returning(customers::id)
+        .get_result(conn)
+        .map(CustomerId)
+        .map_err(Error::from)
+}
+
+/// One of the tenant's customers.
+pub fn find(conn: &mut DbConn, tenant: &Tenant, id: CustomerId) -> Result<Customer, Error> {
+    tenant
+        .customers()
+        .filter(customers::id.eq(id.0))
+        .select(CustomerRow::as_select())
+        .first(conn)
+        .optional()?
+        .map(Customer::from)
+        .ok_or_else(|| Error::NoSuchCustomer { customer: id, stringer: Some(tenant.handle().to_string()) })
+}
+
+/// Changes a customer; None when that would leave it as it is. Issued documents keep what
+/// they froze: they print the order's own copy of the name and address.
+pub fn edit(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    id: CustomerId,
+    changes: &CustomerChanges,
+) -> Result<Option<Customer>, Error> {
+    let current = find(conn, tenant, id)?;
+    if changes.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+        return Err(Error::BlankName);
+    }
+    let name = changes.name.as_deref().map_or(current.name.clone(), |n| n.trim().to_string());
+    let postal = current.postal.as_ref().map(Postal::stored);
+    let wanted = (
+        name,
+        stored(&changes.email, &current.email),
+        stored(&changes.phone, &current.phone),
+        stored(&changes.address, &current.address),
+        // Stored as it is (its empty fields are lines of their own).
+        match changes.postal.as_deref() {
+            Some(p) if p.trim().is_empty() => None,
+            Some(p) => Some(p.to_string()),
+            None => postal.clone(),
+        },
+        stored(&changes.notes, &current.notes),
+    );
+    let now = (
+        current.name.clone(),
+        current.email.clone(),
+        current.phone.clone(),
+        current.address.clone(),
+        postal,
+        current.notes.clone(),
+    );
+    if wanted == now {
+        return Ok(None);
+    }
+    let (name, email, phone, address, postal, notes) = wanted;
+    diesel::update(tenant.customers().filter(customers::id.eq(id.0)))
+        .set((
+            customers::search_name.eq(fold(&name)),
+            customers::name.eq(name),
+            customers::phone_digits.eq(phone.as_deref().map(phone_digits)),
+            customers::email.eq(email),
+            customers::phone.eq(phone),
+            customers::address.eq(address),
+            customers::postal.eq(postal),
+            customers::notes.eq(notes),
+            customers::updated_at.eq(now_utc()),
+        ))
+        .execute(conn)?;
+    find(conn, tenant, id).map(Some)
+}
+
+/// The tenant's customers whose name or e-mail holds `text` (case, accents and repeated
+/// spaces ignored), or whose phone number holds its digits; all of them without a text. By
+/// name, then id; at most `limit`, after `after` (the last id of the page before).
+pub fn search(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    text: Option<&str>,
+    page: (Option<(String, i64)>, i64),
+) -> Result<Vec<Customer>, Error> {
+    let (after, limit) = page;
+    let mut query = tenant.customers().select(CustomerRow::as_select()).into_boxed();
+    if let Some(text) = text.map(fold).filter(|t| !t.is_empty()) {
+        let like = format!("%{}%", escaped(&text));
+        let digits = phone_digits(&text);
+        // A text of digits (and the signs phone numbers are written with) is a phone number.
+        let phone_like =
+            text.chars().all(|c| c.is_ascii_digit() || " +-/().".contains(c)) && digits.len() >= 3;
+        query = if phone_like {
+            query.filter(customers::phone_digits.like(format!("%{digits}%")))
+        } else {
+            query.filter(
+                customers::search_name.like(like.clone()).escape('\\').or(super::receipts_fold(
+                    customers::email,
+                )
+                .like(like)
+                .escape('\\')),
+            )
+        };
+    }
+    if let Some((name, id)) = after {
+        query = query.filter(
+            customers::search_name
+                .gt(name.clone())
+                .or(customers::search_name.eq(name).and(customers::id.gt(id))),
+        );
+    }
+    let rows: Vec<CustomerRow> =
+        query.order((customers::search_name, customers::id)).limit(limit).load(conn)?;
+    Ok(rows.into_iter().map(Customer::from).collect())
+}
+
+/// `text` for a LIKE pattern: its own `%`, `_` and `\` taken literally.
+fn escaped(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
+/// The tenant's customers of exactly this name, as search compares names.
+pub fn named(conn: &mut DbConn, tenant: &Tenant, name: &str) -> Result<Vec<Customer>, Error> {
+    let rows: Vec<CustomerRow> = tenant
+        .customers()
+        .filter(customers::search_name.eq(fold(name)))
+        .filter(customers::forgotten_at.is_null())
+        .order(customers::id)
+        .select(CustomerRow::as_select())
+        .load(conn)?;
+    Ok(rows.into_iter().map(Customer::from).collect())
+}
+
+/// The customer's orders, newest first by when they were taken.
+pub fn history(conn: &mut DbConn, tenant: &Tenant, id: CustomerId) -> Result<Vec<Order>, Error> {
+    let rows: Vec<OrderRow> = tenant
+        .orders()
+        .filter(orders::customer_id.eq(id.0))
+        .order((orders::ordered_at.is_null(), orders::ordered_at.desc(), orders::id.desc()))
+        .select(OrderRow::as_select())
+        .load(conn)?;
+    Ok(rows.into_iter().map(Order::from).collect())
+}
+
+/// Moves the orders and rackets of `duplicate` to `kept` and removes the duplicate,
+/// journaled (`customer_merge`). Both must be the tenant's, and not one.
+pub fn merge(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    duplicate: CustomerId,
+    kept: CustomerId,
+) -> Result<Merged, Error> {
+    if duplicate == kept {
+        return Err(Error::BadInput(format!("customer {duplicate} cannot be merged into itself")));
+    }
+    let (from, into) = (find(conn, tenant, duplicate)?, find(conn, tenant, kept)?);
+    let now = now_utc();
+    let orders = diesel::update(tenant.orders().filter(orders::customer_id.eq(from.id.0)))
+        .set(orders::customer_id.eq(into.id.0))
+        .execute(conn)?;
+    let rackets = diesel::update(tenant.rackets().filter(rackets::customer_id.eq(from.id.0)))
+        .set((rackets::customer_id.eq(into.id.0), rackets::updated_at.eq(now)))
+        .execute(conn)?;
+    diesel::delete(tenant.customers().filter(customers::id.eq(from.id.0))).execute(conn)?;
+    let reason =
+        format!("customer {} ({}) merged into customer {} ({})", from.id, from.name, into.id, into.name);
+    let year = local_year(now, tenant.zone());
+    events::record(
+        conn,
+        &Event::customer(tenant.id(), year, CustomerEvent::Merge, &from.id.to_string(), &reason),
+    )?;
+    Ok(Merged { into, orders, rackets })
+}
+
+/// What a merge moved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    pub into: Customer,
+    pub orders: usize,
+    pub rackets: usize,
+}
+
+/// Which register change a journal entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CustomerEvent {
+    Merge,
+    Forget,
+}
+
+/// What forgetting a customer erased, and what the law makes it keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forgotten {
+    pub customer: CustomerId,
+    /// Orders without a number whose personal data was erased.
+    pub erased_orders: usize,
+    /// The receipts whose documents keep the name and address as printed (10 years).
+    pub kept: Vec<ReceiptNumber>,
+}
+
+/// Forgets a customer (privacy law: nDSG, GDPR): erases the e-mail, phone, addresses and
+/// notes of the customer and the notes of their rackets, the personal data of their orders
+/// without a number, and the e-mail and internal notes of their numbered ones (never
+/// printed). What issued documents print (name and address) stays frozen on those orders for
+/// the legal retention, and the customer keeps only an anonymous name. The journal keeps
+/// what it recorded, and gains a `customer_forget` entry with the reason.
+pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) -> Result<Forgotten, Error> {
+    let customer = find(conn, tenant, id)?;
+    if let Some(when) = customer.forgotten_at {
+        return Err(Error::AlreadyForgotten {
+            customer: id,
+            on: crate::domain::local_date(when, tenant.zone()),
+        });
+    }
+    let now = now_utc();
+    let anonymous = format!("forgotten customer {id}");
+    diesel::update(tenant.customers().filter(customers::id.eq(id.0)))
+        .set((
+            customers::name.eq(&anonymous),
+            customers::search_name.eq(fold(&anonymous)),
+            customers::email.eq(None::<String>),
+            customers::phone.eq(None::<String>),
+            customers::phone_digits.eq(None::<String>),
+            customers::address.eq(None::<String>),
+            customers::postal.eq(None::<String>),
+            customers::notes.eq(None::<String>),
+            customers::forgotten_at.eq(now),
+            customers::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    diesel::update(tenant.rackets().filter(rackets::customer_id.eq(id.0)))
+        .set((rackets::notes.eq(None::<String>), rackets::updated_at.eq(now)))
+        .execute(conn)?;
+    let theirs = tenant.orders().filter(orders::customer_id.eq(id.0));
+    let erased_orders = diesel::update(theirs.filter(orders::receipt_seq.is_null()))
+        .set((
+            orders::customer.eq(&anonymous),
+            orders::email.eq(None::<String>),
+            orders::customer_address.eq(None::<String>),
+            orders::customer_postal.eq(None::<String>),
+            orders::customer_note.eq(None::<String>),
+            orders::notes.eq(None::<String>),
+            orders::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    diesel::update(theirs.filter(orders::receipt_seq.is_not_null()))
+        .set((orders::email.eq(None::<String>), orders::notes.eq(None::<String>), orders::updated_at.eq(now)))
+        .execute(conn)?;
+    let kept: Vec<(i32, i64)> = theirs
+        .filter(orders::receipt_seq.is_not_null())
+        .filter(orders::kind.eq(OrderKind::Client.as_str()))
+        .order((orders::receipt_year, orders::receipt_seq))
+        .select((orders::receipt_year.assume_not_null(), orders::receipt_seq.assume_not_null()))
+        .load(conn)?;
+    let year = local_year(now, tenant.zone());
+    events::record(
+        conn,
+        &Event::customer(tenant.id(), year, CustomerEvent::Forget, &id.to_string(), reason),
+    )?;
+    Ok(Forgotten {
+        customer: id,
+        erased_orders,
+        kept: kept.into_iter().map(|(year, seq)| ReceiptNumber::new(year, seq)).collect(),
+    })
+}
+
+/// Links the tenant's client orders that have no customer yet to the register, as the
+/// migration that brought the register linked the orders there were (and `migrate-v1` links
+/// the orders it brings): by name as search compares names, the customer that has it (the
+/// first, when several do) or a new one named as on the latest of those orders, with the
+/// latest e-mail and addresses they had; their rackets likewise by racket text. Returns how
+/// many orders it linked.
+pub fn link_orders(conn: &mut DbConn, tenant: &Tenant) -> Result<usize, Error> {
+    use diesel::sql_types::{BigInt, Timestamp};
+    let now = now_utc();
+    let sqlite = matches!(conn, DbConn::Sqlite(_));
+    let placeholders =
+        |sql: &str| if sqlite { sql.replace("$1", "?1").replace("$2", "?2") } else { sql.to_string() };
+    let add = |conn: &mut DbConn, sql: &str| -> QueryResult<usize> {
+        diesel::sql_query(placeholders(sql))
+            .bind::<BigInt, _>(tenant.id().0)
+            .bind::<Timestamp, _>(now)
+            .execute(conn)
+    };
+    let link = |conn: &mut DbConn, sql: &str| -> QueryResult<usize> {
+        diesel::sql_query(placeholders(sql)).bind::<BigInt, _>(tenant.id().0).execute(conn)
+    };
+    add(conn, NEW_CUSTOMERS)?;
+    let linked = link(conn, LINK_CUSTOMERS)?;
+    add(conn, NEW_RACKETS)?;
+    link(conn, LINK_RACKETS)?;
+    Ok(linked)
+}
+
+/// The customers of a stringer's ($1) unlinked client orders the register lacks, as of $2.
+const NEW_CUSTOMERS: &str = "
+INSERT INTO customers (stringer_id, name, search_name, email, address, postal, created_at, updated_at)
+SELECT stringer_id, name, search_name, email, address, postal, $2, $2
+FROM (
+    SELECT stringer_id, search_name,
+        row_number() OVER latest AS rank,
+        first_value(customer) OVER latest AS name,
+        first_value(email) OVER (PARTITION BY search_name
+            ORDER BY (email IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS email,
+        first_value(customer_address) OVER (PARTITION BY search_name
+            ORDER BY (customer_address IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS address,
+        first_value(customer_postal) OVER (PARTITION BY search_name
+            ORDER BY (customer_postal IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS postal
+    FROM (SELECT o.*, receipts_fold(o.customer) AS search_name FROM orders o
+          WHERE o.stringer_id = $1 AND o.kind = 'client' AND o.customer_id IS NULL) folded
+    WHERE search_name <> ''
+    WINDOW latest AS (PARTITION BY search_name ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
+) grouped
+WHERE rank = 1 AND NOT EXISTS (
+    SELECT 1 FROM customers c WHERE c.stringer_id = grouped.stringer_id AND c.search_name = grouped.search_name)";
+
+const LINK_CUSTOMERS: &str = "
+UPDATE orders SET customer_id = (
+    SELECT min(c.id) FROM customers c
+    WHERE c.stringer_id = orders.stringer_id AND c.search_name = receipts_fold(orders.customer))
+WHERE stringer_id = $1 AND kind = 'client' AND customer_id IS NULL AND receipts_fold(customer) <> ''";
+
+const NEW_RACKETS: &str = "
+INSERT INTO rackets (stringer_id, customer_id, model, search_model, created_at, updated_at)
+SELECT stringer_id, customer_id, model, search_model, $2, $2
+FROM (
+    SELECT stringer_id, customer_id, search_model,
+        row_number() OVER latest AS rank,
+        first_value(racket) OVER latest AS model
+    FROM (SELECT o.*, receipts_fold(o.racket) AS search_model FROM orders o
+          WHERE o.stringer_id = $1 AND o.customer_id IS NOT NULL AND o.racket_id IS NULL) folded
+    WHERE search_model <> ''
+    WINDOW latest AS (PARTITION BY customer_id, search_model ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
+) grouped
+WHERE rank = 1 AND NOT EXISTS (
+    SELECT 1 FROM rackets r WHERE r.customer_id = grouped.customer_id AND r.search_model = grouped.search_model)";
+
+const LINK_RACKETS: &str = "
+UPDATE orders SET racket_id = (
+    SELECT min(r.id) FROM rackets r
+    WHERE r.customer_id = orders.customer_id AND r.search_model = receipts_fold(orders.racket))
+WHERE stringer_id = $1 AND customer_id IS NOT NULL AND racket_id IS NULL AND receipts_fold(racket) <> ''";
