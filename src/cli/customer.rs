@@ -231,7 +231,6 @@ impl Row {
 }
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
-    const PAGE: i64 = 1000;
     let mut db = ctx.open(Access::Read)?;
     let tenants = match opts.stringer.optional(&mut db)? {
         Some(tenant) => vec![tenant],
@@ -240,18 +239,8 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut rows = Rows::<Row>::new(opts.format.into()).within_terminal();
     db.read(|conn| {
         for tenant in &tenants {
-            let mut after = None;
-            loop {
-                let page = customers::search(conn, tenant, opts.search.as_deref(), (after.take(), PAGE))?;
-                for customer in &page {
-                    rows.push(&Row::of(customer, tenant))?;
-                }
-                match page.last() {
-                    Some(last) if page.len() as i64 == PAGE => {
-                        after = Some((crate::domain::fold(&last.name), last.id.0));
-                    }
-                    _ => break,
-                }
+            for customer in customers::search(conn, tenant, opts.search.as_deref())? {
+                rows.push(&Row::of(&customer, tenant))?;
             }
         }
         Ok(())

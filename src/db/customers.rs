@@ -123,6 +123,7 @@ pub fn add(conn: &mut DbConn, tenant: &Tenant, new: &CustomerChanges) -> Result<
             customers::stringer_id.eq(tenant.id().0),
             customers::name.eq(name),
             customers::search_name.eq(fold(name)),
+            customers::search_email.eq(text(&new.email).map(|e| fold(&e))),
             customers::email.eq(text(&new.email)),
             customers::phone.eq(text(&new.phone)),
             customers::phone_digits.eq(text(&new.phone).map(|p| phone_digits(&p))),
@@ -194,6 +195,7 @@ pub fn edit(
             customers::search_name.eq(fold(&name)),
             customers::name.eq(name),
             customers::phone_digits.eq(phone.as_deref().map(phone_digits)),
+            customers::search_email.eq(email.as_deref().map(fold)),
             customers::email.eq(email),
             customers::phone.eq(phone),
             customers::address.eq(address),
@@ -207,14 +209,9 @@ pub fn edit(
 
 /// The tenant's customers whose name or e-mail holds `text` (case, accents and repeated
 /// spaces ignored), or whose phone number holds its digits; all of them without a text. By
-/// name, then id; at most `limit`, after `after` (the last id of the page before).
-pub fn search(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    text: Option<&str>,
-    page: (Option<(String, i64)>, i64),
-) -> Result<Vec<Customer>, Error> {
-    let (after, limit) = page;
+/// name, then id. Both sides are folded when they are written (`search_name`,
+/// `search_email`), so a search is one plain scan, no function called per row.
+pub fn search(conn: &mut DbConn, tenant: &Tenant, text: Option<&str>) -> Result<Vec<Customer>, Error> {
     let mut query = tenant.customers().select(CustomerRow::as_select()).into_boxed();
     if let Some(text) = text.map(fold).filter(|t| !t.is_empty()) {
         let like = format!("%{}%", escaped(&text));
@@ -226,23 +223,14 @@ pub fn search(
             query.filter(customers::phone_digits.like(format!("%{digits}%")))
         } else {
             query.filter(
-                customers::search_name.like(like.clone()).escape('\\').or(super::receipts_fold(
-                    customers::email,
-                )
-                .like(like)
-                .escape('\\')),
+                customers::search_name
+                    .like(like.clone())
+                    .escape('\\')
+                    .or(customers::search_email.like(like).escape('\\')),
             )
         };
     }
-    if let Some((name, id)) = after {
-        query = query.filter(
-            customers::search_name
-                .gt(name.clone())
-                .or(customers::search_name.eq(name).and(customers::id.gt(id))),
-        );
-    }
-    let rows: Vec<CustomerRow> =
-        query.order((customers::search_name, customers::id)).limit(limit).load(conn)?;
+    let rows: Vec<CustomerRow> = query.order((customers::search_name, customers::id)).load(conn)?;
     Ok(rows.into_iter().map(Customer::from).collect())
 }
 
@@ -350,6 +338,7 @@ pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) 
             customers::name.eq(&anonymous),
             customers::search_name.eq(fold(&anonymous)),
             customers::email.eq(None::<String>),
+            customers::search_email.eq(None::<String>),
             customers::phone.eq(None::<String>),
             customers::phone_digits.eq(None::<String>),
             customers::address.eq(None::<String>),
@@ -425,8 +414,8 @@ pub fn link_orders(conn: &mut DbConn, tenant: &Tenant) -> Result<usize, Error> {
 
 /// The customers of a stringer's ($1) unlinked client orders the register lacks, as of $2.
 const NEW_CUSTOMERS: &str = "
-INSERT INTO customers (stringer_id, name, search_name, email, address, postal, created_at, updated_at)
-SELECT stringer_id, name, search_name, email, address, postal, $2, $2
+INSERT INTO customers (stringer_id, name, search_name, email, search_email, address, postal, created_at, updated_at)
+SELECT stringer_id, name, search_name, email, receipts_fold(email), address, postal, $2, $2
 FROM (
     SELECT stringer_id, search_name,
         row_number() OVER latest AS rank,

@@ -7,6 +7,7 @@ diesel::table! {
         name -> Text,
         search_name -> Text,
         email -> Nullable<Text>,
+        search_email -> Nullable<Text>,
         phone -> Nullable<Text>,
         phone_digits -> Nullable<Text>,
         address -> Nullable<Text>,

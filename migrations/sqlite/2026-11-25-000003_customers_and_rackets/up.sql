@@ -1,7 +1,7 @@
 -- Customers and their rackets (SPEC 18): who the customers are, what each racket had last
 -- time. Per stringer, as orders are. `search_name` is the name folded as search compares it
--- (receipts_fold: case, accents and repeated spaces ignored); `phone_digits` the phone's
--- digits; `postal` the structured address as orders keep theirs (street, house number,
+-- (receipts_fold: case, accents and repeated spaces ignored), `search_email` the e-mail
+-- so folded; `phone_digits` the phone's digits; `postal` the structured address as orders keep theirs (street, house number,
 -- postcode, town, country, one per line).
 CREATE TABLE customers (
     id INTEGER PRIMARY KEY,
@@ -9,6 +9,7 @@ CREATE TABLE customers (
     name TEXT NOT NULL CHECK (trim(name) <> ''),
     search_name TEXT NOT NULL,
     email TEXT,
+    search_email TEXT,
     phone TEXT,
     phone_digits TEXT,
     address TEXT,
@@ -18,7 +19,7 @@ CREATE TABLE customers (
     created_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
     updated_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now'))
 );
-CREATE INDEX customers_search_idx ON customers (stringer_id, search_name);
+CREATE INDEX customers_search_idx ON customers (stringer_id, search_name, id);
 
 -- A racket of a customer; its tag (the shop's own mark on the frame) is unique per stringer.
 CREATE TABLE rackets (
@@ -46,8 +47,8 @@ CREATE INDEX orders_racket_idx ON orders (racket_id) WHERE racket_id IS NOT NULL
 -- named as on the latest order (by ordered_at), with the latest e-mail and addresses any of
 -- them had; one racket per customer and racket text likewise. The stringer's own orders stay
 -- unlinked. Documents print what their orders froze, which this does not touch.
-INSERT INTO customers (stringer_id, name, search_name, email, address, postal, created_at, updated_at)
-SELECT stringer_id, name, search_name, email, address, postal, strftime('%Y-%m-%d %H:%M:%f', 'now'), strftime('%Y-%m-%d %H:%M:%f', 'now')
+INSERT INTO customers (stringer_id, name, search_name, email, search_email, address, postal, created_at, updated_at)
+SELECT stringer_id, name, search_name, email, receipts_fold(email), address, postal, strftime('%Y-%m-%d %H:%M:%f', 'now'), strftime('%Y-%m-%d %H:%M:%f', 'now')
 FROM (
     SELECT stringer_id, search_name,
         row_number() OVER latest AS rank,
