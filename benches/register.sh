@@ -2,7 +2,8 @@
 # The customer register at scale (issue: customers and their rackets), release build, a
 # throwaway PostgreSQL (scripts/with-postgres) and SQLite files. Prints Markdown.
 #
-#   benches/register.sh               (RUNS=N runs per timed command; 20)
+#   benches/register.sh               (RUNS=N runs per timed command; 20; PART=search or
+#                                     PART=migration for one part)
 #
 # 1. `customer list --search TEXT` on 100,000 customers, and `customer show` of a customer
 #    with 1,000 orders, as whole processes (median of RUNS).
@@ -13,8 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${RECEIPTS_TEST_PG_URL:-}" ] || exec scripts/with-postgres "$0" "$@"
 runs=${RUNS:-20}
-cargo build --release --quiet
-receipts=$PWD/target/release/receipts
+# RECEIPTS_BIN: a binary built before (of another commit, say) instead of this tree's.
+if [ -z "${RECEIPTS_BIN:-}" ]; then
+    cargo build --release --quiet
+fi
+receipts=${RECEIPTS_BIN:-$PWD/target/release/receipts}
 work=$(mktemp -d /tmp/receipts-register.XXXXXX)
 pg_dbs=()
 cleanup() {
@@ -66,8 +70,8 @@ with open(sys.argv[1], "w") as f:
         email = f"c{i}@example.com"
         phone = f"+41 79 {rng.randrange(100, 999)} {rng.randrange(10, 99)} {rng.randrange(10, 99)}"
         digits = "".join(ch for ch in phone if ch.isdigit())
-        f.write("INSERT INTO customers (stringer_id, name, search_name, email, phone, phone_digits, created_at, updated_at) "
-                f"VALUES (1, '{name}', '{fold(name)}', '{email}', '{phone}', '{digits}', '2026-01-01 00:00:00', '2026-01-01 00:00:00');\n")
+        f.write("INSERT INTO customers (stringer_id, name, search_name, email, search_email, phone, phone_digits, created_at, updated_at) "
+                f"VALUES (1, '{name}', '{fold(name)}', '{email}', '{email}', '{phone}', '{digits}', '2026-01-01 00:00:00', '2026-01-01 00:00:00');\n")
     f.write("INSERT INTO rackets (stringer_id, customer_id, model, search_model, created_at, updated_at) "
             "VALUES (1, 1, 'Babolat Pure Aero', 'babolat pure aero', '2026-01-01 00:00:00', '2026-01-01 00:00:00');\n")
     for i in range(1, 1001):
@@ -76,6 +80,8 @@ with open(sys.argv[1], "w") as f:
     f.write("COMMIT;\n")
 PY
 
+part=${PART:-all}
+if [ "$part" != migration ]; then
 echo "### The register: search and history as whole processes (median of $runs runs, ms)"
 echo
 echo "| backend | \`customer list --search muller\` (100,000 customers) | \`customer list --search 079 555\` | \`customer show\` (1,000 orders) |"
@@ -96,6 +102,8 @@ for backend in SQLite PostgreSQL; do
     show=$(median_ms "$receipts" --database-url "$url" customer show 1)
     echo "| $backend | $search ($found found) | $phone | $show |"
 done
+fi
+[ "$part" != search ] || exit 0
 
 echo
 echo "### The migration linking 1,000,000 existing orders (one run each)"
@@ -105,7 +113,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|"
 python3 benches/gen-v1.py 1000000 "$work/v1.csv"
 measure() {
     /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
-    awk '{ printf "%.1f %.0f", $1, $2 / 1024 }' "$work/time"
+    awk '{ printf "%.1f %.0f\n", $1, $2 / 1024 }' "$work/time"
 }
 # SQLite: imported (which links), the register's migration reverted, then migrated again.
 lite="$work/million.db"

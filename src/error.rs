@@ -129,6 +129,35 @@ pub enum Error {
     )]
     DocumentFrozen { order: OrderId, number: ReceiptNumber, fields: Vec<&'static str> },
 
+    /// A racket that is not strung is not ready: no pickup, no ready notice.
+    #[error(
+        "order {order} is not strung, so its racket is not ready: mint it when it is \
+         (`receipts mint --order {order}`)"
+    )]
+    NotReady { order: OrderId },
+
+    /// A racket back with its owner: nothing about its pickup changes any more.
+    #[error("order {order} was picked up on {on}: {what}")]
+    PickedUp { order: OrderId, on: String, what: &'static str },
+
+    /// A stringer's own racket is not picked up, nor told it is ready.
+    #[error("order {order} is the stringer's own racket: nobody picks it up or is told it is ready")]
+    OwnRacket { order: OrderId },
+
+    /// A payment at pickup of an order paid before.
+    #[error("order {order} was paid on {on}{}: pick it up without --paid", .method.as_ref().map(|m| format!(" ({m})")).unwrap_or_default())]
+    AlreadyPaid { order: OrderId, on: String, method: Option<String> },
+
+    /// A ready notice for an order without the customer's e-mail address.
+    #[error(
+        "order {order} has no customer e-mail address: set it with `receipts order edit {order} --email ...`"
+    )]
+    NoEmail { order: OrderId },
+
+    /// `notify` of an order whose customer was told before, without `--again`.
+    #[error("the customer of order {order} was told on {on} ({to}) that the racket is ready: pass --again to tell them once more")]
+    AlreadyNotified { order: OrderId, on: String, to: String },
+
     /// A client's receipt without an amount is no receipt.
     #[error(
         "order {order} has no price, and a client's receipt needs one: set it with \
@@ -427,6 +456,7 @@ impl Error {
             | Error::BlankName
             | Error::SeveralCustomers { .. }
             | Error::NothingToCopy { .. }
+            | Error::NoEmail { .. }
             | Error::FileProblems { .. }
             | Error::StrungOutsideYear { .. }
             | Error::YearOutOfRange { .. }
@@ -454,6 +484,11 @@ impl Error {
             | Error::HandleTaken { .. }
             | Error::UnknownZone { .. }
             | Error::DocumentFrozen { .. }
+            | Error::NotReady { .. }
+            | Error::PickedUp { .. }
+            | Error::OwnRacket { .. }
+            | Error::AlreadyPaid { .. }
+            | Error::AlreadyNotified { .. }
             | Error::MailRefused { .. }
             | Error::Unnumbered { .. }
             | Error::VoidIsFinal { .. }

@@ -153,13 +153,19 @@ pub struct Outgoing<'a> {
     pub filename: String,
 }
 
+/// The sender (the business's name and address) and the recipient (the customer) as mail
+/// addresses.
+fn mailboxes(receipt: &Receipt, from: (&str, &str), to: &str) -> Result<(Mailbox, Mailbox), Error> {
+    let address = |text: &str, who: &str| {
+        text.parse().map_err(|_| Error::BadInput(format!("\"{text}\" is not an e-mail address ({who})")))
+    };
+    let sender = Mailbox::new(Some(from.0.to_string()), address(from.1, "the stringer's")?);
+    Ok((sender, Mailbox::new(receipt.customer.clone(), address(to, "the recipient's")?)))
+}
+
 impl Outgoing<'_> {
     pub fn message(&self) -> Result<Message, Error> {
-        let address = |text: &str, who: &str| {
-            text.parse().map_err(|_| Error::BadInput(format!("\"{text}\" is not an e-mail address ({who})")))
-        };
-        let from = Mailbox::new(Some(self.from.0.to_string()), address(self.from.1, "the stringer's")?);
-        let to = Mailbox::new(self.receipt.customer.clone(), address(self.to, "the recipient's")?);
+        let (from, to) = mailboxes(self.receipt, self.from, self.to)?;
         let pdf = ContentType::parse("application/pdf")
             .map_err(|e| Error::Internal { what: "the attachment's type", detail: e.to_string() })?;
         Message::builder()
@@ -223,6 +229,68 @@ impl Outgoing<'_> {
     }
 }
 
+/// "Your racket is ready": a notice, not a document (no PDF), in the document's language.
+pub struct Notice<'a> {
+    /// The order's document: what was done, the amount, paid or not, the language.
+    pub receipt: &'a Receipt,
+    pub from: (&'a str, &'a str),
+    pub to: &'a str,
+    /// When and where to pick it up (`stringer edit --pickup-note`).
+    pub pickup_note: Option<&'a str>,
+}
+
+impl Notice<'_> {
+    pub fn message(&self) -> Result<Message, Error> {
+        let (from, to) = mailboxes(self.receipt, self.from, self.to)?;
+        Message::builder()
+            .from(from)
+            .to(to)
+            .subject(self.subject())
+            .date_now()
+            .message_id(None)
+            .singlepart(SinglePart::plain(self.body()))
+            .map_err(|e| Error::Internal { what: "the message cannot be made", detail: e.to_string() })
+    }
+
+    /// `Ihr Schläger ist bereit – Stefan Muster Bespannungen`.
+    pub fn subject(&self) -> String {
+        format!("{} – {}", Words::of(self.receipt.language).ready_subject, self.from.0)
+    }
+
+    /// Greeting, the racket ready, what was done, the amount due or paid, the pickup note.
+    pub fn body(&self) -> String {
+        let r = self.receipt;
+        let words = Words::of(r.language);
+        let mut body = match &r.customer {
+            Some(name) => format!("{} {name}{}\n\n", words.hello, words.comma),
+            None => format!("{}{}\n\n", words.hello, words.comma),
+        };
+        let racket = r.racket.as_ref().map(|racket| format!(" ({racket})")).unwrap_or_default();
+        body.push_str(&(words.ready)(&racket));
+        body.push('\n');
+        let string = match (&r.string, &r.cross_string) {
+            (Some(mains), Some(crosses)) => Some(format!("{mains} / {crosses}")),
+            (string, _) => string.clone(),
+        };
+        if let Some(string) = string {
+            body.push_str(&(words.strung_with)(&string, r.tension.as_deref()));
+            body.push('\n');
+        }
+        if let Some(amount) = &r.amount {
+            let (label, thanks) = match r.title() {
+                Title::Receipt => (words.paid, words.thanks),
+                Title::Invoice => (words.due, ""),
+            };
+            body.push_str(&format!("{label}{} {}{thanks}\n", words.colon, r.amount_text(amount)));
+        }
+        if let Some(note) = self.pickup_note {
+            body.push_str(&format!("\n{note}\n"));
+        }
+        body.push_str(&format!("\n{}\n{}\n", words.regards, self.from.0));
+        body
+    }
+}
+
 /// The words of a message in each language.
 struct Words {
     hello: &'static str,
@@ -238,6 +306,16 @@ struct Words {
     /// "Please pay by DATE to IBAN ..., reference ...."
     pay: fn(&str, &str, &str) -> String,
     regards: &'static str,
+    /// A ready notice's subject: "Your racket is ready".
+    ready_subject: &'static str,
+    /// "your racket (Pure Aero) is ready for pickup."
+    ready: fn(&str) -> String,
+    /// "Strung with RPM Blast 1.25 at 24 kg."
+    strung_with: fn(&str, Option<&str>) -> String,
+    /// "Amount due", "Paid" (and thanks after the amount).
+    due: &'static str,
+    paid: &'static str,
+    thanks: &'static str,
 }
 
 impl Words {
@@ -257,6 +335,15 @@ impl Words {
                     format!("Please pay by {due} to IBAN {iban}, reference {reference}.")
                 },
                 regards: "Kind regards",
+                ready_subject: "Your racket is ready",
+                ready: |racket| format!("your racket{racket} is strung and ready for pickup."),
+                strung_with: |string, tension| match tension {
+                    Some(tension) => format!("Strung with {string} at {tension}."),
+                    None => format!("Strung with {string}."),
+                },
+                due: "Amount due",
+                paid: "Paid",
+                thanks: " – thank you.",
             },
             Language::De => Words {
                 hello: "Guten Tag",
@@ -272,6 +359,15 @@ impl Words {
                     format!("Bitte bezahlen Sie bis {due} auf IBAN {iban}, Referenz {reference}.")
                 },
                 regards: "Freundliche Grüsse",
+                ready_subject: "Ihr Schläger ist bereit",
+                ready: |racket| format!("Ihr Schläger{racket} ist besaitet und kann abgeholt werden."),
+                strung_with: |string, tension| match tension {
+                    Some(tension) => format!("Besaitet mit {string}, {tension}."),
+                    None => format!("Besaitet mit {string}."),
+                },
+                due: "Zu bezahlen",
+                paid: "Bezahlt",
+                thanks: " – vielen Dank.",
             },
             Language::Fr => {
                 Words {
@@ -288,6 +384,15 @@ impl Words {
                         format!("Merci de payer d'ici le {due} sur l'IBAN {iban}, référence {reference}.")
                     },
                     regards: "Cordialement",
+                    ready_subject: "Votre raquette est prête",
+                    ready: |racket| format!("votre raquette{racket} est cordée et prête à être retirée."),
+                    strung_with: |string, tension| match tension {
+                        Some(tension) => format!("Cordée avec {string} à {tension}."),
+                        None => format!("Cordée avec {string}."),
+                    },
+                    due: "Montant dû",
+                    paid: "Payé",
+                    thanks: " – merci.",
                 }
             }
             Language::It => Words {
@@ -306,6 +411,15 @@ impl Words {
                     )
                 },
                 regards: "Cordiali saluti",
+                ready_subject: "La sua racchetta è pronta",
+                ready: |racket| format!("la sua racchetta{racket} è incordata e pronta per il ritiro."),
+                strung_with: |string, tension| match tension {
+                    Some(tension) => format!("Incordata con {string} a {tension}."),
+                    None => format!("Incordata con {string}."),
+                },
+                due: "Importo da pagare",
+                paid: "Pagato",
+                thanks: " – grazie.",
             },
         }
     }

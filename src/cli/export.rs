@@ -82,7 +82,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut without_rate = 0usize;
     db.read(|conn| {
         let frozen = Frozen::load(conn, tenant.as_ref())?;
-        orders::for_each(conn, tenant.as_ref(), &filter, None, |listed| {
+        orders::for_each(conn, tenant.as_ref(), &filter, None, |_, listed| {
             // A receipt numbered before rates were kept, with no rate on record: no VAT columns.
             let rate = frozen.vat_rate(&listed.order, listed.stringer).unwrap_or_else(|_| {
                 without_rate += 1;
@@ -90,7 +90,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             });
             let entry = entry(&listed, rate);
             let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
-            let amount = listed.order.price.map_or(0, |p| p.0);
+            let amount = listed.order.total().map_or(0, |p| p.0);
             if listed.order.voided_at.is_some() {
                 sums.voids += 1;
             } else {
@@ -163,11 +163,13 @@ fn entry(listed: &Listed<'_>, rate: Option<VatRate>) -> Entry {
         racket: order.racket.clone().unwrap_or_default(),
         string: order.string.clone().unwrap_or_default(),
         tension: order.tension.clone().unwrap_or_default(),
-        amount: output::cell(order.price),
+        amount: output::cell(order.total()),
         vat_rate: output::cell(rate),
-        vat_amount: output::cell(rate.zip(order.price).map(|(rate, price)| Price(rate.included_in(price.0)))),
+        vat_amount: output::cell(
+            rate.zip(order.total()).map(|(rate, total)| Price(rate.included_in(total.0))),
+        ),
         net_amount: output::cell(
-            rate.zip(order.price).map(|(rate, price)| Price(price.0 - rate.included_in(price.0))),
+            rate.zip(order.total()).map(|(rate, total)| Price(total.0 - rate.included_in(total.0))),
         ),
         currency: order.currency.to_string(),
         void_reason: order.void_reason.clone().unwrap_or_default(),

@@ -1,6 +1,6 @@
 use super::{output, Context, StringerOpt};
 use crate::db::mint::{mint_now, mint_with, Chronology, Outcome, Rules};
-use crate::db::Access;
+use crate::db::{stock, Access};
 use crate::domain::{check_strung_at, now_utc, Dated, OrderId, Timestamp};
 use crate::Error;
 use clap::Args;
@@ -23,11 +23,19 @@ pub struct Opts {
     /// EUR 250) without the customer's address (the journal records it)
     #[arg(long)]
     without_address: bool,
+    /// Then tell the customer by e-mail that the racket is ready (as `receipts notify`), when
+    /// the order has an e-mail address
+    #[arg(long)]
+    notify: bool,
+    #[command(flatten)]
+    server: super::notify::ServerOpt,
     #[command(flatten)]
     stringer: StringerOpt,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
+    // Said before anything is minted: a notice without a server would never go.
+    let server = opts.notify.then(|| opts.server.server()).transpose()?;
     let mut db = ctx.open(Access::Write)?;
     let (tenant, minted) = match opts.at {
         // At the counter: now, in as few round trips as the database allows.
@@ -62,5 +70,21 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Outcome::AlreadyStrung => eprintln!("order {order} already has receipt {number}; nothing minted"),
     }
     output::line(&number.to_string())?;
+    if minted.is_fresh() {
+        // Said, never refused: the stock does not stop a racket from being strung, nor does
+        // a failure to read it undo a mint that is done.
+        let used = db.read(|conn| stock::used_by(conn, &tenant, order)).unwrap_or_default();
+        for low in used.iter().filter(|s| s.is_low()) {
+            eprintln!("warning: {}", super::strings::low_warning(low));
+        }
+    }
+    let Some(server) = server else { return Ok(()) };
+    match super::notify::notify(&mut db, &server, &tenant, order, false) {
+        Ok(to) => eprintln!("told the customer that the racket is ready: {to}"),
+        // Minted again after a notice went out: nothing more to say.
+        Err(Error::AlreadyNotified { on, to, .. }) => eprintln!("the customer was told on {on} ({to})"),
+        Err(why @ Error::NoEmail { .. }) => eprintln!("warning: nobody was told the racket is ready: {why}"),
+        Err(e) => return Err(e.into()),
+    }
     Ok(())
 }

@@ -8,18 +8,23 @@ mod customer;
 mod database;
 mod export;
 mod journal;
+mod label;
 mod man;
 mod migrate_v1;
 mod mint;
+mod notify;
 mod order;
 mod output;
 mod payments;
+mod queue;
 mod racket;
 mod receipt;
 mod resync;
 mod retry;
 mod send;
 mod stringer;
+mod strings;
+mod takings;
 mod vat_report;
 mod void;
 
@@ -87,6 +92,12 @@ pub enum Command {
     /// Customers' rackets: add, edit, list, and show one with its jobs
     #[command(subcommand)]
     Racket(racket::Command),
+    /// The day's work: open orders by promised time (the overdue first), then the rackets
+    /// waiting for pickup
+    Queue(queue::Opts),
+    /// A PDF label for the racket (62 x 100 mm or 4 x 6 in) with a QR code of the order; or
+    /// one per open order
+    Label(label::Opts),
     /// Mark an order strung and give it the next receipt number (prints the number)
     Mint(mint::Opts),
     /// Void a numbered order, or document a number whose order was lost: the number stays
@@ -97,6 +108,12 @@ pub enum Command {
     /// E-mail the document of a numbered order (the PDF attached) over the stringer's mail
     /// server, once unless asked again; or every document not sent yet
     Send(send::Opts),
+    /// String stock: record reels bought, and see what is left
+    #[command(subcommand)]
+    Strings(strings::Command),
+    /// Tell the customer by e-mail that the racket is ready, once unless asked again; or
+    /// every customer not told yet
+    Notify(notify::Opts),
     /// Payments from the bank: mark invoices paid from its camt files
     #[command(subcommand)]
     Payments(payments::Command),
@@ -113,6 +130,9 @@ pub enum Command {
     /// The journal: every mint, void, recount and import, and every change, e-mail and
     /// payment of a numbered order, oldest first
     Journal(journal::Opts),
+    /// The day's payments per method and currency (the evening count of the till), VAT per
+    /// rate beside them
+    Takings(takings::Opts),
     /// What the VAT return asks for: receipts, gross, VAT and net per stringer, currency and
     /// rate for a year, quarter, half or month
     VatReport(vat_report::Opts),
@@ -312,16 +332,21 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Order(cmd) => order::run(cmd, ctx),
         Command::Customer(cmd) => customer::run(cmd, ctx),
         Command::Racket(cmd) => racket::run(cmd, ctx),
+        Command::Queue(opts) => queue::run(opts, ctx),
+        Command::Label(opts) => label::run(opts, ctx),
         Command::Mint(opts) => mint::run(opts, ctx),
         Command::Void(opts) => void::run(opts, ctx),
         Command::Receipt(opts) => receipt::run(opts, ctx),
         Command::Send(opts) => send::run(opts, ctx),
+        Command::Notify(opts) => notify::run(opts, ctx),
+        Command::Strings(cmd) => strings::run(cmd, ctx),
         Command::Payments(cmd) => payments::run(cmd, ctx),
         Command::MigrateV1(opts) => migrate_v1::run(opts, ctx),
         Command::ResyncCounters(opts) => resync::run(opts, ctx),
         Command::Audit(opts) => audit::run(opts, ctx),
         Command::Export(opts) => export::run(opts, ctx),
         Command::Journal(opts) => journal::run(opts, ctx),
+        Command::Takings(opts) => takings::run(opts, ctx),
         Command::VatReport(opts) => vat_report::run(opts, ctx),
         Command::Backup(opts) => backup::run(opts, ctx),
         Command::Db(cmd) => database::run(cmd, ctx),
@@ -342,6 +367,18 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
         .chain()
         .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
         .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// A day as people write it: `YYYY-MM-DD` or `DD.MM.YYYY`.
+fn parse_day(text: &str) -> Result<chrono::NaiveDate, String> {
+    match crate::domain::Timestamp::parse(text)? {
+        crate::domain::Timestamp::Local(at)
+            if at.time() == chrono::NaiveTime::MIN && text.trim().len() == 10 =>
+        {
+            Ok(at.date())
+        }
+        _ => Err(format!("\"{text}\" is not a day (expected YYYY-MM-DD or DD.MM.YYYY)")),
+    }
 }
 
 /// Seconds from 0 (do not wait at all) to a day.

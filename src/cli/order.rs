@@ -1,13 +1,14 @@
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
 use crate::db::intake::{self, Intake};
+use crate::db::items;
 use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Access, Tenant};
 use crate::domain::{
     check_country, check_email, check_not_future, check_past, check_tension, format_local, format_utc,
-    now_utc, Currency, CustomerId, OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId,
-    StatusFilter, Timestamp,
+    now_utc, Currency, CustomerId, Due, Item, Length, OrderId, OrderKind, OrderStatus, PaymentMethod, Price,
+    RacketId, StatusFilter, Timestamp,
 };
 use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
@@ -38,6 +39,27 @@ pub enum Command {
     Restring(OrderOpts),
     /// Delete an order taken by mistake; one with a receipt number can only be voided
     Delete(OrderOpts),
+    /// The customer took the strung racket, and with --paid paid for it there and then
+    Pickup(PickupOpts),
+}
+
+#[derive(Debug, Args)]
+pub struct PickupOpts {
+    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
+    #[arg(value_name = "ORDER")]
+    order: String,
+    /// Paid on the spot, and how
+    #[arg(long, value_name = "METHOD",
+          value_parser = one_of::<PaymentMethod>(PaymentMethod::ALL.map(|m| m.as_str().into())))]
+    paid: Option<PaymentMethod>,
+    /// When it was picked up [default: now]; local time unless an offset is given
+    #[arg(long, value_name = "WHEN")]
+    at: Option<Timestamp>,
+    /// Accept an --at before last year (a pickup entered late)
+    #[arg(long, requires = "at")]
+    backdate: bool,
+    #[command(flatten)]
+    stringer: StringerOpt,
 }
 
 #[derive(Debug, Args)]
@@ -107,6 +129,32 @@ pub struct DetailOpts {
     /// The customer's e-mail address, where `receipts send` delivers documents
     #[arg(long, value_name = "ADDRESS")]
     email: Option<String>,
+    /// When the racket is promised: a local time, or a span after the order was taken (+24h,
+    /// +2d) [default for a new order: the stringer's turnaround, see `stringer edit
+    /// --turnaround`]
+    #[arg(long, value_name = "WHEN", value_parser = clap::value_parser!(Due))]
+    due: Option<Due>,
+    /// A line after the stringing line, printed with its price: "Overgrip=3.00" (repeat for
+    /// more; on `order edit` the items given replace all of them)
+    #[arg(long = "item", value_name = "TEXT=PRICE", value_parser = clap::value_parser!(Item))]
+    items: Vec<Item>,
+    /// The string it takes in metres [default: 12 for tennis, 10 for badminton and squash]
+    #[arg(long, value_name = "METRES", value_parser = clap::value_parser!(Length))]
+    string_length: Option<Length>,
+    /// The customer brought the string (yes or no): none comes from stock
+    #[arg(long, value_name = "yes|no", num_args = 0..=1, default_missing_value = "yes", value_parser = parse_yes_no)]
+    own_string: Option<bool>,
+    /// A hybrid's cross string (--string is then the mains): half the length from each
+    #[arg(long, value_name = "STRING")]
+    cross_string: Option<String>,
+}
+
+fn parse_yes_no(text: &str) -> Result<bool, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "yes" | "true" => Ok(true),
+        "no" | "false" => Ok(false),
+        _ => Err(format!("\"{text}\" is neither yes nor no")),
+    }
 }
 
 /// The customer's structured address, which fills a QR-bill's "Payable by".
@@ -181,13 +229,15 @@ fn trimmed(value: Option<String>, flag: &str) -> Result<Option<String>, Error> {
 }
 
 impl DetailOpts {
-    /// The details, each printed one checked to be printable.
-    fn into_changes(self) -> Result<OrderChanges, Error> {
+    /// The details, each printed one checked to be printable; the promised time and the
+    /// items beside them.
+    fn into_changes(self) -> Result<(OrderChanges, Option<Due>, Vec<Item>), Error> {
         let customer_address = (!self.customer_address.is_empty())
             .then(|| self.customer_address.join("\n").replace("\\n", "\n"));
         let customer = trimmed(self.customer, "--customer")?;
         let racket = trimmed(self.racket, "--racket")?;
         let string = trimmed(self.string, "--string")?;
+        let cross_string = trimmed(self.cross_string, "--cross-string")?;
         let tension = trimmed(self.tension, "--tension")?
             .map(|t| if t.is_empty() { Ok(t) } else { check_tension(&t) })
             .transpose()
@@ -199,17 +249,21 @@ impl DetailOpts {
             ("tension", &tension),
             ("customer note", &self.customer_note),
             ("customer address", &customer_address),
+            ("cross string", &cross_string),
         ] {
             if let Some(text) = text {
                 check_printable(field, text)?;
             }
+        }
+        for item in &self.items {
+            check_printable("item", &item.text)?;
         }
         let email = self.email.as_deref().map(check_email).transpose().map_err(Error::BadInput)?;
         let postal = self.customer_postal.postal()?;
         if let (Some(_), Some(name)) = (&postal, &customer) {
             check_qr_text("customer", name, QR_LIMITS.name)?;
         }
-        Ok(OrderChanges {
+        let changes = OrderChanges {
             customer,
             racket,
             string,
@@ -221,7 +275,12 @@ impl DetailOpts {
             customer_postal: postal.as_ref().map(Postal::stored),
             email,
             notes: self.notes,
-        })
+            due_at: None,
+            string_length_cm: self.string_length.map(|length| length.0),
+            own_string: self.own_string,
+            cross_string,
+        };
+        Ok((changes, self.due, self.items))
     }
 }
 
@@ -255,10 +314,10 @@ pub struct ListOpts {
     #[arg(long, value_name = "TEXT")]
     customer: Option<String>,
     /// Only orders of this day or later (strung, else taken; the stringer's local day)
-    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    #[arg(long, value_name = "DATE", value_parser = super::parse_day)]
     since: Option<NaiveDate>,
     /// Only orders of this day or earlier
-    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    #[arg(long, value_name = "DATE", value_parser = super::parse_day)]
     until: Option<NaiveDate>,
     /// Only orders for this customer of the register
     #[arg(long, value_name = "ID")]
@@ -280,16 +339,6 @@ pub struct ListOpts {
     format: Listed,
 }
 
-/// `YYYY-MM-DD` or `DD.MM.YYYY`.
-fn parse_day(text: &str) -> Result<NaiveDate, String> {
-    match Timestamp::parse(text)? {
-        Timestamp::Local(at) if at.time() == chrono::NaiveTime::MIN && text.trim().len() == 10 => {
-            Ok(at.date())
-        }
-        _ => Err(format!("\"{text}\" is not a day (expected YYYY-MM-DD or DD.MM.YYYY)")),
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct EditOpts {
     #[command(flatten)]
@@ -308,6 +357,9 @@ pub struct EditOpts {
     /// Accept a --paid-at or --returned-at before last year (an old payment entered late)
     #[arg(long)]
     backdate: bool,
+    /// Remove the items
+    #[arg(long, conflicts_with = "items")]
+    no_items: bool,
 }
 
 #[derive(Debug, Args)]
@@ -340,18 +392,25 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Unstring(opts) => unstring(opts, ctx),
         Command::Restring(opts) => restring(opts, ctx),
         Command::Delete(opts) => delete(opts, ctx),
+        Command::Pickup(opts) => pickup(opts, ctx),
     }
 }
 
 fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.required(&mut db)?;
-    let ordered_at = opts.ordered_at.map(|t| t.resolve(tenant.zone())).transpose().map_err(Error::Usage)?;
-    if let Some(at) = ordered_at {
-        check_not_future(at, now_utc(), tenant.zone(), "an order is taken once it is")
-            .map_err(Error::BadInput)?;
-    }
-    let about = opts.details.into_changes()?;
+    let now = now_utc();
+    let ordered_at = match opts.ordered_at {
+        Some(at) => {
+            let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
+            check_not_future(at, now, tenant.zone(), "an order is taken once it is")
+                .map_err(Error::BadInput)?;
+            at
+        }
+        None => now,
+    };
+    let (mut about, due, items) = opts.details.into_changes()?;
+    about.due_at = due.map(|due| due.resolve(ordered_at, tenant.zone())).transpose().map_err(Error::Usage)?;
     let intake = Intake {
         customer: opts.customer_id,
         racket: opts.racket_id,
@@ -359,7 +418,10 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
         same: opts.same,
     };
     let (taken, address) = db.write(|conn| {
-        let taken = intake::take(conn, &tenant, opts.kind, ordered_at, &intake, &about)?;
+        let taken = intake::take(conn, &tenant, opts.kind, Some(ordered_at), &intake, &about)?;
+        if !items.is_empty() {
+            items::replace(conn, taken.order, &items)?;
+        }
         let added = orders::find(conn, &tenant, taken.order)?;
         Ok((taken, orders::address_wanted(conn, &tenant, &added)?))
     })?;
@@ -396,7 +458,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut rows = output::Rows::<OrderView>::new(opts.format.into()).within_terminal();
     db.read(|conn| {
         let frozen = Frozen::load(conn, tenant.as_ref())?;
-        orders::for_each(conn, tenant.as_ref(), &filter, opts.limit, |listed| {
+        orders::for_each(conn, tenant.as_ref(), &filter, opts.limit, |_, listed| {
             let billing = frozen.billing(&listed.order, listed.stringer);
             Ok(rows.push(&OrderView::new(listed.order, listed.stringer, billing))?)
         })
@@ -409,12 +471,23 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
-    let (order, billing) = db.read(|conn| {
+    let (order, billing, items) = db.read(|conn| {
         let order = orders::find(conn, &tenant, order)?;
         let billing = Frozen::load(conn, Some(&tenant))?.billing(&order, &tenant);
-        Ok((order, billing))
+        let items = items::of(conn, order.id)?;
+        Ok((order, billing, items))
     })?;
-    let view = OrderView::new(order, &tenant, billing);
+    let mut view = OrderView::new(order, &tenant, billing);
+    view.items = Some(
+        items
+            .into_iter()
+            .map(|item| ItemView {
+                text: item.text,
+                price: item.price.to_string(),
+                price_minor: item.price.0,
+            })
+            .collect(),
+    );
     match opts.format {
         Shown::Json => output::json(&view)?,
         Shown::Table => output::line(&view.details())?,
@@ -433,8 +506,15 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         check_past(at, now_utc(), tenant.zone(), opts.backdate, done).map_err(Error::BadInput)?;
         Ok(Some(at))
     };
+    let (details, due, items) = opts.details.into_changes()?;
     let edit = Edit {
-        details: opts.details.into_changes()?,
+        details,
+        due,
+        items: match (opts.no_items, items.is_empty()) {
+            (true, _) => Some(Vec::new()),
+            (false, true) => None,
+            (false, false) => Some(items),
+        },
         returned_at: happened(opts.returned_at, "picked up")?,
         paid_at: match opts.paid_at {
             None => None,
@@ -491,6 +571,34 @@ fn restring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
+    let now = now_utc();
+    let at = match opts.at {
+        Some(at) => {
+            let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
+            check_past(at, now, tenant.zone(), opts.backdate, "picked up").map_err(Error::BadInput)?;
+            at
+        }
+        None => now,
+    };
+    let pickup = orders::Pickup { at, paid: opts.paid };
+    let picked = db.write(|conn| orders::pickup(conn, &tenant, order, pickup))?;
+    let when = format_local(at, tenant.zone());
+    match (opts.paid, picked.total()) {
+        (Some(method), Some(total)) => {
+            eprintln!("order {order} picked up {when}, paid {total} {} by {method}", picked.currency)
+        }
+        (Some(method), None) => eprintln!("order {order} picked up {when}, paid by {method}"),
+        (None, _) if picked.paid_at.is_none() => {
+            eprintln!("order {order} picked up {when}; not paid yet (its invoice stands)")
+        }
+        (None, _) => eprintln!("order {order} picked up {when}"),
+    }
+    Ok(())
+}
+
 fn delete(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
@@ -532,9 +640,30 @@ struct OrderView {
     /// The reference its invoice carries, as printed.
     payment_reference: Option<String>,
     payment_method: Option<PaymentMethod>,
+    /// The stringing and the items.
+    total: Option<String>,
+    total_minor: Option<i64>,
+    /// The lines after the stringing (`order show`; a listing leaves them out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    items: Option<Vec<ItemView>>,
+    /// When the racket is promised.
+    due_at: Option<String>,
+    /// When the customer was last told it is ready.
+    notified_at: Option<String>,
+    cross_string: Option<String>,
+    /// Metres of string it takes, when the order says.
+    string_length: Option<String>,
+    own_string: bool,
     notes: Option<String>,
     #[serde(skip)]
     local: LocalTimes,
+}
+
+#[derive(Debug, Serialize)]
+struct ItemView {
+    text: String,
+    price: String,
+    price_minor: i64,
 }
 
 /// The same instants as people read them, in the stringer's zone.
@@ -546,6 +675,8 @@ struct LocalTimes {
     returned_at: Option<String>,
     paid_at: Option<String>,
     voided_at: Option<String>,
+    due_at: Option<String>,
+    notified_at: Option<String>,
 }
 
 impl OrderView {
@@ -554,6 +685,7 @@ impl OrderView {
         let utc = |at: Option<NaiveDateTime>| at.map(format_utc);
         let local = |at: Option<NaiveDateTime>| at.map(|at| format_local(at, tz));
         let status = order.status(billing.overdue);
+        let total = order.total();
         let customer_address = match (&order.customer_postal, &order.customer_address) {
             (Some(postal), _) => Some(postal.lines().join("\n")),
             (None, lines) => lines.clone(),
@@ -586,6 +718,14 @@ impl OrderView {
             due_on: billing.due_on.map(|day| day.to_string()),
             payment_reference: billing.reference,
             payment_method: order.payment_method,
+            total: total.map(|p| p.to_string()),
+            total_minor: total.map(|p| p.0),
+            items: None,
+            due_at: utc(order.due_at),
+            notified_at: utc(order.notified_at),
+            cross_string: order.cross_string,
+            string_length: order.string_length.map(|length| length.to_string()),
+            own_string: order.own_string,
             notes: order.notes,
             local: LocalTimes {
                 zone: tz.name().to_string(),
@@ -594,6 +734,8 @@ impl OrderView {
                 returned_at: local(order.returned_at),
                 paid_at: local(order.paid_at),
                 voided_at: local(order.voided_at),
+                due_at: local(order.due_at),
+                notified_at: local(order.notified_at),
             },
         }
     }
@@ -628,6 +770,21 @@ impl OrderView {
         ];
         let mut text: Vec<String> =
             fields.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))).collect();
+        let items =
+            self.items.iter().flatten().map(|item| format!("{} {} {}", item.text, item.price, self.currency));
+        text.extend(items.map(|item| format!("{:<12} {item}", "item")));
+        if self.items.as_ref().is_some_and(|items| !items.is_empty()) {
+            let total = self.total.as_ref().map(|t| format!("{t} {}", self.currency)).unwrap_or_default();
+            text.push(format!("{:<12} {total}", "total"));
+        }
+        let string = [
+            self.cross_string.as_ref().map(|cross| format!("{:<12} {cross}", "crosses")),
+            self.string_length.as_ref().map(|length| format!("{:<12} {length}", "length")),
+            self.own_string.then(|| format!("{:<12} the customer's own", "string from")),
+            zoned(&self.local.due_at).map(|due| format!("{:<12} {due}", "promised")),
+            zoned(&self.local.notified_at).map(|at| format!("{:<12} {at}", "told ready")),
+        ];
+        text.extend(string.into_iter().flatten());
         let more: [(&str, Option<String>); 5] = [
             ("email", self.email.clone()),
             ("address", self.customer_address.as_ref().map(|a| a.replace('\n', ", "))),
@@ -657,7 +814,7 @@ struct OrderRow {
     racket: String,
     string: String,
     tension: String,
-    /// With its currency.
+    /// The total (stringing and items), with its currency.
     price: String,
     /// An invoice's due date.
     due: String,
@@ -691,7 +848,7 @@ impl From<&OrderView> for OrderRow {
             racket: output::cell(view.racket.as_ref()),
             string: output::cell(view.string.as_ref()),
             tension: output::cell(view.tension.as_ref()),
-            price: output::cell(view.price.as_ref().map(|price| format!("{price} {}", view.currency))),
+            price: output::cell(view.total.as_ref().map(|total| format!("{total} {}", view.currency))),
             due: output::cell(view.due_on.as_ref()),
         }
     }

@@ -39,11 +39,14 @@ impl Command {
     /// of an order (it prints the number the order has), a send (until the mail server has
     /// the message), a bank file (each transaction is applied once). Never what adds.
     fn safe_to_repeat(&self) -> bool {
-        use super::{customer, order, payments, racket, stringer};
+        use super::{customer, order, payments, racket, stringer, strings};
         match self {
             Command::Mint(_)
             | Command::Receipt(_)
             | Command::Send(_)
+            | Command::Notify(_)
+            | Command::Queue(_)
+            | Command::Takings(_)
             | Command::Audit(_)
             | Command::Export(_)
             | Command::Journal(_)
@@ -53,6 +56,7 @@ impl Command {
             Command::Payments(cmd) => !matches!(cmd, payments::Command::Settle(_)),
             Command::Customer(cmd) => matches!(cmd, customer::Command::List(_) | customer::Command::Show(_)),
             Command::Racket(cmd) => matches!(cmd, racket::Command::List(_) | racket::Command::Show(_)),
+            Command::Strings(cmd) => matches!(cmd, strings::Command::List(_)),
             _ => false,
         }
     }

@@ -48,9 +48,8 @@ pub struct Opts {
     /// With --unsent --dry-run: a table for people, JSON for scripts, or CSV for spreadsheets
     #[arg(long, value_enum, default_value_t, requires = "unsent")]
     format: output::Listed,
-    /// The mail server: smtp://USER:PASSWORD@HOST:PORT (STARTTLS) or smtps://... (TLS)
-    #[arg(long, env = "RECEIPTS_SMTP_URL", hide_env_values = true, value_name = "URL")]
-    smtp_url: Option<String>,
+    #[command(flatten)]
+    server: super::notify::ServerOpt,
     #[command(flatten)]
     stringer: StringerOpt,
 }
@@ -65,7 +64,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if opts.unsent {
         return send_unsent(&mut db, &opts, options);
     }
-    let server = if opts.dry_run { None } else { Some(smtp_url(&opts)?) };
+    let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
     let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
     let prepared = prepare(&mut db, &tenant, order, opts.to.as_deref(), options)?;
     let message = prepared.message()?;
@@ -92,13 +91,6 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     deliver(&mut db, &server, &tenant, order, &prepared, &message)?;
     eprintln!("sent receipt {} of {} to {}", prepared.number, tenant.handle(), prepared.to);
     Ok(())
-}
-
-fn smtp_url(opts: &Opts) -> Result<SmtpUrl, Error> {
-    let text = opts.smtp_url.as_deref().ok_or_else(|| {
-        Error::Usage("say which mail server sends: pass --smtp-url or set RECEIPTS_SMTP_URL".into())
-    })?;
-    SmtpUrl::parse(text)
 }
 
 /// Hands the message to the server, then journals it: only what the server accepted is
@@ -247,7 +239,7 @@ fn plan_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()>
 
 /// Every unsent document, one message each; a failure is reported and the others go on.
 fn send_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
-    let server = smtp_url(opts)?;
+    let server = opts.server.server()?;
     // A mail must never carry a number that a failover could take back: one confirmation
     // covers everything this connection reads.
     db.confirm_durable()?;

@@ -4,8 +4,8 @@ use crate::db::stringers::{self, Profile};
 use crate::db::{counters, vat, Access, Tenant};
 use crate::domain::{
     check_country, check_email, check_siret, check_vat_number, default_timezone, format_utc, local_date,
-    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, Language, ReceiptNumber, Timestamp,
-    VatRate,
+    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, Language, ReceiptNumber, VatRate,
+    MAX_TURNAROUND_HOURS,
 };
 use crate::payment::{check_bic, check_qr_text, Iban, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
@@ -105,13 +105,20 @@ pub struct EditOpts {
     #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(VatRate))]
     vat_rate: Option<VatRate>,
     /// The day the --vat-rate applies from [default: today]
-    #[arg(long, value_name = "DATE", requires = "vat_rate", value_parser = parse_day)]
+    #[arg(long, value_name = "DATE", requires = "vat_rate", value_parser = super::parse_day)]
     vat_from: Option<NaiveDate>,
     /// The currency of new orders (ISO 4217, e.g. EUR) [default: CHF]
     #[arg(long, value_parser = clap::value_parser!(Currency))]
     currency: Option<Currency>,
     #[command(flatten)]
     bank: BankOpts,
+    /// Hours from drop-off to the time a racket is promised, unless an order says (`order add
+    /// --due`) [default: 24]
+    #[arg(long, value_name = "HOURS", value_parser = clap::value_parser!(i32).range(1..=MAX_TURNAROUND_HOURS))]
+    turnaround: Option<i32>,
+    /// What a ready notice says of pickup: opening hours, where (empty to remove)
+    #[arg(long, value_name = "TEXT")]
+    pickup_note: Option<String>,
 }
 
 /// Where invoices are paid to, and the structured address a QR-bill needs.
@@ -157,16 +164,6 @@ fn parse_yes_no(text: &str) -> Result<bool, String> {
     }
 }
 
-/// `YYYY-MM-DD` or `DD.MM.YYYY`.
-fn parse_day(text: &str) -> Result<NaiveDate, String> {
-    match Timestamp::parse(text)? {
-        Timestamp::Local(at) if at.time() == chrono::NaiveTime::MIN && text.trim().len() == 10 => {
-            Ok(at.date())
-        }
-        _ => Err(format!("\"{text}\" is not a day (expected YYYY-MM-DD or DD.MM.YYYY)")),
-    }
-}
-
 #[derive(Serialize, Tabled)]
 struct StringerRow {
     handle: String,
@@ -200,6 +197,8 @@ struct StringerView {
     account_holder: Option<String>,
     payment_days: i32,
     currency: String,
+    turnaround_hours: i32,
+    pickup_note: Option<String>,
     /// The VAT rates, each from its date on.
     vat_rates: Vec<RateRow>,
     created_at: String,
@@ -297,6 +296,8 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         account_holder: stringer.account_holder,
         payment_days: stringer.payment_days,
         currency: stringer.currency.to_string(),
+        turnaround_hours: stringer.turnaround_hours,
+        pickup_note: stringer.pickup_note,
         vat_rates: rates
             .rates
             .iter()
@@ -321,6 +322,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let iban = view.iban.as_ref().map(|iban| crate::payment::groups_of_four(iban));
     let siret = view.siret.as_deref().map(siret_grouped);
     let payment = format!("{} days, new orders in {}", view.payment_days, view.currency);
+    let turnaround = format!("{} hours", view.turnaround_hours);
     let small = view.small_business.then(|| "yes (no VAT, the country's note)".to_string());
     let rates = (!view.vat_rates.is_empty()).then(|| {
         view.vat_rates.iter().map(|r| format!("{} % from {}", r.rate, r.from)).collect::<Vec<_>>().join(", ")
@@ -343,6 +345,8 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         ("BIC", view.bic.as_ref()),
         ("holder", view.account_holder.as_ref()),
         ("invoices", Some(&payment)),
+        ("turnaround", Some(&turnaround)),
+        ("pickup", view.pickup_note.as_ref()),
         ("language", view.language.as_ref()),
     ];
     let text: Vec<String> =
@@ -427,6 +431,8 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
             currency: opts.currency,
             siret,
             account_holder,
+            turnaround_hours: opts.turnaround,
+            pickup_note: opts.pickup_note,
             vat_rate,
         };
         stringers::edit(conn, &tenant, &profile)

@@ -92,7 +92,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             let bounds = (day_start(first, tenant.zone()), day_start(last, tenant.zone()));
             orders::for_each_in_period(conn, tenant, opts.basis.0, bounds, |order| {
                 let rate = frozen.vat_rate(&order, tenant)?;
-                let gross = order.price.map_or(0, |p| p.0);
+                let gross = order.total().map_or(0, |p| p.0);
                 let key = (tenant.handle().to_string(), order.currency.to_string(), rate);
                 let line = sums.entry(key).or_default();
                 line.receipts += 1;

@@ -63,6 +63,28 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// The customer of `order` was told by e-mail (to `to`, as message `message_id`) that the
+    /// racket is ready.
+    pub fn notify(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        to: &'a str,
+        message_id: &'a str,
+    ) -> Event<'a> {
+        Event { kind: EventKind::Notify, ..Event::send(stringer, order, number, to, message_id) }
+    }
+
+    /// The racket of `order` was picked up: `returned_at` as it changed.
+    pub fn pickup(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        change: Change<'a>,
+    ) -> Event<'a> {
+        Event { kind: EventKind::Pickup, ..Event::edit(stringer, order, number, change, None) }
+    }
+
     /// A payment from the bank was applied to the numbered `order`.
     pub fn payment(
         stringer: StringerId,

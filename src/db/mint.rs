@@ -10,7 +10,7 @@
 use super::events::{self, Event};
 use super::failure::{classify, Failure, Rule, Unique};
 use super::schema::{issuers, orders as orders_table, stringers};
-use super::{counters, orders, vat};
+use super::{counters, orders, stock, vat};
 use super::{Db, DbConn, Tenant};
 use crate::domain::{
     address_limit_passed, format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber,
@@ -215,7 +215,11 @@ fn address_missing(db: &mut Db, tenant: &Tenant, order: OrderId) -> Error {
     match db.read(|conn| orders::find(conn, tenant, order)) {
         Ok(found) => Error::AddressRequired {
             order,
-            amount: format!("{} {}", found.currency, found.price.map(|p| p.to_string()).unwrap_or_default()),
+            amount: format!(
+                "{} {}",
+                found.currency,
+                found.total().map(|p| p.to_string()).unwrap_or_default()
+            ),
         },
         Err(e) => e,
     }
@@ -342,14 +346,15 @@ fn mint_step_by_step(
     let now = now_utc();
     let unnumbered =
         tenant.orders().filter(orders_table::id.eq(order.0)).filter(orders_table::receipt_seq.is_null());
-    let Some((kind, price, currency, has_address)) = unnumbered
+    let Some((kind, price, items, currency, has_address)) = unnumbered
         .select((
             orders_table::kind,
             orders_table::price_minor,
+            orders_table::items_minor,
             orders_table::currency,
             orders_table::customer_address.is_not_null().or(orders_table::customer_postal.is_not_null()),
         ))
-        .first::<(String, Option<i64>, String, bool)>(conn)
+        .first::<(String, Option<i64>, i64, String, bool)>(conn)
         .optional()?
     else {
         return Ok(None);
@@ -373,9 +378,11 @@ fn mint_step_by_step(
             let rate = vat::history(conn, tenant)?.in_force(day);
             let rate =
                 rate.ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })?;
-            if client && !has_address && address_limit_passed(&currency, price.unwrap_or(0)).is_some() {
+            // The limit applies to what the invoice asks: the stringing and the items.
+            let total = price.unwrap_or(0) + items;
+            if client && !has_address && address_limit_passed(&currency, total).is_some() {
                 if !rules.without_address {
-                    let amount = format!("{currency} {}", crate::domain::Price(price.unwrap_or(0)));
+                    let amount = format!("{currency} {}", crate::domain::Price(total));
                     return Err(Error::AddressRequired { order, amount });
                 }
                 notes.push(WITHOUT_ADDRESS.to_string());
@@ -408,6 +415,7 @@ fn mint_step_by_step(
     let event = Event::mint(tenant.id(), order, ReceiptNumber::new(year, seq));
     let event = if reason.is_empty() { event } else { event.noting(&reason) };
     events::record(conn, &event)?;
+    stock::use_for(conn, tenant, order, now)?;
     Ok(Some(seq))
 }
 

@@ -5,13 +5,13 @@ use super::issuers::Issuer;
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    address_limit_passed, day_start, fold, format_utc, local_date, now_utc, Currency, CustomerId, OrderId,
-    OrderKind, OrderStatus, PaymentMethod, Price, RacketId, ReceiptNumber, StatusFilter, StringerId, VatRate,
+    address_limit_passed, day_start, fold, format_local, format_utc, local_date, now_utc, Currency,
+    CustomerId, Due, Item, Length, OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId,
+    ReceiptNumber, StatusFilter, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::Postal;
-use chrono::NaiveDate;
-use chrono::NaiveDateTime;
+use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::{Nullable, Timestamp};
 use std::collections::HashMap;
@@ -57,6 +57,19 @@ pub struct Order {
     /// The customer and the racket of the register it is for.
     pub customer_id: Option<CustomerId>,
     pub racket_id: Option<RacketId>,
+    /// When the racket was promised.
+    pub due_at: Option<NaiveDateTime>,
+    /// When the customer was last told it is ready.
+    pub notified_at: Option<NaiveDateTime>,
+    /// The sum of the items after the stringing line (`items::of` lists them).
+    pub items: Price,
+    pub item_count: i32,
+    /// The string it takes (None: one racket of its sport).
+    pub string_length: Option<Length>,
+    /// The customer brought the string: none comes from stock.
+    pub own_string: bool,
+    /// A hybrid's cross string (`string` is then the mains).
+    pub cross_string: Option<String>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -99,6 +112,13 @@ pub(super) struct OrderRow {
     payment_method: Option<String>,
     customer_id: Option<i64>,
     racket_id: Option<i64>,
+    due_at: Option<NaiveDateTime>,
+    notified_at: Option<NaiveDateTime>,
+    items_minor: i64,
+    item_count: i32,
+    string_length_cm: Option<i32>,
+    own_string: bool,
+    cross_string: Option<String>,
 }
 
 impl From<OrderRow> for Order {
@@ -134,6 +154,13 @@ impl From<OrderRow> for Order {
             payment_method: row.payment_method.and_then(|method| method.parse().ok()),
             customer_id: row.customer_id.map(CustomerId),
             racket_id: row.racket_id.map(RacketId),
+            due_at: row.due_at,
+            notified_at: row.notified_at,
+            items: Price(row.items_minor),
+            item_count: row.item_count,
+            string_length: row.string_length_cm.map(Length),
+            own_string: row.own_string,
+            cross_string: row.cross_string,
             created_at: row.created_at,
             updated_at: row.updated_at,
         }
@@ -158,6 +185,10 @@ pub struct OrderChanges {
     pub customer_postal: Option<String>,
     pub email: Option<String>,
     pub notes: Option<String>,
+    pub due_at: Option<NaiveDateTime>,
+    pub string_length_cm: Option<i32>,
+    pub own_string: Option<bool>,
+    pub cross_string: Option<String>,
 }
 
 impl OrderChanges {
@@ -169,6 +200,15 @@ impl OrderChanges {
         }
         if self.notes.is_some() && self.notes != order.notes {
             fields.push("notes");
+        }
+        if self.due_at.is_some() && self.due_at != order.due_at {
+            fields.push("due");
+        }
+        if self.string_length_cm.is_some_and(|cm| Some(Length(cm)) != order.string_length) {
+            fields.push("string length");
+        }
+        if self.own_string.is_some_and(|own| own != order.own_string) {
+            fields.push("own string");
         }
         fields
     }
@@ -185,6 +225,7 @@ impl OrderChanges {
             ("tension", &self.tension, &order.tension),
             ("customer note", &self.customer_note, &order.customer_note),
             ("customer address", &self.customer_address, &order.customer_address),
+            ("cross string", &self.cross_string, &order.cross_string),
         ] {
             if differs(new, old) {
                 fields.push(name);
@@ -204,11 +245,15 @@ impl OrderChanges {
     }
 }
 
-/// What `order edit` changes besides the order's details: when the racket went back, the
-/// payment (`Some(None)` clears one recorded by mistake), and why (for the journal).
+/// What `order edit` changes besides the order's details: the items (all of them, when
+/// given), when the racket went back, the payment (`Some(None)` clears one recorded by
+/// mistake), and why (for the journal).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Edit {
     pub details: OrderChanges,
+    pub items: Option<Vec<Item>>,
+    /// A new promised time, as given (after the order was taken, for `+24h`).
+    pub due: Option<Due>,
     pub returned_at: Option<NaiveDateTime>,
     pub paid_at: Option<Option<NaiveDateTime>>,
     pub reason: Option<String>,
@@ -234,17 +279,19 @@ fn insert(
     restring_of: Option<OrderId>,
 ) -> Result<OrderId, Error> {
     let now = now_utc();
-    // A new order takes its stringer's currency unless it names one.
-    let currency = match &about.currency {
-        Some(currency) => currency.clone(),
-        None => super::stringers::profile(conn, tenant)?.currency.to_string(),
-    };
+    let profile = super::stringers::profile(conn, tenant)?;
+    let ordered_at = ordered_at.unwrap_or(now);
+    // A new order takes its stringer's currency unless it names one, and is promised the
+    // stringer's turnaround unless it says when.
+    let currency = about.currency.clone().unwrap_or_else(|| profile.currency.to_string());
+    let due_at = about.due_at.unwrap_or(ordered_at + Duration::hours(profile.turnaround_hours.into()));
+    check_due(tenant, ordered_at, due_at)?;
     diesel::insert_into(orders::table)
         .values((
-            &OrderChanges { currency: Some(currency), ..about.clone() },
+            &OrderChanges { currency: Some(currency), due_at: Some(due_at), ..about.clone() },
             orders::stringer_id.eq(tenant.id().0),
             orders::kind.eq(kind.as_str()),
-            orders::ordered_at.eq(ordered_at.unwrap_or(now)),
+            orders::ordered_at.eq(ordered_at),
             orders::restring_of.eq(restring_of.map(|id| id.0)),
             orders::created_at.eq(now),
             orders::updated_at.eq(now),
@@ -253,6 +300,19 @@ fn insert(
         .get_result(conn)
         .map(OrderId)
         .map_err(Error::from)
+}
+
+/// A racket is promised after it was brought in, never before.
+fn check_due(tenant: &Tenant, ordered_at: NaiveDateTime, due_at: NaiveDateTime) -> Result<(), Error> {
+    if due_at < ordered_at {
+        let zone = tenant.zone();
+        return Err(Error::BadInput(format!(
+            "--due {} lies before the order was taken ({}): a racket is promised after it is brought in",
+            format_local(due_at, zone),
+            format_local(ordered_at, zone)
+        )));
+    }
+    Ok(())
 }
 
 /// One of the tenant's orders.
@@ -279,7 +339,7 @@ pub fn address_wanted(
     if order.number.is_some() || order.kind != OrderKind::Client || addressed {
         return Ok(None);
     }
-    let Some(limit) = order.price.and_then(|price| address_limit_passed(order.currency.as_str(), price.0))
+    let Some(limit) = order.total().and_then(|total| address_limit_passed(order.currency.as_str(), total.0))
     else {
         return Ok(None);
     };
@@ -287,6 +347,23 @@ pub fn address_wanted(
 }
 
 impl Order {
+    /// What the customer pays: the stringing's price and the items. None for an order
+    /// without a price or items (the stringer's own racket, say).
+    pub fn total(&self) -> Option<Price> {
+        match (self.price, self.items) {
+            (None, Price(0)) => None,
+            (price, items) => Some(Price(price.map_or(0, |p| p.0) + items.0)),
+        }
+    }
+
+    /// A client's racket strung and not picked up yet.
+    pub fn waiting(&self) -> bool {
+        self.kind == OrderKind::Client
+            && self.strung_at.is_some()
+            && self.returned_at.is_none()
+            && self.voided_at.is_none()
+    }
+
     /// Where it stands; `overdue` says whether an unpaid invoice is past its due date.
     pub fn status(&self, overdue: bool) -> OrderStatus {
         match (self.voided_at.is_some(), self.number.is_some(), self.kind, self.paid_at.is_some()) {
@@ -332,7 +409,8 @@ diesel::define_sql_function!(fn coalesce(first: Nullable<Timestamp>, second: Nul
 /// bounded memory and the first ones arrive at once.
 const PAGE: i64 = 1000;
 
-/// Calls `visit` with each order the filter lets through, with its stringer: stringer by
+/// Calls `visit` with each order the filter lets through, with its stringer (and the
+/// connection, free between orders): stringer by
 /// stringer (only the tenant's when one is given), by receipt number under a year, else
 /// oldest first; at most `limit` of them.
 pub fn for_each(
@@ -340,7 +418,7 @@ pub fn for_each(
     tenant: Option<&Tenant>,
     filter: &Filter,
     limit: Option<u64>,
-    mut visit: impl FnMut(Listed<'_>) -> Result<(), Error>,
+    mut visit: impl FnMut(&mut DbConn, Listed<'_>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let tenants = match tenant {
         Some(tenant) => vec![tenant.clone()],
@@ -365,7 +443,7 @@ pub fn for_each(
                 if overdue.as_ref().is_some_and(|overdue| !overdue.holds(&order)) {
                     continue;
                 }
-                visit(Listed { order, stringer: tenant })?;
+                visit(conn, Listed { order, stringer: tenant })?;
                 left -= 1;
             }
             if !full {
@@ -456,6 +534,11 @@ fn page_of(
             .filter(orders::paid_at.is_null())
             .filter(not_void),
         Some(StatusFilter::Void) => query.filter(orders::voided_at.is_not_null()),
+        Some(StatusFilter::Waiting) => query
+            .filter(orders::strung_at.is_not_null())
+            .filter(orders::returned_at.is_null())
+            .filter(orders::kind.eq(OrderKind::Client.as_str()))
+            .filter(not_void),
     };
     if let Some(part) = &filter.customer {
         // Case, accents and repeated spaces ignored: `muller` finds Müller.
@@ -533,13 +616,31 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
     if *edit != only_notes {
         refuse_if_void(&order, "edited (only --notes can still change)")?;
     }
+    let items = super::items::of(conn, id)?;
+    let new_items = edit.items.as_ref().filter(|new| **new != items);
     if let Some(number) = order.number {
-        let fields = edit.details.printed_changes(&order);
+        let mut fields = edit.details.printed_changes(&order);
+        if new_items.is_some() {
+            fields.push("items");
+        }
         if !fields.is_empty() {
             return Err(Error::DocumentFrozen { order: id, number, fields });
         }
     }
-    let unchanged = edit.details.changes(&order).is_empty()
+    let mut details = edit.details.clone();
+    if let Some(due) = edit.due {
+        let zone = tenant.zone();
+        let ordered_at = order.ordered_at.unwrap_or(order.created_at);
+        let due_at = due.resolve(ordered_at, zone).map_err(Error::Usage)?;
+        if let Some(returned_at) = order.returned_at.filter(|_| Some(due_at) != order.due_at) {
+            let on = format_local(returned_at, zone);
+            return Err(Error::PickedUp { order: id, on, what: "its promised time is history" });
+        }
+        check_due(tenant, ordered_at, due_at)?;
+        details.due_at = Some(due_at);
+    }
+    let unchanged = details.changes(&order).is_empty()
+        && new_items.is_none()
         && edit.returned_at.is_none_or(|at| Some(at) == order.returned_at)
         && edit.paid_at.is_none_or(|at| at == order.paid_at);
     if unchanged {
@@ -550,9 +651,12 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
             "clearing the payment of order {id} needs a reason for the journal: pass --reason TEXT"
         )));
     }
+    if let Some(new_items) = new_items {
+        super::items::replace(conn, id, new_items)?;
+    }
     diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
         .set((
-            &edit.details,
+            &details,
             edit.returned_at.map(|at| orders::returned_at.eq(at)),
             edit.paid_at.map(|at| orders::paid_at.eq(at)),
             orders::updated_at.eq(now_utc()),
@@ -580,6 +684,7 @@ fn journal_changes(
         ("returned_at", instant(before.returned_at), instant(after.returned_at)),
         ("notes", before.notes.clone(), after.notes.clone()),
         ("email", before.email.clone(), after.email.clone()),
+        ("due_at", instant(before.due_at), instant(after.due_at)),
     ] {
         if old != new {
             let change = Change { field, old: old.as_deref(), new: new.as_deref() };
@@ -619,8 +724,21 @@ pub fn restring(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order
         customer_postal: old.customer_postal.as_ref().map(Postal::stored),
         email: old.email,
         notes: old.notes,
+        // Promised anew from now.
+        due_at: None,
+        string_length_cm: old.string_length.map(|length| length.0),
+        own_string: Some(old.own_string),
+        cross_string: old.cross_string,
     };
-    insert(conn, tenant, old.kind, None, &about, Some(id))
+    let new = insert(conn, tenant, old.kind, None, &about, Some(id))?;
+    // The same customer's same racket of the register.
+    diesel::update(orders::table.filter(orders::id.eq(new.0)))
+        .set((
+            orders::customer_id.eq(old.customer_id.map(|c| c.0)),
+            orders::racket_id.eq(old.racket_id.map(|r| r.0)),
+        ))
+        .execute(conn)?;
+    Ok(new)
 }
 
 /// Deletes an order taken by mistake. An order with a receipt number is a record and can
@@ -651,4 +769,55 @@ pub fn refuse_if_void(order: &Order, action: &'static str) -> Result<(), Error> 
         }
         _ => Ok(()),
     }
+}
+
+/// A pickup at the counter: when, and the payment made there (its method), if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pickup {
+    pub at: NaiveDateTime,
+    pub paid: Option<PaymentMethod>,
+}
+
+/// Records that the customer took the racket (`returned_at`) and, with a method, paid for it
+/// there and then. Only a client's strung racket is picked up, once; a payment at pickup of
+/// an order paid before is refused. Both are journaled.
+pub fn pickup(conn: &mut DbConn, tenant: &Tenant, id: OrderId, pickup: Pickup) -> Result<Order, Error> {
+    let order = find(conn, tenant, id)?;
+    refuse_if_void(&order, "picked up")?;
+    let zone = tenant.zone();
+    if order.kind == OrderKind::Own {
+        return Err(Error::OwnRacket { order: id });
+    }
+    let (Some(number), Some(_)) = (order.number, order.strung_at) else {
+        return Err(Error::NotReady { order: id });
+    };
+    if let Some(returned_at) = order.returned_at {
+        let on = format_local(returned_at, zone);
+        return Err(Error::PickedUp { order: id, on, what: "a racket is picked up once" });
+    }
+    if let (Some(_), Some(paid_at)) = (pickup.paid, order.paid_at) {
+        let on = format_local(paid_at, zone);
+        return Err(Error::AlreadyPaid {
+            order: id,
+            on,
+            method: order.payment_method.map(|m| m.to_string()),
+        });
+    }
+    diesel::update(tenant.orders().filter(orders::id.eq(id.0)))
+        .set((
+            orders::returned_at.eq(pickup.at),
+            pickup.paid.map(|_| orders::paid_at.eq(pickup.at)),
+            pickup.paid.map(|method| orders::payment_method.eq(method.as_str())),
+            orders::updated_at.eq(now_utc()),
+        ))
+        .execute(conn)?;
+    let at = format_utc(pickup.at);
+    let returned = Change { field: "returned_at", old: None, new: Some(&at) };
+    events::record(conn, &Event::pickup(tenant.id(), id, number, returned))?;
+    if let Some(method) = pickup.paid {
+        let paid = Change { field: "paid_at", old: None, new: Some(&at) };
+        let reason = format!("paid at pickup: {method}");
+        events::record(conn, &Event::payment(tenant.id(), id, number, paid, &reason))?;
+    }
+    find(conn, tenant, id)
 }

@@ -413,7 +413,8 @@ impl Import {
                     .select((
                         orders_table::id,
                         orders_table::receipt_seq.assume_not_null(),
-                        orders_table::price_minor,
+                        // What the invoice asks: the stringing and the items.
+                        orders_table::price_minor.assume_not_null() + orders_table::items_minor,
                         orders_table::currency,
                         orders_table::paid_at.is_not_null(),
                         orders_table::voided_at.is_not_null(),
@@ -422,7 +423,7 @@ impl Import {
                     .load(conn)?;
                 for InvoiceRow { id, seq, price, currency, paid, void, strung_at } in invoices {
                     let issued_on = strung_at.map(|at| local_date(at, tenant.zone()));
-                    let invoice = Invoice { id, price: price.unwrap_or(0), currency, paid, void, issued_on };
+                    let invoice = Invoice { id, price, currency, paid, void, issued_on };
                     known.invoices.insert((stringer, ReceiptNumber::new(year, seq)), invoice);
                 }
             }
@@ -436,7 +437,7 @@ impl Import {
 struct InvoiceRow {
     id: i64,
     seq: i64,
-    price: Option<i64>,
+    price: i64,
     currency: String,
     paid: bool,
     void: bool,

@@ -3,10 +3,13 @@
 //! number.
 
 use super::issuers::{self, Issuer};
+use super::items;
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
 use super::{vat, DbConn, Tenant};
-use crate::domain::{local_date, now_utc, Language, OrderId, OrderKind, ReceiptNumber, StringerId, VatRate};
+use crate::domain::{
+    local_date, now_utc, Item, Language, OrderId, OrderKind, ReceiptNumber, StringerId, VatRate,
+};
 use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
 use crate::payment::qrbill::QrBill;
@@ -35,7 +38,8 @@ pub fn receipt(
     let order = orders::find(conn, tenant, order)?;
     let issuer = issuer_of(conn, tenant, &order)?;
     let rates = vat::history(conn, tenant)?;
-    build(&order, &issuer, tenant, &rates, options)
+    let items = items_of(conn, &order)?;
+    build(&order, &items, &issuer, tenant, &rates, options)
 }
 
 /// The order of the tenant that holds `number`.
@@ -87,8 +91,15 @@ impl Frozen {
     }
 
     /// The receipt of a numbered order of `tenant`.
-    pub fn receipt(&self, order: &Order, tenant: &Tenant, options: Options) -> Result<Receipt, Error> {
-        build(order, self.issuer(order)?, tenant, &self.rates(tenant), options)
+    pub fn receipt(
+        &self,
+        conn: &mut DbConn,
+        order: &Order,
+        tenant: &Tenant,
+        options: Options,
+    ) -> Result<Receipt, Error> {
+        let items = items_of(conn, order)?;
+        build(order, &items, self.issuer(order)?, tenant, &self.rates(tenant), options)
     }
 
     /// What a numbered order asks of its customer, by the profile it was issued under.
@@ -119,9 +130,17 @@ pub fn for_each_of_year(
 ) -> Result<(), Error> {
     let frozen = Frozen::load(conn, tenant)?;
     let filter = orders::Filter { year: Some(year), ..orders::Filter::default() };
-    orders::for_each(conn, tenant, &filter, None, |listed| {
-        visit(listed.stringer.handle(), frozen.receipt(&listed.order, listed.stringer, options)?)
+    orders::for_each(conn, tenant, &filter, None, |conn, listed| {
+        visit(listed.stringer.handle(), frozen.receipt(conn, &listed.order, listed.stringer, options)?)
     })
+}
+
+/// An order's items: read only when it has some.
+fn items_of(conn: &mut DbConn, order: &Order) -> Result<Vec<Item>, Error> {
+    match order.item_count {
+        0 => Ok(Vec::new()),
+        _ => items::of(conn, order.id),
+    }
 }
 
 /// The issuer version a numbered order's document shows.
@@ -154,6 +173,7 @@ pub fn due_on(order: &Order, issuer: &Issuer) -> Option<NaiveDate> {
 /// strung date; an invoice is due the issuer's payment days later and carries its slip.
 fn build(
     order: &Order,
+    items: &[Item],
     issuer: &Issuer,
     tenant: &Tenant,
     rates: &vat::History,
@@ -200,7 +220,15 @@ fn build(
         racket: order.racket.clone(),
         string: order.string.clone(),
         tension: order.tension.clone(),
-        amount: order.price.map(|price| Amount { minor: price.0, currency: order.currency.to_string() }),
+        cross_string: order.cross_string.clone(),
+        stringing: order.price.map(|price| Amount { minor: price.0, currency: order.currency.to_string() }),
+        items: items
+            .iter()
+            .map(|item| {
+                (item.text.clone(), Amount { minor: item.price.0, currency: order.currency.to_string() })
+            })
+            .collect(),
+        amount: order.total().map(|total| Amount { minor: total.0, currency: order.currency.to_string() }),
         vat,
         notes: order.customer_note.clone(),
         slip: None,
@@ -220,7 +248,7 @@ fn document_vat(
     tenant: &Tenant,
     rates: &vat::History,
 ) -> Result<Option<VatRate>, Error> {
-    if !issuer.charges_vat() || order.price.is_none() {
+    if !issuer.charges_vat() || order.total().is_none() {
         return Ok(None);
     }
     let zone = issuer.zone;
@@ -268,7 +296,7 @@ pub fn slip(
     number: ReceiptNumber,
     message: String,
 ) -> Result<Option<Slip>, Error> {
-    let (Some(iban), Some(price)) = (issuer.iban.as_deref(), order.price.filter(|p| p.0 > 0)) else {
+    let (Some(iban), Some(price)) = (issuer.iban.as_deref(), order.total().filter(|p| p.0 > 0)) else {
         return Ok(None);
     };
     let account = Iban::parse(iban).map_err(Error::BadInput)?;

@@ -101,6 +101,23 @@ diesel::table! {
         payment_method -> Nullable<Text>,
         customer_id -> Nullable<Int8>,
         racket_id -> Nullable<Int8>,
+        due_at -> Nullable<Timestamp>,
+        notified_at -> Nullable<Timestamp>,
+        items_minor -> Int8,
+        item_count -> Int4,
+        string_length_cm -> Nullable<Int4>,
+        own_string -> Bool,
+        cross_string -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    order_items (id) {
+        id -> Int8,
+        order_id -> Int8,
+        position -> Int4,
+        text -> Text,
+        price_minor -> Int8,
     }
 }
 
@@ -190,6 +207,32 @@ diesel::table! {
         currency -> Text,
         siret -> Nullable<Text>,
         account_holder -> Nullable<Text>,
+        turnaround_hours -> Int4,
+        pickup_note -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    string_moves (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        string_id -> Int8,
+        order_id -> Nullable<Int8>,
+        length_cm -> Int4,
+        cost_minor -> Nullable<Int8>,
+        currency -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    strings (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        name -> Text,
+        search_name -> Text,
+        low_cm -> Nullable<Int4>,
+        created_at -> Timestamp,
     }
 }
 
@@ -205,6 +248,7 @@ diesel::table! {
 diesel::joinable!(customers -> stringers (stringer_id));
 diesel::joinable!(listed_payments -> orders (order_id));
 diesel::joinable!(listed_payments -> stringers (stringer_id));
+diesel::joinable!(order_items -> orders (order_id));
 diesel::joinable!(orders -> customers (customer_id));
 diesel::joinable!(orders -> issuers (issuer_id));
 diesel::joinable!(orders -> rackets (racket_id));
@@ -216,17 +260,23 @@ diesel::joinable!(rackets -> stringers (stringer_id));
 diesel::joinable!(receipt_counters -> stringers (stringer_id));
 diesel::joinable!(receipt_events -> orders (order_id));
 diesel::joinable!(receipt_events -> stringers (stringer_id));
+diesel::joinable!(string_moves -> orders (order_id));
+diesel::joinable!(string_moves -> strings (string_id));
+diesel::joinable!(strings -> stringers (stringer_id));
 diesel::joinable!(vat_rates -> stringers (stringer_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     customers,
     issuers,
     listed_payments,
+    order_items,
     orders,
     payments,
     rackets,
     receipt_counters,
     receipt_events,
+    string_moves,
     stringers,
+    strings,
     vat_rates,
 );

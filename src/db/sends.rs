@@ -5,7 +5,7 @@
 use super::events::{self, Event};
 use super::schema::{orders, receipt_events};
 use super::{DbConn, Tenant};
-use crate::domain::{EventKind, OrderId, ReceiptNumber};
+use crate::domain::{now_utc, EventKind, OrderId, OrderKind, ReceiptNumber};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::dsl::{exists, not};
@@ -71,4 +71,55 @@ pub fn without_address(conn: &mut DbConn, tenant: &Tenant, year: Option<i32>) ->
         query = query.filter(orders::receipt_year.eq(year));
     }
     Ok(query.get_result(conn)?)
+}
+
+/// Records that the server accepted a ready notice of `order` for `to`: the order says
+/// when its customer was told, the journal to whom.
+pub fn record_notice(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+    number: ReceiptNumber,
+    to: &str,
+    message_id: &str,
+) -> Result<(), Error> {
+    diesel::update(tenant.orders().filter(orders::id.eq(order.0)))
+        .set(orders::notified_at.eq(now_utc()))
+        .execute(conn)?;
+    Ok(events::record(conn, &Event::notify(tenant.id(), order, number, to, message_id))?)
+}
+
+/// To whom the customer of one of the tenant's orders was last told the racket is ready.
+pub fn last_notice(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> Result<Option<String>, Error> {
+    Ok(receipt_events::table
+        .filter(receipt_events::stringer_id.eq(tenant.id().0))
+        .filter(receipt_events::order_id.eq(order.0))
+        .filter(receipt_events::kind.eq(EventKind::Notify.as_str()))
+        .order(receipt_events::id.desc())
+        .select(receipt_events::new_value.assume_not_null())
+        .first(conn)
+        .optional()?)
+}
+
+/// The tenant's rackets waiting for their owners whose customers were never told and have an
+/// e-mail address, oldest first. Orders brought over from V1 are not among them: their
+/// customers took their rackets long ago, whatever V1 recorded.
+pub fn pending_notices(conn: &mut DbConn, tenant: &Tenant) -> Result<Vec<OrderId>, Error> {
+    Ok(tenant
+        .orders()
+        // Every predicate of the partial index of waiting rackets said, so that it is used.
+        .filter(orders::strung_at.is_not_null())
+        .filter(orders::returned_at.is_null())
+        .filter(orders::voided_at.is_null())
+        .filter(orders::kind.eq(OrderKind::Client.as_str()))
+        .filter(orders::receipt_number.is_not_null())
+        .filter(orders::notified_at.is_null())
+        .filter(orders::email.is_not_null())
+        .filter(orders::v1_id.is_null())
+        .order((orders::strung_at, orders::id))
+        .select(orders::id)
+        .load::<i64>(conn)?
+        .into_iter()
+        .map(OrderId)
+        .collect())
 }

@@ -46,6 +46,10 @@ pub struct Stringer {
     pub siret: Option<String>,
     /// The name the bank holds the account in, when it is not the business name.
     pub account_holder: Option<String>,
+    /// Hours from drop-off to the promised time, unless an order says.
+    pub turnaround_hours: i32,
+    /// What a ready notice says of pickup (opening hours, where).
+    pub pickup_note: Option<String>,
 }
 
 #[derive(Queryable, Selectable)]
@@ -76,6 +80,8 @@ struct StringerRow {
     currency: Currency,
     siret: Option<String>,
     account_holder: Option<String>,
+    turnaround_hours: i32,
+    pickup_note: Option<String>,
 }
 
 impl TryFrom<StringerRow> for Stringer {
@@ -108,6 +114,8 @@ impl TryFrom<StringerRow> for Stringer {
             currency: row.currency,
             siret: row.siret,
             account_holder: row.account_holder,
+            turnaround_hours: row.turnaround_hours,
+            pickup_note: row.pickup_note,
         })
     }
 }
@@ -211,6 +219,9 @@ pub struct Profile {
     /// Compact, checked; an empty text clears it.
     pub siret: Option<String>,
     pub account_holder: Option<String>,
+    pub turnaround_hours: Option<i32>,
+    /// An empty text clears it.
+    pub pickup_note: Option<String>,
     /// A VAT rate in force from a (local) day on.
     pub vat_rate: Option<(VatRate, NaiveDate)>,
 }
@@ -243,6 +254,8 @@ impl Profile {
             currency: self.currency.clone().unwrap_or_else(|| current.currency.clone()),
             siret: text(&self.siret, &current.siret),
             account_holder: text(&self.account_holder, &current.account_holder),
+            turnaround_hours: self.turnaround_hours.unwrap_or(current.turnaround_hours),
+            pickup_note: text(&self.pickup_note, &current.pickup_note),
             ..current.clone()
         }
     }
@@ -294,6 +307,8 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Opt
                 stringers::currency.eq(wanted.currency.as_str()),
                 stringers::siret.eq(nullable(&wanted.siret)),
                 stringers::account_holder.eq(nullable(&wanted.account_holder)),
+                stringers::turnaround_hours.eq(wanted.turnaround_hours),
+                stringers::pickup_note.eq(nullable(&wanted.pickup_note)),
                 stringers::updated_at.eq(now_utc()),
             ))
             .execute(conn)?;

@@ -1,6 +1,7 @@
 //! The vocabulary of the product, free of SQL: receipt numbers, ids, order kinds, money
 //! and the instants whose local calendar year decides a receipt's year.
 
+mod day;
 mod iso;
 mod language;
 mod money;
@@ -11,6 +12,7 @@ mod text;
 mod time;
 mod vat;
 
+pub use day::{Due, Item, Length, MAX_TURNAROUND_HOURS};
 pub use iso::check_country;
 pub use language::Language;
 pub use money::{Currency, Price};
@@ -224,12 +226,15 @@ pub enum StatusFilter {
     Overdue,
     /// Void.
     Void,
+    /// A client's racket strung, not picked up yet.
+    Waiting,
 }
 
 impl StatusFilter {
-    pub const ALL: [StatusFilter; 6] = [
+    pub const ALL: [StatusFilter; 7] = [
         StatusFilter::Open,
         StatusFilter::Strung,
+        StatusFilter::Waiting,
         StatusFilter::Paid,
         StatusFilter::Unpaid,
         StatusFilter::Overdue,
@@ -244,6 +249,7 @@ impl StatusFilter {
             StatusFilter::Unpaid => "unpaid",
             StatusFilter::Overdue => "overdue",
             StatusFilter::Void => "void",
+            StatusFilter::Waiting => "waiting",
         }
     }
 
@@ -256,6 +262,7 @@ impl StatusFilter {
             StatusFilter::Unpaid => "numbered, not paid, not void: money still to come",
             StatusFilter::Overdue => "unpaid past the invoice's due date (issue date and payment days)",
             StatusFilter::Void => "void",
+            StatusFilter::Waiting => "a client's racket strung and not picked up yet",
         }
     }
 }
@@ -269,7 +276,7 @@ impl FromStr for StatusFilter {
             .find(|status| status.as_str() == s.trim().to_ascii_lowercase())
             .ok_or_else(|| {
                 format!(
-                    "\"{s}\" is not an order status (expected open, strung, paid, unpaid, overdue or void)"
+                    "\"{s}\" is not an order status (expected open, strung, waiting, paid, unpaid, overdue or void)"
                 )
             })
     }
@@ -295,10 +302,14 @@ pub enum EventKind {
     CustomerMerge,
     /// A customer forgotten (privacy law).
     CustomerForget,
+    /// A ready notice, accepted by the mail server.
+    Notify,
+    /// The racket picked up by its owner.
+    Pickup,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 10] = [
+    pub const ALL: [EventKind; 12] = [
         EventKind::Mint,
         EventKind::Void,
         EventKind::Resync,
@@ -309,6 +320,8 @@ impl EventKind {
         EventKind::Settle,
         EventKind::CustomerMerge,
         EventKind::CustomerForget,
+        EventKind::Notify,
+        EventKind::Pickup,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -323,6 +336,8 @@ impl EventKind {
             EventKind::Settle => "settle",
             EventKind::CustomerMerge => "customer_merge",
             EventKind::CustomerForget => "customer_forget",
+            EventKind::Notify => "notify",
+            EventKind::Pickup => "pickup",
         }
     }
 }

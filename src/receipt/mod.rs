@@ -4,6 +4,7 @@
 //! same document, byte for byte.
 
 mod conventions;
+pub mod label;
 mod labels;
 pub mod pdf;
 mod slip;
@@ -41,6 +42,13 @@ pub struct Receipt {
     pub racket: Option<String>,
     pub string: Option<String>,
     pub tension: Option<String>,
+    /// A hybrid's cross string (`string` is then the mains).
+    pub cross_string: Option<String>,
+    /// The stringing's price, listed on its own line when items follow.
+    pub stringing: Option<Amount>,
+    /// Lines after the stringing: a grip, an overgrip, a rush surcharge.
+    pub items: Vec<(String, Amount)>,
+    /// The total: the stringing and the items.
     pub amount: Option<Amount>,
     /// The VAT rate the price includes, for a business that charges VAT.
     pub vat: Option<VatRate>,
@@ -164,13 +172,26 @@ impl Receipt {
         if let Some(racket) = &self.racket {
             lines.push(Line::Field(words.racket.into(), racket.clone()));
         }
-        if let Some(string) = &self.string {
-            lines.push(Line::Field(words.string.into(), string.clone()));
+        match (&self.string, &self.cross_string) {
+            (Some(mains), Some(crosses)) => lines.push(Line::Field(
+                words.string.into(),
+                format!("{mains} ({})\n{crosses} ({})", words.mains, words.crosses),
+            )),
+            (Some(string), None) => lines.push(Line::Field(words.string.into(), string.clone())),
+            (None, _) => {}
         }
         if let Some(tension) = &self.tension {
             lines.push(Line::Field(words.tension.into(), tension.clone()));
         }
         lines.push(Line::Gap);
+        if !self.items.is_empty() {
+            if let Some(stringing) = &self.stringing {
+                lines.push(Line::Item { text: words.stringing.into(), amount: self.amount_text(stringing) });
+            }
+            for (text, amount) in &self.items {
+                lines.push(Line::Item { text: text.clone(), amount: self.amount_text(amount) });
+            }
+        }
         if let Some(amount) = &self.amount {
             let vat = self.vat.map(|rate| {
                 let included =
@@ -238,6 +259,11 @@ pub enum Line {
     },
     /// A label and its value.
     Field(String, String),
+    /// A line of what is charged (the stringing, an item) and its amount.
+    Item {
+        text: String,
+        amount: String,
+    },
     /// The amount, and for a business that charges VAT the rate and the VAT included.
     Total {
         label: String,

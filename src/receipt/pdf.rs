@@ -36,7 +36,7 @@ pub(super) const WIDTH: f32 = PAGE.0 - 2.0 * MARGIN;
 const LABEL: f32 = 150.0;
 
 /// A font, both as krilla draws it and as rustybuzz measures it.
-pub(super) struct Face {
+pub struct Face {
     font: Font,
     shaper: rustybuzz::Face<'static>,
 }
@@ -82,12 +82,7 @@ pub(super) fn slip_faces() -> &'static (Face, Face) {
 pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
     refuse_unprintable(receipt)?;
     let (regular, bold) = faces();
-    let configuration =
-        ConfigurationBuilder::new().set_validator(Validator::A(Archival::A2_B)).finish().map_err(|e| {
-            Error::Internal { what: "the PDF/A settings are inconsistent", detail: format!("{e:?}") }
-        })?;
-    let settings = SerializeSettings { configuration, ..SerializeSettings::default() };
-    let mut document = Document::new_with(settings);
+    let mut document = archival_document()?;
     let issued = receipt.issued_on;
     use chrono::Datelike;
     document.set_metadata(
@@ -113,6 +108,7 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
                 pages.paragraph(bold, 16.0, &number, BLACK, 0.0, WIDTH);
             }
             Line::Field(label, value) => pages.field(regular, &label, &value),
+            Line::Item { text, amount } => pages.spread(regular, 10.0, &text, &amount),
             Line::Total { label, amount, vat } => {
                 pages.spread(bold, 13.0, &label, &amount);
                 if let Some(vat) = vat {
@@ -133,11 +129,23 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
         .map_err(|e| Error::Internal { what: "the PDF could not be written", detail: format!("{e:?}") })
 }
 
+/// A new PDF/A-2b document: krilla refuses to write what the standard does not allow.
+pub(super) fn archival_document() -> Result<Document, Error> {
+    let configuration =
+        ConfigurationBuilder::new().set_validator(Validator::A(Archival::A2_B)).finish().map_err(|e| {
+            Error::Internal { what: "the PDF/A settings are inconsistent", detail: format!("{e:?}") }
+        })?;
+    Ok(Document::new_with(SerializeSettings { configuration, ..SerializeSettings::default() }))
+}
+
 /// Every text of the receipt must be printable in the embedded fonts.
 fn refuse_unprintable(receipt: &Receipt) -> Result<(), Error> {
     let business = &receipt.business;
     let address = business.address.join("\n");
+    let items = receipt.items.iter().map(|(text, _)| text.as_str()).collect::<Vec<_>>().join("\n");
     let fields = [
+        ("item", Some(&items)),
+        ("cross string", receipt.cross_string.as_ref()),
         ("stringer name", Some(&business.name)),
         ("stringer address", Some(&address)),
         ("stringer email", business.email.as_ref()),
@@ -183,7 +191,7 @@ pub(super) struct Pages<'a> {
 }
 
 /// What is drawn on a page.
-enum Item {
+pub(super) enum Item {
     /// Text whose baseline starts at a point.
     Text { face: &'static Face, size: f32, color: Colour, at: (f32, f32), text: String },
     /// A filled rectangle: x, y (its top), width, height.
@@ -324,7 +332,7 @@ impl<'a> Pages<'a> {
 
 const GRAY: Colour = (90, 90, 90);
 
-fn draw(surface: &mut Surface<'_>, item: &Item) {
+pub(super) fn draw(surface: &mut Surface<'_>, item: &Item) {
     let fill = |color: &Colour| Fill {
         paint: rgb::Color::new(color.0, color.1, color.2).into(),
         opacity: NormalizedF32::ONE,

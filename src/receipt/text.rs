@@ -44,6 +44,7 @@ pub fn render(receipt: &Receipt, width: u16) -> String {
                 }
                 out.extend(values.map(|v| format!("{indent}{v}")));
             }
+            Line::Item { text, amount } => out.extend(spread(&text, &amount, width)),
             Line::Total { label, amount, vat } => {
                 out.extend(spread(&label, &amount, width));
                 if let Some(vat) = vat {

@@ -1,0 +1,237 @@
+use super::output;
+use super::{Context, StringerOpt};
+use crate::db::receipts::{self, Options};
+use crate::db::{orders, sends, stringers, Access, Db, Tenant};
+use crate::domain::{format_local, OrderId, OrderKind, ReceiptNumber};
+use crate::mail::{message_id, Notice, SmtpUrl};
+use crate::receipt::Receipt;
+use crate::Error;
+use clap::Args;
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+use tabled::Tabled;
+
+#[derive(Debug, Args)]
+#[group(id = "which", required = true, multiple = false, args = ["order", "pending"])]
+pub struct Opts {
+    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
+    #[arg(value_name = "ORDER")]
+    order: Option<String>,
+    /// Every racket waiting for pickup whose customer has an e-mail address and was not told
+    /// yet, one message each, going on past one that fails
+    #[arg(long)]
+    pending: bool,
+    /// Tell the customer although they were told before
+    #[arg(long, conflicts_with = "pending")]
+    again: bool,
+    /// Send nothing: print the message it would send (RFC 5322, an .eml) to stdout or -o FILE;
+    /// with --pending, list whom it would tell
+    #[arg(long)]
+    dry_run: bool,
+    /// With --dry-run: write the message to this file (never over a different one)
+    #[arg(short, long, value_name = "FILE", requires = "dry_run", conflicts_with = "pending")]
+    output: Option<PathBuf>,
+    /// With --pending --dry-run: a table for people, JSON for scripts, or CSV for spreadsheets
+    #[arg(long, value_enum, default_value_t, requires = "pending")]
+    format: output::Listed,
+    #[command(flatten)]
+    server: ServerOpt,
+    #[command(flatten)]
+    stringer: StringerOpt,
+}
+
+/// The mail server, as `send` takes it.
+#[derive(Debug, Clone, Args)]
+pub struct ServerOpt {
+    /// The mail server: smtp://USER:PASSWORD@HOST:PORT (STARTTLS) or smtps://... (TLS)
+    #[arg(long, env = "RECEIPTS_SMTP_URL", hide_env_values = true, value_name = "URL")]
+    smtp_url: Option<String>,
+}
+
+impl ServerOpt {
+    pub fn server(&self) -> Result<SmtpUrl, Error> {
+        let text = self.smtp_url.as_deref().ok_or_else(|| {
+            Error::Usage("say which mail server sends: pass --smtp-url or set RECEIPTS_SMTP_URL".into())
+        })?;
+        SmtpUrl::parse(text)
+    }
+}
+
+pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
+    if opts.pending {
+        return pending(&mut db, &opts);
+    }
+    let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
+    let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+    let Some(server) = server else {
+        let prepared = prepare(&mut db, &tenant, order)?;
+        let bytes = prepared.notice().message()?.formatted();
+        match &opts.output {
+            None => super::retry::Stdout.write_all(&bytes)?,
+            Some(path) => {
+                output::write_new_or_same(path, &bytes, "notify --dry-run")?;
+                eprintln!("wrote the ready notice of order {order} to {}", path.display());
+            }
+        }
+        return Ok(());
+    };
+    let to = notify(&mut db, &server, &tenant, order, opts.again)?;
+    eprintln!("told the customer of order {order} ({}) that the racket is ready: {to}", tenant.handle());
+    Ok(())
+}
+
+/// Tells the customer of `order` that the racket is ready, once unless `again`: the message
+/// goes to the server first, and is journaled only once it accepted it, so a failure leaves
+/// nothing behind and running the command again is safe. Returns the recipient.
+pub fn notify(
+    db: &mut Db,
+    server: &SmtpUrl,
+    tenant: &Tenant,
+    order: OrderId,
+    again: bool,
+) -> Result<String, Error> {
+    let prepared = prepare(db, tenant, order)?;
+    // A message must never speak of a racket whose mint a failover could take back.
+    db.confirm_durable()?;
+    if let (false, Some(on)) = (again, prepared.notified_at) {
+        let to = db.read(|conn| sends::last_notice(conn, tenant, order))?.unwrap_or_default();
+        return Err(Error::AlreadyNotified { order, on: format_local(on, tenant.zone()), to });
+    }
+    deliver(db, server, tenant, order, &prepared)?;
+    Ok(prepared.to)
+}
+
+fn deliver(
+    db: &mut Db,
+    server: &SmtpUrl,
+    tenant: &Tenant,
+    order: OrderId,
+    prepared: &Prepared,
+) -> Result<(), Error> {
+    let message = prepared.notice().message()?;
+    server.send(&message)?;
+    // The customer has it: telling them again would tell them twice.
+    super::retry::beyond_repeat();
+    let id = message_id(&message);
+    db.write(|conn| sends::record_notice(conn, tenant, order, prepared.number, &prepared.to, &id))
+}
+
+/// A ready notice, ready to go.
+struct Prepared {
+    receipt: Receipt,
+    number: ReceiptNumber,
+    from: (String, String),
+    to: String,
+    pickup_note: Option<String>,
+    notified_at: Option<chrono::NaiveDateTime>,
+}
+
+impl Prepared {
+    fn notice(&self) -> Notice<'_> {
+        Notice {
+            receipt: &self.receipt,
+            from: (&self.from.0, &self.from.1),
+            to: &self.to,
+            pickup_note: self.pickup_note.as_deref(),
+        }
+    }
+}
+
+/// Only a client's racket that is strung and not picked up is announced, to the order's
+/// e-mail address, from the stringer's.
+fn prepare(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<Prepared, Error> {
+    db.read(|conn| {
+        let found = orders::find(conn, tenant, order)?;
+        orders::refuse_if_void(&found, "announced as ready")?;
+        if found.kind == OrderKind::Own {
+            return Err(Error::OwnRacket { order });
+        }
+        let (Some(number), Some(_)) = (found.number, found.strung_at) else {
+            return Err(Error::NotReady { order });
+        };
+        if let Some(returned_at) = found.returned_at {
+            let on = format_local(returned_at, tenant.zone());
+            return Err(Error::PickedUp { order, on, what: "nobody needs telling it is ready" });
+        }
+        let to = found.email.clone().ok_or(Error::NoEmail { order })?;
+        let profile = stringers::profile(conn, tenant)?;
+        let sender = profile.email.clone().ok_or_else(|| {
+            Error::BadInput(format!(
+                "stringer {} has no e-mail address to send from: set it with `receipts stringer edit {} --email ...`",
+                tenant.handle(),
+                tenant.handle()
+            ))
+        })?;
+        Ok(Prepared {
+            receipt: receipts::receipt(conn, tenant, order, Options::default())?,
+            number,
+            from: (profile.name, sender),
+            to,
+            pickup_note: profile.pickup_note,
+            notified_at: found.notified_at,
+        })
+    })
+}
+
+/// A notice `notify --pending --dry-run` would send.
+#[derive(Serialize, Tabled)]
+struct Planned {
+    stringer: String,
+    order: i64,
+    to: String,
+    subject: String,
+}
+
+/// Every pending notice, one message each (or with --dry-run, the list of them); a failure
+/// is reported and the others go on.
+fn pending(db: &mut Db, opts: &Opts) -> anyhow::Result<()> {
+    let tenants = match opts.stringer.optional(db)? {
+        Some(tenant) => vec![tenant],
+        None => db.read(Tenant::all)?,
+    };
+    let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
+    if server.is_some() {
+        db.confirm_durable()?;
+    }
+    let (mut planned, mut told, mut failed) = (Vec::new(), 0usize, Vec::new());
+    for tenant in &tenants {
+        for order in db.read(|conn| sends::pending_notices(conn, tenant))? {
+            let outcome = prepare(db, tenant, order).and_then(|prepared| match &server {
+                None => {
+                    planned.push(Planned {
+                        stringer: tenant.handle().to_string(),
+                        order: order.0,
+                        to: prepared.to.clone(),
+                        subject: prepared.notice().subject(),
+                    });
+                    Ok(prepared)
+                }
+                Some(server) => deliver(db, server, tenant, order, &prepared).map(|()| prepared),
+            });
+            match (outcome, &server) {
+                (Ok(_), None) => {}
+                (Ok(prepared), Some(_)) => {
+                    told += 1;
+                    eprintln!("told the customer of order {order} ({}): {}", tenant.handle(), prepared.to);
+                }
+                (Err(e), _) => {
+                    eprintln!("error: order {order} of {}: {e}", tenant.handle());
+                    failed.push(format!("order {order} of {}", tenant.handle()));
+                }
+            }
+        }
+    }
+    if server.is_none() {
+        let count = planned.len();
+        output::rows(opts.format, &planned)?;
+        eprintln!("dry run: {} would be sent; nothing was sent", output::count(count, "notice"));
+    } else {
+        eprintln!("{} sent, {} failed", output::count(told, "notice"), failed.len());
+    }
+    if let Some(first) = failed.first() {
+        return Err(Error::NotAll { count: failed.len(), first: first.clone(), sending: true }.into());
+    }
+    Ok(())
+}
