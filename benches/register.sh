@@ -8,8 +8,9 @@
 # 1. `customer list --search TEXT` on 100,000 customers, and `customer show` of a customer
 #    with 1,000 orders, as whole processes (median of RUNS).
 # 2. The migration that links existing orders to the register, on 1,000,000 orders
-#    (benches/gen-v1.py): the orders imported, the register's migration reverted, and then
-#    `receipts db migrate` timed with its peak memory (GNU time).
+#    (benches/gen-v1.py): the orders imported, the register's migration and those after it
+#    reverted, and then `receipts db migrate` (all of them again) timed with its peak memory
+#    (GNU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${RECEIPTS_TEST_PG_URL:-}" ] || exec scripts/with-postgres "$0" "$@"
@@ -26,7 +27,8 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-migration=2026-11-25-000003_customers_and_rackets
+# The register's migration and every one after it, newest first.
+reverted=$(ls migrations/sqlite | awk '$0 >= "2026-11-25-000003"' | sort -r)
 
 new_pg() {
     local name="register_bench_$$_${#pg_dbs[@]}"
@@ -108,28 +110,33 @@ fi
 echo
 echo "### The migration linking 1,000,000 existing orders (one run each)"
 echo
-echo "| backend | orders | client orders linked | customers | rackets | seconds | peak RSS (MiB) |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| backend | orders | client orders linked | customers | rackets | migrate-v1 s (links as it imports) | db migrate s | peak RSS (MiB) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 python3 benches/gen-v1.py 1000000 "$work/v1.csv"
 measure() {
     /usr/bin/time -f "%e %M" -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || { cat "$work/stderr" >&2; exit 1; }
     awk '{ printf "%.1f %.0f\n", $1, $2 / 1024 }' "$work/time"
 }
-# SQLite: imported (which links), the register's migration reverted, then migrated again.
+# SQLite: imported (which links), the migrations from the register's on reverted, then
+# migrated again.
 lite="$work/million.db"
-"$receipts" --database-url "$lite" migrate-v1 "$work/v1.csv" --timezone UTC >/dev/null 2>&1
-sqlite3 "$lite" <"migrations/sqlite/$migration/down.sql"
-sqlite3 "$lite" "DELETE FROM __diesel_schema_migrations WHERE version = '$(echo "${migration%%_*}" | tr -d -)'" 
+read -r imported _ < <(measure "$receipts" --database-url "$lite" migrate-v1 "$work/v1.csv" --timezone UTC)
+for migration in $reverted; do
+    sqlite3 "$lite" <"migrations/sqlite/$migration/down.sql"
+    sqlite3 "$lite" "DELETE FROM __diesel_schema_migrations WHERE version = '$(echo "${migration%%_*}" | tr -d -)'"
+done
 sqlite3 "$lite" "PRAGMA user_version = 0"
 read -r seconds rss < <(measure "$receipts" --database-url "$lite" db migrate)
 counts=$(sqlite3 -separator ' ' "$lite" "SELECT count(*), count(customer_id), (SELECT count(*) FROM customers), (SELECT count(*) FROM rackets) FROM orders")
 read -r total linked customers rackets <<<"$counts"
-echo "| SQLite | $total | $linked | $customers | $rackets | $seconds | $rss |"
+echo "| SQLite | $total | $linked | $customers | $rackets | $imported | $seconds | $rss |"
 pg_million=$(new_pg)
-"$receipts" --database-url "$pg_million" migrate-v1 "$work/v1.csv" --timezone UTC >/dev/null 2>&1
-psql -q "$pg_million" -f "migrations/postgres/$migration/down.sql" >/dev/null
-psql -q "$pg_million" -c "DELETE FROM __diesel_schema_migrations WHERE version = '$(echo "${migration%%_*}" | tr -d -)'" >/dev/null
+read -r imported _ < <(measure "$receipts" --database-url "$pg_million" migrate-v1 "$work/v1.csv" --timezone UTC)
+for migration in $reverted; do
+    psql -q "$pg_million" -f "migrations/postgres/$migration/down.sql" >/dev/null
+    psql -q "$pg_million" -c "DELETE FROM __diesel_schema_migrations WHERE version = '$(echo "${migration%%_*}" | tr -d -)'" >/dev/null
+done
 read -r seconds rss < <(measure "$receipts" --database-url "$pg_million" db migrate)
 counts=$(psql -qAt -F ' ' "$pg_million" -c "SELECT count(*), count(customer_id), (SELECT count(*) FROM customers), (SELECT count(*) FROM rackets) FROM orders")
 read -r total linked customers rackets <<<"$counts"
-echo "| PostgreSQL | $total | $linked | $customers | $rackets | $seconds | $rss |"
+echo "| PostgreSQL | $total | $linked | $customers | $rackets | $imported | $seconds | $rss |"

@@ -212,7 +212,12 @@ pub fn edit(
 /// name, then id. Both sides are folded when they are written (`search_name`,
 /// `search_email`), so a search is one plain scan, no function called per row.
 pub fn search(conn: &mut DbConn, tenant: &Tenant, text: Option<&str>) -> Result<Vec<Customer>, Error> {
-    let mut query = tenant.customers().select(CustomerRow::as_select()).into_boxed();
+    // The stringer's customers read straight through the table (the unary plus keeps SQLite
+    // off the name index, whose row-by-row lookups take ten times as long as one pass) and
+    // sorted after: a search looks inside texts, so no index narrows it anyway.
+    let mine = diesel::dsl::sql::<diesel::sql_types::Bool>("+customers.stringer_id = ")
+        .bind::<diesel::sql_types::BigInt, _>(tenant.id().0);
+    let mut query = customers::table.filter(mine).select(CustomerRow::as_select()).into_boxed();
     if let Some(text) = text.map(fold).filter(|t| !t.is_empty()) {
         let like = format!("%{}%", escaped(&text));
         let digits = phone_digits(&text);
@@ -393,31 +398,39 @@ pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) 
 pub fn link_orders(conn: &mut DbConn, tenant: &Tenant) -> Result<usize, Error> {
     use diesel::sql_types::{BigInt, Timestamp};
     let now = now_utc();
-    let sqlite = matches!(conn, DbConn::Sqlite(_));
-    let placeholders =
-        |sql: &str| if sqlite { sql.replace("$1", "?1").replace("$2", "?2") } else { sql.to_string() };
-    let add = |conn: &mut DbConn, sql: &str| -> QueryResult<usize> {
-        diesel::sql_query(placeholders(sql))
-            .bind::<BigInt, _>(tenant.id().0)
-            .bind::<Timestamp, _>(now)
-            .execute(conn)
-    };
-    let link = |conn: &mut DbConn, sql: &str| -> QueryResult<usize> {
-        diesel::sql_query(placeholders(sql)).bind::<BigInt, _>(tenant.id().0).execute(conn)
+    let add = |conn: &mut DbConn, insert: &str| -> QueryResult<usize> {
+        let sql = format!("WITH {SPELLINGS} {insert}");
+        let sql = super::numbered_parameters(conn, &sql);
+        diesel::sql_query(sql).bind::<BigInt, _>(tenant.id().0).bind::<Timestamp, _>(now).execute(conn)
     };
     add(conn, NEW_CUSTOMERS)?;
-    let linked = link(conn, LINK_CUSTOMERS)?;
     add(conn, NEW_RACKETS)?;
-    link(conn, LINK_RACKETS)?;
-    Ok(linked)
+    let sql = format!("WITH {SPELLINGS}, {LINK}");
+    let sql = super::numbered_parameters(conn, &sql);
+    Ok(diesel::sql_query(sql).bind::<BigInt, _>(tenant.id().0).execute(conn)?)
 }
 
-/// The customers of a stringer's ($1) unlinked client orders the register lacks, as of $2.
+// Each spelling of a name is folded once, not once per order: a stringer has thousands of
+// customers and a million orders (benches/register.sh). $1 is the stringer, $2 now.
+const SPELLINGS: &str = "
+spellings AS (
+    SELECT DISTINCT customer AS spelling, receipts_fold(customer) AS search_name FROM orders
+    WHERE stringer_id = $1 AND kind = 'client' AND customer_id IS NULL AND customer IS NOT NULL),
+models AS (
+    SELECT DISTINCT racket AS spelling, receipts_fold(racket) AS search_model FROM orders
+    WHERE stringer_id = $1 AND kind = 'client' AND customer_id IS NULL AND racket IS NOT NULL),
+unlinked AS (
+    SELECT o.*, s.search_name FROM orders o JOIN spellings s ON s.spelling = o.customer
+    WHERE o.stringer_id = $1 AND o.kind = 'client' AND o.customer_id IS NULL AND s.search_name <> ''),
+known AS (
+    SELECT search_name, min(id) AS id FROM customers WHERE stringer_id = $1 GROUP BY search_name)";
+
+/// The customers of the stringer's unlinked client orders the register lacks.
 const NEW_CUSTOMERS: &str = "
 INSERT INTO customers (stringer_id, name, search_name, email, search_email, address, postal, created_at, updated_at)
-SELECT stringer_id, name, search_name, email, receipts_fold(email), address, postal, $2, $2
+SELECT $1, name, search_name, email, receipts_fold(email), address, postal, $2, $2
 FROM (
-    SELECT stringer_id, search_name,
+    SELECT search_name,
         row_number() OVER latest AS rank,
         first_value(customer) OVER latest AS name,
         first_value(email) OVER (PARTITION BY search_name
@@ -426,37 +439,36 @@ FROM (
             ORDER BY (customer_address IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS address,
         first_value(customer_postal) OVER (PARTITION BY search_name
             ORDER BY (customer_postal IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS postal
-    FROM (SELECT o.*, receipts_fold(o.customer) AS search_name FROM orders o
-          WHERE o.stringer_id = $1 AND o.kind = 'client' AND o.customer_id IS NULL) folded
-    WHERE search_name <> ''
+    FROM unlinked
     WINDOW latest AS (PARTITION BY search_name ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
 ) grouped
-WHERE rank = 1 AND NOT EXISTS (
-    SELECT 1 FROM customers c WHERE c.stringer_id = grouped.stringer_id AND c.search_name = grouped.search_name)";
+WHERE rank = 1 AND NOT EXISTS (SELECT 1 FROM known WHERE known.search_name = grouped.search_name)";
 
-const LINK_CUSTOMERS: &str = "
-UPDATE orders SET customer_id = (
-    SELECT min(c.id) FROM customers c
-    WHERE c.stringer_id = orders.stringer_id AND c.search_name = receipts_fold(orders.customer))
-WHERE stringer_id = $1 AND kind = 'client' AND customer_id IS NULL AND receipts_fold(customer) <> ''";
-
+/// Their rackets the register lacks: one per customer and racket text.
 const NEW_RACKETS: &str = "
 INSERT INTO rackets (stringer_id, customer_id, model, search_model, created_at, updated_at)
-SELECT stringer_id, customer_id, model, search_model, $2, $2
+SELECT $1, customer_id, model, search_model, $2, $2
 FROM (
-    SELECT stringer_id, customer_id, search_model,
+    SELECT known.id AS customer_id, m.search_model,
         row_number() OVER latest AS rank,
-        first_value(racket) OVER latest AS model
-    FROM (SELECT o.*, receipts_fold(o.racket) AS search_model FROM orders o
-          WHERE o.stringer_id = $1 AND o.customer_id IS NOT NULL AND o.racket_id IS NULL) folded
-    WHERE search_model <> ''
-    WINDOW latest AS (PARTITION BY customer_id, search_model ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
+        first_value(u.racket) OVER latest AS model
+    FROM unlinked u JOIN known ON known.search_name = u.search_name JOIN models m ON m.spelling = u.racket
+    WHERE m.search_model <> ''
+    WINDOW latest AS (PARTITION BY known.id, m.search_model
+        ORDER BY (u.ordered_at IS NULL), u.ordered_at DESC, u.id DESC)
 ) grouped
 WHERE rank = 1 AND NOT EXISTS (
     SELECT 1 FROM rackets r WHERE r.customer_id = grouped.customer_id AND r.search_model = grouped.search_model)";
 
-const LINK_RACKETS: &str = "
-UPDATE orders SET racket_id = (
-    SELECT min(r.id) FROM rackets r
-    WHERE r.customer_id = orders.customer_id AND r.search_model = receipts_fold(orders.racket))
-WHERE stringer_id = $1 AND customer_id IS NOT NULL AND racket_id IS NULL AND receipts_fold(racket) <> ''";
+/// The orders linked, customer and racket in one pass over them.
+const LINK: &str = "
+racket_of AS (
+    SELECT customer_id, search_model, min(id) AS id FROM rackets WHERE stringer_id = $1
+    GROUP BY customer_id, search_model),
+links AS (
+    SELECT u.id, known.id AS customer_id, racket_of.id AS racket_id
+    FROM unlinked u JOIN known ON known.search_name = u.search_name
+    LEFT JOIN models m ON m.spelling = u.racket
+    LEFT JOIN racket_of ON racket_of.customer_id = known.id AND racket_of.search_model = m.search_model)
+UPDATE orders SET customer_id = links.customer_id, racket_id = links.racket_id
+FROM links WHERE orders.id = links.id";

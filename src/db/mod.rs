@@ -649,6 +649,18 @@ fn with_connect_timeout(url: &str) -> (String, Duration) {
     }
 }
 
+/// A statement written with PostgreSQL's `$1`, `$2` for the connection at hand: SQLite
+/// numbers parameters by their first appearance in the text, so it is given `?1`, `?2`.
+pub(crate) fn numbered_parameters<'a>(conn: &DbConn, sql: &'a str) -> std::borrow::Cow<'a, str> {
+    match conn {
+        DbConn::Postgres(_) => sql.into(),
+        DbConn::Sqlite(_) => (1..=9)
+            .rev()
+            .fold(sql.to_string(), |sql, n| sql.replace(&format!("${n}"), &format!("?{n}")))
+            .into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,7 +89,8 @@ pub fn add_reel(conn: &mut DbConn, tenant: &Tenant, reel: &Reel) -> Result<Stock
 
 /// The tenant's stocked strings, by name, with what is left of each.
 pub fn list(conn: &mut DbConn, tenant: &Tenant) -> Result<Vec<Stocked>, Error> {
-    let rows: Vec<StockRow> = diesel::sql_query(STOCK).bind::<BigInt, _>(tenant.id().0).load(conn)?;
+    let sql = super::numbered_parameters(conn, STOCK);
+    let rows: Vec<StockRow> = diesel::sql_query(sql).bind::<BigInt, _>(tenant.id().0).load(conn)?;
     Ok(rows.into_iter().map(Stocked::from).collect())
 }
 
@@ -147,7 +148,7 @@ pub(super) fn use_for(
     order: OrderId,
     now: chrono::NaiveDateTime,
 ) -> Result<(), Error> {
-    diesel::sql_query(USE_STRING)
+    diesel::sql_query(super::numbered_parameters(conn, USE_STRING))
         .bind::<BigInt, _>(order.0)
         .bind::<BigInt, _>(tenant.id().0)
         .bind::<Timestamp, _>(now)

@@ -46,7 +46,9 @@ fn day_at_the_shop(db: &TestDb) {
         serde_json::from_str(&ok(db, &["order", "list", "--format", "json"])).unwrap();
     insta::assert_json_snapshot!("order_list_json", json, {
         "[1].ordered_at" => "[now]",
+        "[1].due_at" => "[a day from now]",
         "[2].ordered_at" => "[now]",
+        "[2].due_at" => "[a day from now]",
         "[2].voided_at" => "[now]",
     });
 }

@@ -46,44 +46,62 @@ CREATE INDEX orders_racket_idx ON orders (racket_id) WHERE racket_id IS NOT NULL
 -- The orders there are, linked: one customer per stringer and name as search compares it,
 -- named as on the latest order (by ordered_at), with the latest e-mail and addresses any of
 -- them had; one racket per customer and racket text likewise. The stringer's own orders stay
--- unlinked. Documents print what their orders froze, which this does not touch.
+-- unlinked. Documents print what their orders froze, which this does not touch. Each spelling
+-- is folded once (a million orders have some thousand names).
+CREATE TEMPORARY TABLE spellings AS
+SELECT DISTINCT customer AS spelling, receipts_fold(customer) AS search_name FROM orders
+WHERE kind = 'client' AND customer IS NOT NULL;
+CREATE TEMPORARY TABLE models AS
+SELECT DISTINCT racket AS spelling, receipts_fold(racket) AS search_model FROM orders
+WHERE kind = 'client' AND racket IS NOT NULL;
+
 INSERT INTO customers (stringer_id, name, search_name, email, search_email, address, postal, created_at, updated_at)
 SELECT stringer_id, name, search_name, email, receipts_fold(email), address, postal, strftime('%Y-%m-%d %H:%M:%f', 'now'), strftime('%Y-%m-%d %H:%M:%f', 'now')
 FROM (
-    SELECT stringer_id, search_name,
+    SELECT o.stringer_id, s.search_name,
         row_number() OVER latest AS rank,
-        first_value(customer) OVER latest AS name,
-        first_value(email) OVER (PARTITION BY stringer_id, search_name
-            ORDER BY (email IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS email,
-        first_value(customer_address) OVER (PARTITION BY stringer_id, search_name
-            ORDER BY (customer_address IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS address,
-        first_value(customer_postal) OVER (PARTITION BY stringer_id, search_name
-            ORDER BY (customer_postal IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS postal
-    FROM (SELECT o.*, receipts_fold(o.customer) AS search_name FROM orders o WHERE o.kind = 'client') folded
-    WHERE search_name <> ''
-    WINDOW latest AS (PARTITION BY stringer_id, search_name ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
+        first_value(o.customer) OVER latest AS name,
+        first_value(o.email) OVER (PARTITION BY o.stringer_id, s.search_name
+            ORDER BY (o.email IS NULL), (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC) AS email,
+        first_value(o.customer_address) OVER (PARTITION BY o.stringer_id, s.search_name
+            ORDER BY (o.customer_address IS NULL), (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC) AS address,
+        first_value(o.customer_postal) OVER (PARTITION BY o.stringer_id, s.search_name
+            ORDER BY (o.customer_postal IS NULL), (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC) AS postal
+    FROM orders o JOIN spellings s ON s.spelling = o.customer
+    WHERE o.kind = 'client' AND s.search_name <> ''
+    WINDOW latest AS (PARTITION BY o.stringer_id, s.search_name ORDER BY (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC)
 ) grouped
 WHERE rank = 1;
-
-UPDATE orders SET customer_id = c.id
-FROM customers c
-WHERE orders.kind = 'client' AND c.stringer_id = orders.stringer_id AND c.search_name = receipts_fold(orders.customer);
 
 INSERT INTO rackets (stringer_id, customer_id, model, search_model, created_at, updated_at)
 SELECT stringer_id, customer_id, model, search_model, strftime('%Y-%m-%d %H:%M:%f', 'now'), strftime('%Y-%m-%d %H:%M:%f', 'now')
 FROM (
-    SELECT stringer_id, customer_id, search_model,
+    SELECT o.stringer_id, c.id AS customer_id, m.search_model,
         row_number() OVER latest AS rank,
-        first_value(racket) OVER latest AS model
-    FROM (SELECT o.*, receipts_fold(o.racket) AS search_model FROM orders o WHERE o.customer_id IS NOT NULL) folded
-    WHERE search_model <> ''
-    WINDOW latest AS (PARTITION BY customer_id, search_model ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
+        first_value(o.racket) OVER latest AS model
+    FROM orders o
+    JOIN spellings s ON s.spelling = o.customer
+    JOIN customers c ON c.stringer_id = o.stringer_id AND c.search_name = s.search_name
+    JOIN models m ON m.spelling = o.racket
+    WHERE o.kind = 'client' AND m.search_model <> ''
+    WINDOW latest AS (PARTITION BY c.id, m.search_model ORDER BY (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC)
 ) grouped
 WHERE rank = 1;
 
-UPDATE orders SET racket_id = r.id
-FROM rackets r
-WHERE orders.customer_id = r.customer_id AND r.search_model = receipts_fold(orders.racket);
+-- Customer and racket in one pass over the orders.
+UPDATE orders SET customer_id = links.customer_id, racket_id = links.racket_id
+FROM (
+    SELECT o.id, c.id AS customer_id, r.id AS racket_id
+    FROM orders o
+    JOIN spellings s ON s.spelling = o.customer
+    JOIN customers c ON c.stringer_id = o.stringer_id AND c.search_name = s.search_name
+    LEFT JOIN models m ON m.spelling = o.racket
+    LEFT JOIN rackets r ON r.customer_id = c.id AND r.search_model = m.search_model
+    WHERE o.kind = 'client'
+) links
+WHERE orders.id = links.id;
+DROP TABLE spellings;
+DROP TABLE models;
 
 -- The journal records merges and forgotten customers too.
 DROP TRIGGER receipt_events_known_kinds;
