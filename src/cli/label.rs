@@ -123,8 +123,7 @@ fn label_of(order: &Order, tag: Option<String>, tenant: &Tenant, opts: &Opts) ->
     Label {
         order: order.id.0,
         customer: order.customer.clone(),
-        racket: order.racket.clone(),
-        tag,
+        racket: super::queue::with_tag(order.racket.as_deref(), tag.as_deref()),
         string,
         tension: order.tension.clone(),
         due: order.due_at.map(|due| format!("due {}", format_local(due, tenant.zone()))),

@@ -121,12 +121,8 @@ fn rows_of(tenant: &Tenant, queue: &Queue, now: NaiveDateTime) -> Vec<QueueRow> 
     let zone = tenant.zone();
     let today = local_date(now, zone);
     let row = |order: &Order, section: Section| {
-        let racket = match (&order.racket, order.racket_id.and_then(|id| queue.tags.get(&id))) {
-            (Some(racket), Some(tag)) => format!("{racket} [{tag}]"),
-            (Some(racket), None) => racket.clone(),
-            (None, Some(tag)) => format!("[{tag}]"),
-            (None, None) => String::new(),
-        };
+        let tag = order.racket_id.and_then(|id| queue.tags.get(&id));
+        let racket = with_tag(order.racket.as_deref(), tag.map(String::as_str)).unwrap_or_default();
         let string = match (&order.string, &order.cross_string) {
             (Some(mains), Some(crosses)) => format!("{mains} / {crosses}"),
             (string, _) => string.clone().unwrap_or_default(),
@@ -171,6 +167,17 @@ fn rows_of(tenant: &Tenant, queue: &Queue, now: NaiveDateTime) -> Vec<QueueRow> 
     };
     let open = queue.open.iter().map(|order| row(order, Section::Open));
     open.chain(queue.waiting.iter().map(|order| row(order, Section::Waiting))).collect()
+}
+
+/// The racket as the order names it, with the shop's tag when the name does not say it (an
+/// order taken for a racket of the register names it already: "Pure Aero (R7)").
+pub(super) fn with_tag(racket: Option<&str>, tag: Option<&str>) -> Option<String> {
+    match (racket, tag) {
+        (Some(racket), Some(tag)) if !racket.contains(tag) => Some(format!("{racket} [{tag}]")),
+        (Some(racket), _) => Some(racket.to_string()),
+        (None, Some(tag)) => Some(format!("[{tag}]")),
+        (None, None) => None,
+    }
 }
 
 /// The table of what is still to be strung.

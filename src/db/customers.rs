@@ -411,7 +411,10 @@ pub fn link_orders(conn: &mut DbConn, tenant: &Tenant) -> Result<usize, Error> {
 }
 
 // Each spelling of a name is folded once, not once per order: a stringer has thousands of
-// customers and a million orders (benches/register.sh). $1 is the stringer, $2 now.
+// customers and a million orders (benches/register.sh). Joins are written CROSS JOIN ...
+// WHERE: SQLite then keeps the order written (the orders, then their spelling, then what
+// that spelling finds), which it would otherwise get wrong a million times over; PostgreSQL
+// plans it as any join. $1 is the stringer, $2 now.
 const SPELLINGS: &str = "
 spellings AS (
     SELECT DISTINCT customer AS spelling, receipts_fold(customer) AS search_name FROM orders
@@ -420,8 +423,9 @@ models AS (
     SELECT DISTINCT racket AS spelling, receipts_fold(racket) AS search_model FROM orders
     WHERE stringer_id = $1 AND kind = 'client' AND customer_id IS NULL AND racket IS NOT NULL),
 unlinked AS (
-    SELECT o.*, s.search_name FROM orders o JOIN spellings s ON s.spelling = o.customer
-    WHERE o.stringer_id = $1 AND o.kind = 'client' AND o.customer_id IS NULL AND s.search_name <> ''),
+    SELECT o.*, s.search_name FROM orders o CROSS JOIN spellings s
+    WHERE s.spelling = o.customer AND o.stringer_id = $1 AND o.kind = 'client' AND o.customer_id IS NULL
+      AND s.search_name <> ''),
 known AS (
     SELECT search_name, min(id) AS id FROM customers WHERE stringer_id = $1 GROUP BY search_name)";
 
@@ -452,8 +456,8 @@ FROM (
     SELECT known.id AS customer_id, m.search_model,
         row_number() OVER latest AS rank,
         first_value(u.racket) OVER latest AS model
-    FROM unlinked u JOIN known ON known.search_name = u.search_name JOIN models m ON m.spelling = u.racket
-    WHERE m.search_model <> ''
+    FROM unlinked u CROSS JOIN known CROSS JOIN models m
+    WHERE known.search_name = u.search_name AND m.spelling = u.racket AND m.search_model <> ''
     WINDOW latest AS (PARTITION BY known.id, m.search_model
         ORDER BY (u.ordered_at IS NULL), u.ordered_at DESC, u.id DESC)
 ) grouped
@@ -467,8 +471,9 @@ racket_of AS (
     GROUP BY customer_id, search_model),
 links AS (
     SELECT u.id, known.id AS customer_id, racket_of.id AS racket_id
-    FROM unlinked u JOIN known ON known.search_name = u.search_name
+    FROM unlinked u CROSS JOIN known
     LEFT JOIN models m ON m.spelling = u.racket
-    LEFT JOIN racket_of ON racket_of.customer_id = known.id AND racket_of.search_model = m.search_model)
+    LEFT JOIN racket_of ON racket_of.customer_id = known.id AND racket_of.search_model = m.search_model
+    WHERE known.search_name = u.search_name)
 UPDATE orders SET customer_id = links.customer_id, racket_id = links.racket_id
 FROM links WHERE orders.id = links.id";

@@ -60,9 +60,8 @@ impl std::str::FromStr for Size {
 pub struct Label {
     pub order: i64,
     pub customer: Option<String>,
-    /// The racket, and the shop's tag on it.
+    /// The racket, with the shop's tag on it.
     pub racket: Option<String>,
-    pub tag: Option<String>,
     /// The string (a hybrid's as mains / crosses) and the tension.
     pub string: Option<String>,
     pub tension: Option<String>,
@@ -121,13 +120,7 @@ fn layout(label: &Label, size: Size) -> Result<Vec<Item>, Error> {
     if let Some(customer) = &label.customer {
         line(bold, 13.0, customer, &mut items);
     }
-    let racket = match (&label.racket, &label.tag) {
-        (Some(racket), Some(tag)) => Some(format!("{racket} [{tag}]")),
-        (Some(racket), None) => Some(racket.clone()),
-        (None, Some(tag)) => Some(format!("[{tag}]")),
-        (None, None) => None,
-    };
-    for text in [racket.as_ref(), label.string.as_ref(), label.tension.as_ref(), label.due.as_ref()]
+    for text in [label.racket.as_ref(), label.string.as_ref(), label.tension.as_ref(), label.due.as_ref()]
         .into_iter()
         .flatten()
     {

@@ -9,7 +9,7 @@ use std::path::Path;
 /// A QR code found on a page: its bytes, error correction level, and corners in millimetres
 /// from the page's top left corner.
 #[derive(Debug)]
-struct Code {
+pub(super) struct Code {
     page: usize,
     bytes: Vec<u8>,
     level: String,
@@ -17,7 +17,7 @@ struct Code {
 }
 
 impl Code {
-    fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         String::from_utf8(self.bytes.clone()).unwrap()
     }
 
@@ -34,7 +34,7 @@ impl Code {
 }
 
 /// Every QR code on every page of a PDF, as ZXing reads them from a 300 dpi rendering.
-fn codes(pdf: &Path) -> Vec<Code> {
+pub(super) fn codes(pdf: &Path) -> Vec<Code> {
     let dir = tempfile::tempdir().unwrap();
     let prefix = dir.path().join("page");
     tool("pdftoppm", &["-r", "300", "-png", pdf.to_str().unwrap(), prefix.to_str().unwrap()]);

@@ -48,7 +48,8 @@ CREATE INDEX orders_racket_idx ON orders (racket_id) WHERE racket_id IS NOT NULL
 -- named as on the latest order (by ordered_at), with the latest e-mail and addresses any of
 -- them had; one racket per customer and racket text likewise. The stringer's own orders stay
 -- unlinked. Documents print what their orders froze, which this does not touch. Each spelling
--- is folded once (a million orders have some thousand names).
+-- is folded once (a million orders have some thousand names). Joins are written CROSS JOIN
+-- ... WHERE so that SQLite keeps the order written (orders, spelling, customer).
 CREATE TEMPORARY TABLE spellings AS
 SELECT DISTINCT customer AS spelling, receipts_fold(customer) AS search_name FROM orders
 WHERE kind = 'client' AND customer IS NOT NULL;
@@ -70,8 +71,8 @@ FROM (
             ORDER BY (o.customer_address IS NULL), (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC) AS address,
         first_value(o.customer_postal) OVER (PARTITION BY o.stringer_id, s.search_name
             ORDER BY (o.customer_postal IS NULL), (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC) AS postal
-    FROM orders o JOIN spellings s ON s.spelling = o.customer
-    WHERE o.kind = 'client' AND s.search_name <> ''
+    FROM orders o CROSS JOIN spellings s
+    WHERE s.spelling = o.customer AND o.kind = 'client' AND s.search_name <> ''
     WINDOW latest AS (PARTITION BY o.stringer_id, s.search_name ORDER BY (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC)
 ) grouped
 WHERE rank = 1;
@@ -82,11 +83,9 @@ FROM (
     SELECT o.stringer_id, c.id AS customer_id, m.search_model,
         row_number() OVER latest AS rank,
         first_value(o.racket) OVER latest AS model
-    FROM orders o
-    JOIN spellings s ON s.spelling = o.customer
-    JOIN customers c ON c.stringer_id = o.stringer_id AND c.search_name = s.search_name
-    JOIN models m ON m.spelling = o.racket
-    WHERE o.kind = 'client' AND m.search_model <> ''
+    FROM orders o CROSS JOIN spellings s CROSS JOIN customers c CROSS JOIN models m
+    WHERE s.spelling = o.customer AND c.stringer_id = o.stringer_id AND c.search_name = s.search_name
+      AND m.spelling = o.racket AND o.kind = 'client' AND m.search_model <> ''
     WINDOW latest AS (PARTITION BY c.id, m.search_model ORDER BY (o.ordered_at IS NULL), o.ordered_at DESC, o.id DESC)
 ) grouped
 WHERE rank = 1;
@@ -95,12 +94,11 @@ WHERE rank = 1;
 UPDATE orders SET customer_id = links.customer_id, racket_id = links.racket_id
 FROM (
     SELECT o.id, c.id AS customer_id, r.id AS racket_id
-    FROM orders o
-    JOIN spellings s ON s.spelling = o.customer
-    JOIN customers c ON c.stringer_id = o.stringer_id AND c.search_name = s.search_name
+    FROM orders o CROSS JOIN spellings s CROSS JOIN customers c
     LEFT JOIN models m ON m.spelling = o.racket
     LEFT JOIN rackets r ON r.customer_id = c.id AND r.search_model = m.search_model
-    WHERE o.kind = 'client'
+    WHERE s.spelling = o.customer AND c.stringer_id = o.stringer_id AND c.search_name = s.search_name
+      AND o.kind = 'client'
 ) links
 WHERE orders.id = links.id;
 DROP TABLE spellings;
