@@ -68,8 +68,8 @@ fn command_of(pid: &str) -> String {
 }
 
 /// Kills a process and all its descendants: each stopped first (so that none starts
-/// anything more, and a stopped one is not left behind), then killed.
-fn kill_tree(pid: &str) {
+/// anything more, and a stopped one is not left behind), then killed. Returns their pids.
+fn kill_tree(pid: &str) -> Vec<String> {
     let mut tree = vec![pid.to_string()];
     let mut next = 0;
     while next < tree.len() {
@@ -77,9 +77,10 @@ fn kill_tree(pid: &str) {
         tree.extend(children(&tree[next]));
         next += 1;
     }
-    for pid in tree {
-        let _ = Command::new("kill").args(["-KILL", &pid]).stderr(Stdio::null()).status();
+    for pid in &tree {
+        let _ = Command::new("kill").args(["-KILL", pid]).stderr(Stdio::null()).status();
     }
+    tree
 }
 
 fn is_root() -> bool {
@@ -207,10 +208,24 @@ impl Formation {
             }
             assert!(
                 started.elapsed() < limit,
-                "the formation did not reach {what} within {limit:?}: {state:?}"
+                "the formation did not reach {what} within {limit:?}: {state:?}\n{}",
+                self.log_tails()
             );
             std::thread::sleep(Duration::from_millis(200));
         }
+    }
+
+    /// The last lines of each keeper's log: what a formation that did not settle was doing.
+    fn log_tails(&self) -> String {
+        ["monitor", "node1", "node2"]
+            .iter()
+            .map(|node| {
+                let log = std::fs::read_to_string(self.path(&format!("{node}.log"))).unwrap_or_default();
+                let lines: Vec<&str> = log.lines().collect();
+                format!("--- {node}.log\n{}", lines[lines.len().saturating_sub(25)..].join("\n"))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// The node that is primary with a synchronous standby beside it, once there is one.
@@ -228,6 +243,7 @@ impl Formation {
     /// a keeper's service may be starting PostgreSQL anew at that very moment.
     pub fn kill_node(&self, node: &str) {
         let keeper = format!("pg_autoctl run --pgdata {}", self.path(node).display());
+        let mut killed = Vec::new();
         for _ in 0..100 {
             let mut found = pids(&keeper);
             for postmaster in pids(&self.postmaster_pattern(node)) {
@@ -240,23 +256,44 @@ impl Formation {
                 found.push(postmaster);
             }
             if found.is_empty() {
-                return;
+                return self.wait_gone(&killed);
             }
             for pid in found {
-                kill_tree(&pid);
+                killed.extend(kill_tree(&pid));
             }
             std::thread::sleep(Duration::from_millis(100));
         }
         panic!("{node} could not be killed");
     }
 
+    /// Waits until killed processes are gone for good, reaped: until then a keeper or a
+    /// postmaster started anew takes the dead one's pid file for a live instance and exits.
+    /// The keepers this formation started are its own children, reaped here.
+    fn wait_gone(&self, killed: &[String]) {
+        let started = Instant::now();
+        loop {
+            for keeper in self.keepers.lock().unwrap().iter_mut() {
+                let _ = keeper.try_wait();
+            }
+            let left: Vec<&String> =
+                killed.iter().filter(|pid| Path::new(&format!("/proc/{pid}")).exists()).collect();
+            if left.is_empty() {
+                return;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "killed, never reaped: {left:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Kills only a node's PostgreSQL (its postmaster and every server process, SIGKILL), as
     /// when the database server crashes on a machine that stays up: a keeper left alive
     /// starts PostgreSQL again, which replays its log from its own disk.
     pub fn kill_postgres(&self, node: &str) {
-        for postmaster in pids(&self.postmaster_pattern(node)) {
-            kill_tree(&postmaster);
-        }
+        let killed: Vec<String> = pids(&self.postmaster_pattern(node))
+            .iter()
+            .flat_map(|postmaster| kill_tree(postmaster))
+            .collect();
+        self.wait_gone(&killed);
     }
 
     /// A pgrep pattern for a node's postmaster: found by its command line, not its pid file,
