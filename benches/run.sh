@@ -33,3 +33,11 @@ echo
 echo "## Speed at the counter"
 echo
 benches/counter.sh
+echo
+echo "## The register at scale"
+echo
+benches/register.sh
+echo
+echo "## The day at the counter on a million orders"
+echo
+benches/day.sh

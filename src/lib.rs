@@ -14,5 +14,6 @@ pub mod mail;
 pub mod payment;
 pub mod receipt;
 pub mod v1;
+pub mod web;
 
 pub use error::Error;

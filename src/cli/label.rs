@@ -1,14 +1,11 @@
 use super::{output, Context, StringerOpt};
-use crate::db::orders::Order;
 use crate::db::queue;
-use crate::db::schema::rackets;
-use crate::db::{orders, Access, Db, Tenant};
-use crate::domain::{format_local, local_date, now_utc, OrderId};
+use crate::db::{orders, rackets, Access, Db, Tenant};
+use crate::domain::{local_date, now_utc, OrderId};
 use crate::receipt::label::{self, Label, Size};
 use crate::Error;
 use clap::builder::PossibleValue;
 use clap::Args;
-use diesel::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -56,11 +53,11 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
                 .open
                 .iter()
                 .map(|order| {
-                    label_of(
+                    Label::of(
                         order,
-                        order.racket_id.and_then(|id| queue.tags.get(&id).cloned()),
-                        &tenant,
-                        &opts,
+                        order.racket_id.and_then(|id| queue.tags.get(&id)).map(String::as_str),
+                        tenant.zone(),
+                        opts.base_url.as_ref().map(url::Url::as_str),
                     )
                 })
                 .collect::<Vec<_>>())
@@ -97,36 +94,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 fn one(db: &mut Db, tenant: &Tenant, order: OrderId, opts: &Opts) -> Result<Label, Error> {
     db.read(|conn| {
         let found = orders::find(conn, tenant, order)?;
-        let tag = match found.racket_id {
-            Some(racket) => rackets::table
-                .filter(rackets::id.eq(racket.0))
-                .filter(rackets::stringer_id.eq(tenant.id().0))
-                .select(rackets::tag)
-                .first::<Option<String>>(conn)
-                .optional()?
-                .flatten(),
-            None => None,
-        };
-        Ok(label_of(&found, tag, tenant, opts))
+        let tag = rackets::tag_of(conn, tenant, found.racket_id)?;
+        Ok(Label::of(&found, tag.as_deref(), tenant.zone(), opts.base_url.as_ref().map(url::Url::as_str)))
     })
-}
-
-fn label_of(order: &Order, tag: Option<String>, tenant: &Tenant, opts: &Opts) -> Label {
-    let string = match (&order.string, &order.cross_string) {
-        (Some(mains), Some(crosses)) => Some(format!("{mains} / {crosses}")),
-        (string, _) => string.clone(),
-    };
-    let code = match &opts.base_url {
-        Some(base) => format!("{}/orders/{}", base.as_str().trim_end_matches('/'), order.id),
-        None => format!("receipts:order:{}", order.id),
-    };
-    Label {
-        order: order.id.0,
-        customer: order.customer.clone(),
-        racket: super::queue::with_tag(order.racket.as_deref(), tag.as_deref()),
-        string,
-        tension: order.tension.clone(),
-        due: order.due_at.map(|due| format!("due {}", format_local(due, tenant.zone()))),
-        code,
-    }
 }

@@ -2,6 +2,7 @@
 //! library, and prints: tables for people on stdout (or JSON with `--format json`), created
 //! identifiers alone on stdout, and everything meant for people on stderr.
 
+mod account;
 mod audit;
 mod backup;
 mod customer;
@@ -22,6 +23,7 @@ mod receipt;
 mod resync;
 mod retry;
 mod send;
+mod serve;
 mod stringer;
 mod strings;
 mod takings;
@@ -138,6 +140,11 @@ pub enum Command {
     VatReport(vat_report::Opts),
     /// Copy the SQLite database to a new file while it is in use, and verify the copy
     Backup(backup::Opts),
+    /// The counter in the browser: pages for the day's work on this database
+    Serve(serve::Opts),
+    /// Accounts of the counter in the browser: add, list, new password, disable
+    #[command(subcommand)]
+    Account(account::Command),
     /// Manage the database schema
     #[command(subcommand)]
     Db(database::Command),
@@ -226,12 +233,16 @@ pub struct Context {
 }
 
 impl Context {
-    /// The database, opened for what the command does: a command that only reads never
-    /// creates, migrates or writes an SQLite file.
-    /// Only the default location is made by the program; a path given is taken as it is, so
-    /// a typo names a directory that does not exist instead of starting a second numbering.
-    pub fn open(&self, access: Access) -> Result<Db, Error> {
-        let url = match self.database_url.as_deref() {
+    /// The database and the lock timeout, for a command that opens connections of its own
+    /// (`serve`'s pool).
+    pub fn database(&self) -> Result<(DatabaseUrl, Duration), Error> {
+        Ok((self.url(Access::Read)?, self.lock_timeout))
+    }
+
+    /// The database's URL; the default SQLite file's directory is made for a command that
+    /// writes.
+    fn url(&self, access: Access) -> Result<DatabaseUrl, Error> {
+        Ok(match self.database_url.as_deref() {
             Some(url) => DatabaseUrl::parse(url)?,
             None => {
                 let url = DatabaseUrl::default_sqlite()?;
@@ -245,7 +256,15 @@ impl Context {
                 }
                 url
             }
-        };
+        })
+    }
+
+    /// The database, opened for what the command does: a command that only reads never
+    /// creates, migrates or writes an SQLite file.
+    /// Only the default location is made by the program; a path given is taken as it is, so
+    /// a typo names a directory that does not exist instead of starting a second numbering.
+    pub fn open(&self, access: Access) -> Result<Db, Error> {
+        let url = self.url(access)?;
         let db = Db::open(&url, access, self.lock_timeout)?;
         if db.is_new() {
             eprintln!("created a new database at {}", url.redacted());
@@ -340,6 +359,8 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Send(opts) => send::run(opts, ctx),
         Command::Notify(opts) => notify::run(opts, ctx),
         Command::Strings(cmd) => strings::run(cmd, ctx),
+        Command::Serve(opts) => serve::run(opts, ctx),
+        Command::Account(cmd) => account::run(cmd, ctx),
         Command::Payments(cmd) => payments::run(cmd, ctx),
         Command::MigrateV1(opts) => migrate_v1::run(opts, ctx),
         Command::ResyncCounters(opts) => resync::run(opts, ctx),

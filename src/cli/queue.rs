@@ -4,6 +4,7 @@ use crate::db::orders::Order;
 use crate::db::queue::{self, Queue};
 use crate::db::{stock, Access, Tenant};
 use crate::domain::{format_local, format_utc, local_date, now_utc};
+use crate::receipt::label::with_tag;
 use chrono::NaiveDateTime;
 use clap::Args;
 use serde::Serialize;
@@ -167,17 +168,6 @@ fn rows_of(tenant: &Tenant, queue: &Queue, now: NaiveDateTime) -> Vec<QueueRow> 
     };
     let open = queue.open.iter().map(|order| row(order, Section::Open));
     open.chain(queue.waiting.iter().map(|order| row(order, Section::Waiting))).collect()
-}
-
-/// The racket as the order names it, with the shop's tag when the name does not say it (an
-/// order taken for a racket of the register names it already: "Pure Aero (R7)").
-pub(super) fn with_tag(racket: Option<&str>, tag: Option<&str>) -> Option<String> {
-    match (racket, tag) {
-        (Some(racket), Some(tag)) if !racket.contains(tag) => Some(format!("{racket} [{tag}]")),
-        (Some(racket), _) => Some(racket.to_string()),
-        (None, Some(tag)) => Some(format!("[{tag}]")),
-        (None, None) => None,
-    }
 }
 
 /// The table of what is still to be strung.

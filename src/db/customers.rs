@@ -389,75 +389,94 @@ pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) 
     })
 }
 
-/// Links the tenant's client orders that have no customer yet to the register, as the
-/// migration that brought the register linked the orders there were (and `migrate-v1` links
-/// the orders it brings): by name as search compares names, the customer that has it (the
-/// first, when several do) or a new one named as on the latest of those orders, with the
-/// latest e-mail and addresses they had; their rackets likewise by racket text. Returns how
-/// many orders it linked.
-pub fn link_orders(conn: &mut DbConn, tenant: &Tenant) -> Result<usize, Error> {
-    use diesel::sql_types::{BigInt, Timestamp};
+/// Links the client orders that have no customer yet to the register, every stringer's in
+/// one pass, as the migration that brought the register linked the orders there were (and
+/// `migrate-v1`, exempt from tenancy as it is, links the orders it brings): by name as search
+/// compares names, the stringer's customer that has it (the first, when several do) or a new
+/// one named as on the latest of those orders, with the latest e-mail and addresses they had;
+/// their rackets likewise by racket text. Returns how many orders it linked.
+pub fn link_orders(conn: &mut DbConn) -> Result<usize, Error> {
+    use diesel::sql_types::Timestamp;
     let now = now_utc();
-    let add = |conn: &mut DbConn, insert: &str| -> QueryResult<usize> {
-        let sql = format!("WITH {SPELLINGS} {insert}");
+    // PostgreSQL's planner must know how many orders there are: just loaded (migrate-v1, in
+    // this transaction) or never analysed, it takes them for a handful and joins them row by
+    // row, which on a million orders runs for hours (benches/register.sh). ANALYZE sees this
+    // transaction's own rows; a role that does not own the table is only warned, and hash
+    // joins are then asked for outright.
+    if let DbConn::Postgres(pg) = conn {
+        diesel::connection::SimpleConnection::batch_execute(
+            pg,
+            "ANALYZE orders; SET LOCAL enable_nestloop = off",
+        )?;
+    }
+    let run = |conn: &mut DbConn, sql: String| -> QueryResult<usize> {
         let sql = super::numbered_parameters(conn, &sql);
-        diesel::sql_query(sql).bind::<BigInt, _>(tenant.id().0).bind::<Timestamp, _>(now).execute(conn)
+        diesel::sql_query(sql).bind::<Timestamp, _>(now).execute(conn)
     };
-    add(conn, NEW_CUSTOMERS)?;
-    add(conn, NEW_RACKETS)?;
-    let sql = format!("WITH {SPELLINGS}, {LINK}");
-    let sql = super::numbered_parameters(conn, &sql);
-    Ok(diesel::sql_query(sql).bind::<BigInt, _>(tenant.id().0).execute(conn)?)
+    run(conn, format!("WITH {SPELLINGS} {NEW_CUSTOMERS}"))?;
+    run(conn, format!("WITH {SPELLINGS} {NEW_RACKETS}"))?;
+    let link = format!("WITH {SPELLINGS}, {LINK}");
+    let linked = diesel::sql_query(super::numbered_parameters(conn, &link).into_owned()).execute(conn)?;
+    if let DbConn::Postgres(pg) = conn {
+        diesel::connection::SimpleConnection::batch_execute(pg, "SET LOCAL enable_nestloop TO DEFAULT")?;
+    }
+    Ok(linked)
 }
 
-// Each spelling of a name is folded once, not once per order: a stringer has thousands of
-// customers and a million orders (benches/register.sh). Joins are written CROSS JOIN ...
+// Each spelling of a name is folded once, not once per order: a shop has thousands of
+// customers and a million orders (benches/register.sh). MATERIALIZED keeps it so: inlined,
+// PostgreSQL folds each order's name again wherever the fold is compared. Joins are written CROSS JOIN ...
 // WHERE: SQLite then keeps the order written (the orders, then their spelling, then what
 // that spelling finds), which it would otherwise get wrong a million times over; PostgreSQL
-// plans it as any join. $1 is the stringer, $2 now.
+// plans it as any join. $1 is now.
 const SPELLINGS: &str = "
-spellings AS (
-    SELECT DISTINCT customer AS spelling, receipts_fold(customer) AS search_name FROM orders
-    WHERE stringer_id = $1 AND kind = 'client' AND customer_id IS NULL AND customer IS NOT NULL),
-models AS (
-    SELECT DISTINCT racket AS spelling, receipts_fold(racket) AS search_model FROM orders
-    WHERE stringer_id = $1 AND kind = 'client' AND customer_id IS NULL AND racket IS NOT NULL),
+spellings AS MATERIALIZED (
+    SELECT spelling, receipts_fold(spelling) AS search_name FROM (
+        SELECT DISTINCT customer AS spelling FROM orders
+        WHERE kind = 'client' AND customer_id IS NULL AND customer IS NOT NULL) names),
+models AS MATERIALIZED (
+    SELECT spelling, receipts_fold(spelling) AS search_model FROM (
+        SELECT DISTINCT racket AS spelling FROM orders
+        WHERE kind = 'client' AND customer_id IS NULL AND racket IS NOT NULL) texts),
 unlinked AS (
-    SELECT o.*, s.search_name FROM orders o CROSS JOIN spellings s
-    WHERE s.spelling = o.customer AND o.stringer_id = $1 AND o.kind = 'client' AND o.customer_id IS NULL
-      AND s.search_name <> ''),
+    SELECT o.id, o.stringer_id, o.customer, o.racket, o.email, o.customer_address, o.customer_postal,
+        o.ordered_at, s.search_name
+    FROM orders o CROSS JOIN spellings s
+    WHERE s.spelling = o.customer AND o.kind = 'client' AND o.customer_id IS NULL AND s.search_name <> ''),
 known AS (
-    SELECT search_name, min(id) AS id FROM customers WHERE stringer_id = $1 GROUP BY search_name)";
+    SELECT stringer_id, search_name, min(id) AS id FROM customers GROUP BY stringer_id, search_name)";
 
-/// The customers of the stringer's unlinked client orders the register lacks.
+/// The customers of unlinked client orders the register lacks.
 const NEW_CUSTOMERS: &str = "
 INSERT INTO customers (stringer_id, name, search_name, email, search_email, address, postal, created_at, updated_at)
-SELECT $1, name, search_name, email, receipts_fold(email), address, postal, $2, $2
+SELECT stringer_id, name, search_name, email, receipts_fold(email), address, postal, $1, $1
 FROM (
-    SELECT search_name,
+    SELECT stringer_id, search_name,
         row_number() OVER latest AS rank,
         first_value(customer) OVER latest AS name,
-        first_value(email) OVER (PARTITION BY search_name
+        first_value(email) OVER (PARTITION BY stringer_id, search_name
             ORDER BY (email IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS email,
-        first_value(customer_address) OVER (PARTITION BY search_name
+        first_value(customer_address) OVER (PARTITION BY stringer_id, search_name
             ORDER BY (customer_address IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS address,
-        first_value(customer_postal) OVER (PARTITION BY search_name
+        first_value(customer_postal) OVER (PARTITION BY stringer_id, search_name
             ORDER BY (customer_postal IS NULL), (ordered_at IS NULL), ordered_at DESC, id DESC) AS postal
     FROM unlinked
-    WINDOW latest AS (PARTITION BY search_name ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
+    WINDOW latest AS (PARTITION BY stringer_id, search_name ORDER BY (ordered_at IS NULL), ordered_at DESC, id DESC)
 ) grouped
-WHERE rank = 1 AND NOT EXISTS (SELECT 1 FROM known WHERE known.search_name = grouped.search_name)";
+WHERE rank = 1 AND NOT EXISTS (
+    SELECT 1 FROM known WHERE known.stringer_id = grouped.stringer_id AND known.search_name = grouped.search_name)";
 
 /// Their rackets the register lacks: one per customer and racket text.
 const NEW_RACKETS: &str = "
 INSERT INTO rackets (stringer_id, customer_id, model, search_model, created_at, updated_at)
-SELECT $1, customer_id, model, search_model, $2, $2
+SELECT stringer_id, customer_id, model, search_model, $1, $1
 FROM (
-    SELECT known.id AS customer_id, m.search_model,
+    SELECT u.stringer_id, known.id AS customer_id, m.search_model,
         row_number() OVER latest AS rank,
         first_value(u.racket) OVER latest AS model
     FROM unlinked u CROSS JOIN known CROSS JOIN models m
-    WHERE known.search_name = u.search_name AND m.spelling = u.racket AND m.search_model <> ''
+    WHERE known.stringer_id = u.stringer_id AND known.search_name = u.search_name
+      AND m.spelling = u.racket AND m.search_model <> ''
     WINDOW latest AS (PARTITION BY known.id, m.search_model
         ORDER BY (u.ordered_at IS NULL), u.ordered_at DESC, u.id DESC)
 ) grouped
@@ -467,13 +486,12 @@ WHERE rank = 1 AND NOT EXISTS (
 /// The orders linked, customer and racket in one pass over them.
 const LINK: &str = "
 racket_of AS (
-    SELECT customer_id, search_model, min(id) AS id FROM rackets WHERE stringer_id = $1
-    GROUP BY customer_id, search_model),
+    SELECT customer_id, search_model, min(id) AS id FROM rackets GROUP BY customer_id, search_model),
 links AS (
     SELECT u.id, known.id AS customer_id, racket_of.id AS racket_id
     FROM unlinked u CROSS JOIN known
     LEFT JOIN models m ON m.spelling = u.racket
     LEFT JOIN racket_of ON racket_of.customer_id = known.id AND racket_of.search_model = m.search_model
-    WHERE known.search_name = u.search_name)
+    WHERE known.stringer_id = u.stringer_id AND known.search_name = u.search_name)
 UPDATE orders SET customer_id = links.customer_id, racket_id = links.racket_id
 FROM links WHERE orders.id = links.id";

@@ -6,6 +6,7 @@
 //! lock timeout is set inside each transaction, by the `receipts_begin` call that takes its
 //! table locks. Every wait is bounded: for the server, for a lock, for a pooler's queue.
 
+pub mod accounts;
 pub mod audit;
 pub mod backup;
 pub mod counters;
@@ -446,8 +447,8 @@ diesel::define_sql_function! {
     fn receipts_fold(text: Nullable<Text>) -> Nullable<Text>;
 }
 
-/// Readies an SQLite connection for the program's SQL: its functions.
-fn register_functions(conn: &mut SqliteConnection) -> QueryResult<()> {
+/// Readies an SQLite connection for the program's SQL: its functions (the migrations use them).
+pub fn register_functions(conn: &mut SqliteConnection) -> QueryResult<()> {
     receipts_fold_utils::register_impl(conn, |text: Option<String>| text.map(|t| crate::domain::fold(&t)))
 }
 

@@ -280,3 +280,38 @@ diesel::allow_tables_to_appear_in_same_query!(
     strings,
     vat_rates,
 );
+
+diesel::table! {
+    accounts (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        username -> Text,
+        password_hash -> Text,
+        role -> Text,
+        language -> Nullable<Text>,
+        disabled_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sessions (token_hash) {
+        token_hash -> Text,
+        account_id -> Int8,
+        csrf -> Text,
+        created_at -> Timestamp,
+        last_seen_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    login_failures (id) {
+        id -> Int8,
+        username -> Text,
+        failed_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(accounts -> stringers (stringer_id));
+diesel::joinable!(sessions -> accounts (account_id));
+diesel::allow_tables_to_appear_in_same_query!(accounts, sessions, stringers);

@@ -5,9 +5,12 @@
 //! between whole characters as people see them (grapheme clusters), never inside one.
 
 use super::pdf::{archival_document, draw, faces, Face, Item, BLACK};
+use crate::db::orders::Order;
+use crate::domain::format_local;
 use crate::error::Error;
 use crate::payment::qr;
 use chrono::{Datelike, NaiveDate};
+use chrono_tz::Tz;
 use krilla::metadata::{DateTime, Metadata};
 use krilla::page::PageSettings;
 use unicode_segmentation::UnicodeSegmentation;
@@ -69,6 +72,41 @@ pub struct Label {
     pub due: Option<String>,
     /// What the QR code holds: the order's page, or `receipts:order:ID`.
     pub code: String,
+}
+
+impl Label {
+    /// The label of an order, with its racket's tag; the QR code opens the order's page
+    /// under `base_url` (the web counter's address), else holds `receipts:order:ID`.
+    pub fn of(order: &Order, tag: Option<&str>, zone: Tz, base_url: Option<&str>) -> Label {
+        let string = match (&order.string, &order.cross_string) {
+            (Some(mains), Some(crosses)) => Some(format!("{mains} / {crosses}")),
+            (string, _) => string.clone(),
+        };
+        let code = match base_url {
+            Some(base) => format!("{}/orders/{}", base.trim_end_matches('/'), order.id),
+            None => format!("receipts:order:{}", order.id),
+        };
+        Label {
+            order: order.id.0,
+            customer: order.customer.clone(),
+            racket: with_tag(order.racket.as_deref(), tag),
+            string,
+            tension: order.tension.clone(),
+            due: order.due_at.map(|due| format!("due {}", format_local(due, zone))),
+            code,
+        }
+    }
+}
+
+/// The racket as the order names it, with the shop's tag when the name does not say it (an
+/// order taken for a racket of the register names it already: "Pure Aero (R7)").
+pub fn with_tag(racket: Option<&str>, tag: Option<&str>) -> Option<String> {
+    match (racket, tag) {
+        (Some(racket), Some(tag)) if !racket.contains(tag) => Some(format!("{racket} [{tag}]")),
+        (Some(racket), _) => Some(racket.to_string()),
+        (None, Some(tag)) => Some(format!("[{tag}]")),
+        (None, None) => None,
+    }
 }
 
 /// One page per label, each exactly `size`; `made_on` is the document's date (PDF/A needs

@@ -118,9 +118,7 @@ pub fn migrate_v1(db: &mut Db, path: &Path, options: &Options) -> Result<Report,
         // The orders it brought, linked to the register as the register's own migration
         // linked the orders there were.
         if !options.dry_run {
-            for tenant in registry.entries().iter().filter_map(|entry| entry.tenant.as_ref()) {
-                crate::db::customers::link_orders(conn, tenant)?;
-            }
+            crate::db::customers::link_orders(conn)?;
         }
         Ok(report)
     })?;

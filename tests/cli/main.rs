@@ -139,3 +139,4 @@ mod restore;
 mod send;
 mod session;
 mod vat;
+mod web;

@@ -123,7 +123,13 @@ fn sqlite_migrations_go_up_down_and_up_again() {
 fn raw(db: &TestDb) -> DbConn {
     match db.backend {
         Backend::Postgres => DbConn::Postgres(diesel::PgConnection::establish(&db.url).unwrap()),
-        Backend::Sqlite => DbConn::Sqlite(diesel::SqliteConnection::establish(&db.url).unwrap()),
+        Backend::Sqlite => {
+            let mut conn = diesel::SqliteConnection::establish(&db.url).unwrap();
+            // The program's SQL functions, which its migrations call, as every connection
+            // the program opens has them.
+            receipts::db::register_functions(&mut conn).unwrap();
+            DbConn::Sqlite(conn)
+        }
     }
 }
 

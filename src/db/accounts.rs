@@ -1,0 +1,327 @@
+//! Accounts of the counter in the browser (SPEC 20): who may log in, for which stringer and
+//! with which role; their sessions, kept in the database so that several `serve` processes
+//! share them; failed logins, for throttling. Passwords are kept as Argon2id hashes only,
+//! sessions by a hash of their cookie.
+
+use super::schema::{accounts, login_failures, sessions, stringers};
+use super::{DbConn, Tenant};
+use crate::domain::{now_utc, Language};
+use crate::error::Error;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::Argon2;
+use blake2::{Blake2s256, Digest};
+use chrono::{NaiveDateTime, TimeDelta};
+use diesel::prelude::*;
+
+/// What an account may do: staff run the day; the owner also voids, edits the profile and
+/// imports bank files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Role {
+    Owner,
+    Staff,
+}
+
+impl Role {
+    pub fn code(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Staff => "staff",
+        }
+    }
+
+    fn from_code(code: &str) -> Role {
+        if code == "owner" {
+            Role::Owner
+        } else {
+            Role::Staff
+        }
+    }
+}
+
+/// An account as `account list` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub id: i64,
+    pub username: String,
+    pub stringer: String,
+    pub role: Role,
+    pub language: Option<Language>,
+    pub disabled_at: Option<NaiveDateTime>,
+    pub sessions: i64,
+}
+
+/// The shortest password an account may have.
+pub const MIN_PASSWORD: usize = 10;
+/// Failed logins of one username within `THROTTLE_WINDOW` after which it is refused (429)
+/// for `THROTTLE_WINDOW`, whatever the password.
+pub const THROTTLE_FAILURES: usize = 5;
+pub const THROTTLE_WINDOW: TimeDelta = TimeDelta::minutes(15);
+/// A session's last use is written at most this often: a page view is then a read.
+const TOUCH_EVERY: TimeDelta = TimeDelta::minutes(1);
+
+/// A username as it is kept: lowercase ASCII letters, digits, `.`, `_` and `-`.
+pub fn check_username(username: &str) -> Result<String, Error> {
+    let name = username.trim().to_ascii_lowercase();
+    let fine = !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if fine {
+        Ok(name)
+    } else {
+        Err(Error::BadInput(format!(
+            "username {username:?}: 1 to 64 of the letters a-z, digits, '.', '_' and '-'"
+        )))
+    }
+}
+
+fn hash_password(password: &str) -> Result<String, Error> {
+    if password.chars().count() < MIN_PASSWORD {
+        return Err(Error::BadInput(format!("the password must have at least {MIN_PASSWORD} characters")));
+    }
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|hash| hash.to_string())
+        .map_err(|e| Error::Internal { what: "hashing the password", detail: e.to_string() })
+}
+
+/// Adds an account for the stringer.
+pub fn add(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    username: &str,
+    password: &str,
+    role: Role,
+    language: Option<Language>,
+) -> Result<(), Error> {
+    let username = check_username(username)?;
+    let hash = hash_password(password)?;
+    let taken: i64 = accounts::table.filter(accounts::username.eq(&username)).count().get_result(conn)?;
+    if taken > 0 {
+        return Err(Error::BadInput(format!("an account {username:?} exists already")));
+    }
+    diesel::insert_into(accounts::table)
+        .values((
+            accounts::stringer_id.eq(tenant.id().0),
+            accounts::username.eq(&username),
+            accounts::password_hash.eq(hash),
+            accounts::role.eq(role.code()),
+            accounts::language.eq(language.map(Language::code)),
+            accounts::created_at.eq(now_utc()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Every account, by username.
+pub fn list(conn: &mut DbConn) -> Result<Vec<Account>, Error> {
+    type Row = (i64, String, String, String, Option<String>, Option<NaiveDateTime>);
+    let rows: Vec<Row> = accounts::table
+        .inner_join(stringers::table)
+        .order(accounts::username)
+        .select((
+            accounts::id,
+            accounts::username,
+            stringers::handle,
+            accounts::role,
+            accounts::language,
+            accounts::disabled_at,
+        ))
+        .load(conn)?;
+    rows.into_iter()
+        .map(|(id, username, stringer, role, language, disabled_at)| {
+            let sessions = sessions::table.filter(sessions::account_id.eq(id)).count().get_result(conn)?;
+            Ok(Account {
+                id,
+                username,
+                stringer,
+                role: Role::from_code(&role),
+                language: language.and_then(|code| code.parse().ok()),
+                disabled_at,
+                sessions,
+            })
+        })
+        .collect()
+}
+
+fn account_id(conn: &mut DbConn, username: &str) -> Result<i64, Error> {
+    let name = username.trim().to_ascii_lowercase();
+    accounts::table
+        .filter(accounts::username.eq(&name))
+        .select(accounts::id)
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| Error::BadInput(format!("no account {name:?}")))
+}
+
+/// A new password; the account's open sessions end.
+pub fn passwd(conn: &mut DbConn, username: &str, password: &str) -> Result<(), Error> {
+    let id = account_id(conn, username)?;
+    let hash = hash_password(password)?;
+    diesel::update(accounts::table.find(id)).set(accounts::password_hash.eq(hash)).execute(conn)?;
+    diesel::delete(sessions::table.filter(sessions::account_id.eq(id))).execute(conn)?;
+    Ok(())
+}
+
+/// The account can no longer log in; its open sessions end. Returns false when it was
+/// disabled already.
+pub fn disable(conn: &mut DbConn, username: &str) -> Result<bool, Error> {
+    let id = account_id(conn, username)?;
+    let changed = diesel::update(accounts::table.find(id).filter(accounts::disabled_at.is_null()))
+        .set(accounts::disabled_at.eq(now_utc()))
+        .execute(conn)?;
+    diesel::delete(sessions::table.filter(sessions::account_id.eq(id))).execute(conn)?;
+    Ok(changed > 0)
+}
+
+/// Who is logged in, with what the pages need of it.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub username: String,
+    pub role: Role,
+    pub language: Option<Language>,
+    pub tenant: Tenant,
+    /// The language of the stringer's documents.
+    pub stringer_language: Option<Language>,
+    /// The token every POST of this session carries.
+    pub csrf: String,
+}
+
+/// How a login ended.
+#[derive(Debug)]
+pub enum Login {
+    /// The new session's cookie value.
+    Welcome { token: String },
+    /// Wrong username or password (not said which), or a disabled account.
+    Refused,
+    /// Too many failures of this username lately.
+    Throttled,
+}
+
+/// 32 random bytes from the operating system, as 64 hex digits.
+pub fn random_token() -> Result<String, Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| Error::Internal { what: "drawing a random token", detail: e.to_string() })?;
+    Ok(hex(&bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn token_hash(token: &str) -> String {
+    hex(&Blake2s256::digest(token.as_bytes()))
+}
+
+/// Whether the username is refused for now: `THROTTLE_FAILURES` failures within
+/// `THROTTLE_WINDOW` of each other, the last of them less than `THROTTLE_WINDOW` ago.
+fn throttled(conn: &mut DbConn, username: &str, now: NaiveDateTime) -> Result<bool, Error> {
+    let failures: Vec<NaiveDateTime> = login_failures::table
+        .filter(login_failures::username.eq(username))
+        .filter(login_failures::failed_at.gt(now - THROTTLE_WINDOW * 2))
+        .order(login_failures::failed_at.desc())
+        .select(login_failures::failed_at)
+        .load(conn)?;
+    Ok(failures.windows(THROTTLE_FAILURES).any(|run| {
+        let (last, first) = (run[0], run[THROTTLE_FAILURES - 1]);
+        last > now - THROTTLE_WINDOW && last - first <= THROTTLE_WINDOW
+    }))
+}
+
+/// Checks a username and password; on success opens a new session (a fresh token: a
+/// session is never carried over a login).
+pub fn login(conn: &mut DbConn, username: &str, password: &str) -> Result<Login, Error> {
+    let now = now_utc();
+    let name = username.trim().to_ascii_lowercase();
+    if throttled(conn, &name, now)? {
+        return Ok(Login::Throttled);
+    }
+    let found: Option<(i64, String, Option<NaiveDateTime>)> = accounts::table
+        .filter(accounts::username.eq(&name))
+        .select((accounts::id, accounts::password_hash, accounts::disabled_at))
+        .first(conn)
+        .optional()?;
+    // The hash is checked for unknown names too (against a fixed one): the time taken does
+    // not tell which names exist.
+    let stored = found.as_ref().map_or(DUMMY_HASH.as_str(), |(_, hash, _)| hash.as_str());
+    let matches = PasswordHash::new(stored)
+        .map(|hash| Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
+        .unwrap_or(false);
+    match found {
+        Some((id, _, None)) if matches => {
+            let token = random_token()?;
+            diesel::insert_into(sessions::table)
+                .values((
+                    sessions::token_hash.eq(token_hash(&token)),
+                    sessions::account_id.eq(id),
+                    sessions::csrf.eq(random_token()?),
+                    sessions::created_at.eq(now),
+                    sessions::last_seen_at.eq(now),
+                ))
+                .execute(conn)?;
+            Ok(Login::Welcome { token })
+        }
+        _ => {
+            // Failures older than the throttle looks back are of no more use.
+            diesel::delete(
+                login_failures::table.filter(login_failures::failed_at.lt(now - THROTTLE_WINDOW * 2)),
+            )
+            .execute(conn)?;
+            diesel::insert_into(login_failures::table)
+                .values((login_failures::username.eq(&name), login_failures::failed_at.eq(now)))
+                .execute(conn)?;
+            Ok(Login::Refused)
+        }
+    }
+}
+
+/// The hash of a password nobody has, checked when the username is unknown.
+static DUMMY_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let unknowable = random_token().unwrap_or_default();
+    hash_password(&unknowable).unwrap_or_default()
+});
+
+/// The live session with this cookie: not ended, not idle longer than `idle`, of an
+/// account still enabled. Its last use is brought up to date.
+pub fn session(conn: &mut DbConn, token: &str, idle: TimeDelta) -> Result<Option<Session>, Error> {
+    let now = now_utc();
+    let hash = token_hash(token);
+    type Found = (NaiveDateTime, String, String, String, Option<String>, Option<String>, String);
+    let found: Option<Found> = sessions::table
+        .inner_join(accounts::table.inner_join(stringers::table))
+        .filter(sessions::token_hash.eq(&hash))
+        .filter(sessions::last_seen_at.gt(now - idle))
+        .filter(accounts::disabled_at.is_null())
+        .select((
+            sessions::last_seen_at,
+            sessions::csrf,
+            accounts::username,
+            accounts::role,
+            accounts::language,
+            stringers::language,
+            stringers::handle,
+        ))
+        .first(conn)
+        .optional()?;
+    let Some((last_seen, csrf, username, role, language, stringer_language, handle)) = found else {
+        return Ok(None);
+    };
+    if now - last_seen > TOUCH_EVERY {
+        diesel::update(sessions::table.find(&hash)).set(sessions::last_seen_at.eq(now)).execute(conn)?;
+    }
+    Ok(Some(Session {
+        username,
+        role: Role::from_code(&role),
+        language: language.and_then(|code| code.parse().ok()),
+        tenant: Tenant::load(conn, &handle)?,
+        stringer_language: stringer_language.and_then(|code| code.parse().ok()),
+        csrf,
+    }))
+}
+
+/// Ends a session (logout).
+pub fn end(conn: &mut DbConn, token: &str) -> Result<(), Error> {
+    diesel::delete(sessions::table.find(token_hash(token))).execute(conn)?;
+    Ok(())
+}

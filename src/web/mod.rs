@@ -1,0 +1,215 @@
+//! The counter in the browser (SPEC 20): `receipts serve`. An axum server whose pages call
+//! the same library functions as the commands; the database work runs on tokio's blocking
+//! threads with pooled connections, never on the async ones. Sessions live in the
+//! database, so several processes can serve one PostgreSQL.
+
+mod pages;
+mod session;
+mod words;
+
+use crate::db::{Access, DatabaseUrl, Db};
+use crate::error::Error;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use chrono::TimeDelta;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// The largest request body taken (a bank file is the largest thing uploaded).
+const BODY_LIMIT: usize = 10 * 1024 * 1024;
+
+/// How `receipts serve` was asked to run.
+pub struct Config {
+    pub url: DatabaseUrl,
+    pub lock_timeout: Duration,
+    pub listen: SocketAddr,
+    /// Where the counter answers for its users (labels' QR codes name its pages).
+    pub base_url: Option<String>,
+    pub tls: Option<(PathBuf, PathBuf)>,
+    pub session_idle: TimeDelta,
+}
+
+/// What every request shares.
+pub struct Counter {
+    pool: r2d2::Pool<Connections>,
+    session_idle: TimeDelta,
+    /// Cookies are marked Secure when the counter speaks TLS itself or sits behind a TLS
+    /// proxy (an https base URL).
+    secure: bool,
+    base_url: Option<String>,
+}
+
+type Shared = Arc<Counter>;
+
+/// Opens database connections for the pool.
+struct Connections {
+    url: DatabaseUrl,
+    lock_timeout: Duration,
+}
+
+impl r2d2::ManageConnection for Connections {
+    type Connection = Db;
+    type Error = Error;
+
+    fn connect(&self) -> Result<Db, Error> {
+        Db::open(&self.url, Access::Write, self.lock_timeout)
+    }
+
+    fn is_valid(&self, db: &mut Db) -> Result<(), Error> {
+        use diesel::RunQueryDsl;
+        db.without_transaction(|conn| diesel::sql_query("SELECT 1").execute(conn))?;
+        Ok(())
+    }
+
+    fn has_broken(&self, _: &mut Db) -> bool {
+        false
+    }
+}
+
+impl Counter {
+    /// Runs database work on a blocking thread with a pooled connection.
+    async fn db<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&mut Db) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut db = pool
+                .get()
+                .map_err(|e| Error::Unreachable { url: "the database".into(), reason: e.to_string() })?;
+            work(&mut db)
+        })
+        .await
+        .map_err(|e| Error::Internal { what: "a page's database work", detail: e.to_string() })?
+    }
+}
+
+/// The routes: every page behind a session but the login and the health check.
+fn router(counter: Shared) -> Router {
+    Router::new()
+        .route("/", get(pages::queue))
+        .route("/orders/{id}", get(pages::order))
+        .route("/orders/{id}/strung", post(pages::strung))
+        .route("/orders/{id}/pickup", post(pages::pickup))
+        .route("/orders/{id}/receipt.pdf", get(pages::receipt_pdf))
+        .route("/orders/{id}/label.pdf", get(pages::label_pdf))
+        .route("/login", get(session::login_form).post(session::login))
+        .route("/logout", post(session::logout))
+        .route("/healthz", get(healthz))
+        .route("/app.css", get(pages::stylesheet))
+        .fallback(pages::not_found)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(middleware::from_fn(log_request))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'; \
+                 base-uri 'none'; form-action 'self'",
+            ),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .with_state(counter)
+}
+
+/// 200 when the database answers, 503 when not.
+async fn healthz(State(counter): State<Shared>) -> Response {
+    match counter.db(|db| db.read(|_| Ok(()))).await {
+        Ok(()) => (StatusCode::OK, "ok\n").into_response(),
+        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
+    }
+}
+
+/// One line per request on stderr: method, path (never the query string, which may carry
+/// what was searched), status, milliseconds. Nothing of bodies or headers: no password,
+/// cookie or token.
+async fn log_request(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    eprintln!(
+        "{method} {path} {} {:.1}",
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    response
+}
+
+/// Serves until interrupted (SIGINT or SIGTERM), then finishes the requests under way.
+pub fn serve(config: Config) -> Result<(), Error> {
+    let pool = r2d2::Pool::builder()
+        .max_size(16)
+        .min_idle(Some(1))
+        .connection_timeout(Duration::from_secs(10))
+        .error_handler(Box::new(r2d2::NopErrorHandler))
+        .build(Connections { url: config.url.clone(), lock_timeout: config.lock_timeout })
+        .map_err(|e| Error::Unreachable { url: config.url.redacted(), reason: e.to_string() })?;
+    let secure = config.tls.is_some() || config.base_url.as_deref().is_some_and(|u| u.starts_with("https:"));
+    let counter = Arc::new(Counter {
+        pool,
+        session_idle: config.session_idle,
+        secure,
+        base_url: config.base_url.clone(),
+    });
+    let app = router(counter);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Internal { what: "starting the server", detail: e.to_string() })?;
+    runtime.block_on(async move {
+        let handle = axum_server::Handle::new();
+        let stopping = handle.clone();
+        tokio::spawn(async move {
+            shutdown_signal().await;
+            stopping.graceful_shutdown(Some(Duration::from_secs(10)));
+        });
+        let listener = std::net::TcpListener::bind(config.listen)
+            .map_err(|e| Error::Usage(format!("--listen {}: cannot listen there: {e}", config.listen)))?;
+        let local = listener.local_addr()?;
+        let scheme = if config.tls.is_some() { "https" } else { "http" };
+        eprintln!("serving the counter on {scheme}://{local}/");
+        let service = app.into_make_service();
+        match &config.tls {
+            Some((cert, key)) => {
+                let _ = rustls::crypto::ring::default_provider().install_default();
+                let tls =
+                    axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key).await.map_err(|e| {
+                        Error::BadInput(format!(
+                            "--tls-cert {} / --tls-key {}: {e}",
+                            cert.display(),
+                            key.display()
+                        ))
+                    })?;
+                axum_server::from_tcp_rustls(listener, tls)?.handle(handle).serve(service).await?
+            }
+            None => axum_server::from_tcp(listener)?.handle(handle).serve(service).await?,
+        }
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("a handler for SIGTERM");
+    tokio::select! {
+        _ = interrupt => {}
+        _ = terminate.recv() => {}
+    }
+}

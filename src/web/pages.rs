@@ -1,0 +1,302 @@
+//! The pages of the day: the queue, an order with its actions, its documents. Each calls
+//! the library function its command calls; the tenant is the session's stringer, so an id
+//! of another stringer's row is not found (404) like an id that does not exist.
+
+use super::session::Staff;
+use super::words::Words;
+use super::Shared;
+use crate::db::mint::{mint_now, Outcome};
+use crate::db::orders::{self, Order, Pickup};
+use crate::db::receipts::{self, Options};
+use crate::db::{queue, rackets};
+use crate::domain::{format_local, local_date, now_utc, OrderId, PaymentMethod};
+use crate::error::Error;
+use crate::receipt::label::{self, Label, Size};
+use crate::receipt::pdf;
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::Form;
+use chrono_tz::Tz;
+use serde::Deserialize;
+
+/// A page's answer to an error: 404 for what this stringer does not have, 422 with the
+/// CLI's words for a refusal, 503 when the database is away, 500 for the rest (its detail
+/// on stderr, not on the page).
+pub fn failure(error: Error, w: &'static Words) -> Response {
+    let status = match &error {
+        Error::NoSuchOrder { .. } | Error::NoSuchCustomer { .. } | Error::NoSuchRacket { .. } => {
+            return not_found_page(w)
+        }
+        Error::Unreachable { .. } | Error::ConnectionLost(_) | Error::Busy(_) | Error::NotDurable => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+        Error::Internal { .. } | Error::Database(_) | Error::Output(_) | Error::InDoubt(_) => {
+            StatusCode::INTERNAL_SERVER_ERROR
+        }
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
+        eprintln!("error: {error}");
+        w.failed.to_string()
+    } else {
+        error.to_string()
+    };
+    (status, Html(ProblemPage { w, message }.render().unwrap_or_default())).into_response()
+}
+
+#[derive(Template)]
+#[template(path = "problem.html")]
+struct ProblemPage {
+    w: &'static Words,
+    message: String,
+}
+
+fn not_found_page(w: &'static Words) -> Response {
+    let page = ProblemPage { w, message: w.not_found.to_string() };
+    (StatusCode::NOT_FOUND, Html(page.render().unwrap_or_default())).into_response()
+}
+
+pub async fn not_found(headers: axum::http::HeaderMap) -> Response {
+    not_found_page(Words::of(super::words::language_of(None, &headers, None)))
+}
+
+pub async fn stylesheet() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../../templates/app.css"))
+        .into_response()
+}
+
+/// An order as a list shows it.
+struct Line {
+    id: i64,
+    customer: String,
+    racket: String,
+    string: String,
+    when: String,
+    overdue: bool,
+}
+
+impl Line {
+    fn of(
+        order: &Order,
+        tag: Option<&str>,
+        zone: Tz,
+        when: Option<chrono::NaiveDateTime>,
+        now: chrono::NaiveDateTime,
+    ) -> Line {
+        Line {
+            id: order.id.0,
+            customer: order.customer.clone().unwrap_or_default(),
+            racket: label::with_tag(order.racket.as_deref(), tag).unwrap_or_default(),
+            string: [order.string.as_deref(), order.tension.as_deref()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" "),
+            when: when.map(|at| format_local(at, zone)).unwrap_or_default(),
+            overdue: order.strung_at.is_none() && order.due_at.is_some_and(|due| due < now),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "queue.html")]
+struct QueuePage {
+    w: &'static Words,
+    csrf: String,
+    stringer: String,
+    open: Vec<Line>,
+    waiting: Vec<Line>,
+}
+
+/// `/`: the queue of SPEC 19, the overdue first.
+pub async fn queue(State(counter): State<Shared>, staff: Staff) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let now = now_utc();
+    let found = counter.db(move |db| db.read(|conn| queue::of(conn, &tenant, now))).await;
+    let queue = match found {
+        Ok(queue) => queue,
+        Err(e) => return failure(e, staff.words),
+    };
+    let zone = staff.session.tenant.zone();
+    let tag = |order: &Order| order.racket_id.and_then(|id| queue.tags.get(&id)).map(String::as_str);
+    let page = QueuePage {
+        w: staff.words,
+        csrf: staff.session.csrf.clone(),
+        stringer: staff.session.tenant.handle().to_string(),
+        open: queue.open.iter().map(|o| Line::of(o, tag(o), zone, o.due_at.or(o.ordered_at), now)).collect(),
+        waiting: queue.waiting.iter().map(|o| Line::of(o, tag(o), zone, o.strung_at, now)).collect(),
+    };
+    Html(page.render().unwrap_or_default()).into_response()
+}
+
+#[derive(Template)]
+#[template(path = "order.html")]
+struct OrderPage {
+    w: &'static Words,
+    csrf: String,
+    stringer: String,
+    id: i64,
+    customer: String,
+    racket: String,
+    string: String,
+    tension: String,
+    price: String,
+    number: Option<String>,
+    strung: Option<String>,
+    picked_up: Option<String>,
+    paid: Option<String>,
+    void: Option<String>,
+    /// The actions this order offers now.
+    can_string: bool,
+    can_pick_up: bool,
+    methods: Vec<(&'static str, &'static str)>,
+}
+
+/// `/orders/{id}`: the order, its number once strung, and the day's actions.
+pub async fn order(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let found = counter.db(move |db| db.read(|conn| orders::find(conn, &tenant, OrderId(id)))).await;
+    let order = match found {
+        Ok(order) => order,
+        Err(e) => return failure(e, staff.words),
+    };
+    let zone = staff.session.tenant.zone();
+    let at = |time: Option<chrono::NaiveDateTime>| time.map(|t| format_local(t, zone));
+    let w = staff.words;
+    let page = OrderPage {
+        w,
+        csrf: staff.session.csrf.clone(),
+        stringer: staff.session.tenant.handle().to_string(),
+        id: order.id.0,
+        customer: order.customer.clone().unwrap_or_default(),
+        racket: order.racket.clone().unwrap_or_default(),
+        string: match (&order.string, &order.cross_string) {
+            (Some(mains), Some(crosses)) => format!("{mains} / {crosses}"),
+            (string, _) => string.clone().unwrap_or_default(),
+        },
+        tension: order.tension.clone().unwrap_or_default(),
+        price: order.total().map(|total| format!("{total} {}", order.currency)).unwrap_or_default(),
+        number: order.number.map(|n| n.to_string()),
+        strung: at(order.strung_at),
+        picked_up: at(order.returned_at),
+        paid: at(order.paid_at).map(|on| match order.payment_method {
+            Some(method) => format!("{on} ({})", method_word(w, method)),
+            None => on,
+        }),
+        void: order.voided_at.map(|_| order.void_reason.clone().unwrap_or_default()),
+        can_string: order.voided_at.is_none() && order.strung_at.is_none(),
+        can_pick_up: order.waiting(),
+        methods: PaymentMethod::ALL.into_iter().map(|m| (m.as_str(), method_word(w, m))).collect(),
+    };
+    Html(page.render().unwrap_or_default()).into_response()
+}
+
+fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
+    let index = PaymentMethod::ALL.iter().position(|m| *m == method).unwrap_or(4);
+    w.methods[index]
+}
+
+#[derive(Deserialize)]
+pub struct Action {
+    csrf: Option<String>,
+    /// Pickup: how it was paid there, if it was.
+    paid: Option<String>,
+}
+
+/// `POST /orders/{id}/strung`: mints, and answers 303 to the order's page, which shows the
+/// number. Posted again for a numbered order (a double click), it mints nothing.
+pub async fn strung(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(id): Path<i64>,
+    Form(form): Form<Action>,
+) -> Response {
+    if let Some(refused) = staff.refuses_csrf(form.csrf.as_deref()) {
+        return refused;
+    }
+    let handle = staff.session.tenant.handle().to_string();
+    let minted = counter.db(move |db| mint_now(db, Some(&handle), OrderId(id), false)).await;
+    match minted {
+        Ok((tenant, minted)) => {
+            if minted.outcome == Outcome::Fresh {
+                eprintln!("order {id} strung: receipt {} for {}", minted.number, tenant.handle());
+            }
+            Redirect::to(&format!("/orders/{id}")).into_response()
+        }
+        Err(e) => failure(e, staff.words),
+    }
+}
+
+/// `POST /orders/{id}/pickup`: the racket taken, and paid there when `paid` names a method.
+pub async fn pickup(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(id): Path<i64>,
+    Form(form): Form<Action>,
+) -> Response {
+    if let Some(refused) = staff.refuses_csrf(form.csrf.as_deref()) {
+        return refused;
+    }
+    let paid =
+        match form.paid.as_deref().filter(|m| !m.is_empty()).map(str::parse::<PaymentMethod>).transpose() {
+            Ok(paid) => paid,
+            Err(e) => return failure(Error::BadInput(format!("paid: {e}")), staff.words),
+        };
+    let tenant = staff.session.tenant.clone();
+    let pickup = Pickup { at: now_utc(), paid };
+    let done =
+        counter.db(move |db| db.write(|conn| orders::pickup(conn, &tenant, OrderId(id), pickup))).await;
+    match done {
+        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
+        Err(e) => failure(e, staff.words),
+    }
+}
+
+/// `/orders/{id}/receipt.pdf`: the frozen document, as `receipts receipt N -o FILE.pdf`.
+pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let rendered = counter
+        .db(move |db| {
+            let receipt =
+                db.read(|conn| receipts::receipt(conn, &tenant, OrderId(id), Options::default()))?;
+            Ok((receipt.number.to_string(), pdf::render(&receipt)?))
+        })
+        .await;
+    match rendered {
+        Ok((number, bytes)) => pdf_response(bytes, &format!("receipt-{number}.pdf")),
+        Err(e) => failure(e, staff.words),
+    }
+}
+
+/// `/orders/{id}/label.pdf`: the racket's label, its QR code opening this order's page.
+pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let base = counter.base_url.clone();
+    let rendered = counter
+        .db(move |db| {
+            let label = db.read(|conn| {
+                let order = orders::find(conn, &tenant, OrderId(id))?;
+                let tag = rackets::tag_of(conn, &tenant, order.racket_id)?;
+                Ok(Label::of(&order, tag.as_deref(), tenant.zone(), base.as_deref()))
+            })?;
+            label::render(&[label], Size::default(), local_date(now_utc(), tenant.zone()))
+        })
+        .await;
+    match rendered {
+        Ok(bytes) => pdf_response(bytes, &format!("label-{id}.pdf")),
+        Err(e) => failure(e, staff.words),
+    }
+}
+
+fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_string()),
+            (header::CONTENT_DISPOSITION, format!("inline; filename=\"{name}\"")),
+        ],
+        bytes,
+    )
+        .into_response()
+}

@@ -1,0 +1,165 @@
+//! Logging in and out, the session every page needs, and the CSRF token every POST carries.
+
+use super::words::{language_of, Words};
+use super::{Counter, Shared};
+use crate::db::accounts::{self, Login, Session};
+use askama::Template;
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::Form;
+use serde::Deserialize;
+use std::sync::Arc;
+
+const COOKIE: &str = "receipts_session";
+
+/// The session cookie's value, from the request's Cookie headers.
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, token)| token.to_string())
+        .filter(|token| token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A logged-in user's request: its session, and the words of its language.
+pub struct Staff {
+    pub session: Session,
+    pub words: &'static Words,
+}
+
+impl Staff {
+    /// The refusal (403) of a POST whose CSRF token is missing or another session's.
+    pub fn refuses_csrf(&self, token: Option<&str>) -> Option<Response> {
+        let expected = self.session.csrf.as_bytes();
+        let given = token.unwrap_or_default().as_bytes();
+        // Compared in constant time: the comparison does not say how much of it was right.
+        let same = expected.len() == given.len()
+            && expected.iter().zip(given).fold(0u8, |diff, (a, b)| diff | (a ^ b)) == 0;
+        if same {
+            None
+        } else {
+            Some((StatusCode::FORBIDDEN, Html("<!doctype html><title>403</title><p>Forbidden: this form is stale or not ours. Reload the page and try again.</p>")).into_response())
+        }
+    }
+}
+
+impl FromRequestParts<Shared> for Staff {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, counter: &Shared) -> Result<Staff, Response> {
+        let to_login = || Redirect::to("/login").into_response();
+        let Some(token) = cookie_token(&parts.headers) else { return Err(to_login()) };
+        let idle = counter.session_idle;
+        let session = counter
+            .db(move |db| db.read(|conn| accounts::session(conn, &token, idle)))
+            .await
+            .map_err(|e| super::pages::failure(e, Words::of(Default::default())))?;
+        // A session's last use is written by `session` itself when it is due: a read here.
+        let Some(session) = session else { return Err(to_login()) };
+        let words = Words::of(language_of(session.language, &parts.headers, session.stringer_language));
+        Ok(Staff { session, words })
+    }
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    w: &'static Words,
+    username: String,
+    problem: Option<&'static str>,
+}
+
+/// Why a login was not let in.
+#[derive(Clone, Copy)]
+enum Refusal {
+    Refused,
+    Throttled,
+}
+
+fn login_page(headers: &HeaderMap, username: String, refusal: Option<Refusal>) -> Html<String> {
+    let w = Words::of(language_of(None, headers, None));
+    let problem = refusal.map(|refusal| match refusal {
+        Refusal::Refused => w.login_refused,
+        Refusal::Throttled => w.login_throttled,
+    });
+    Html(LoginPage { w, username, problem }.render().unwrap_or_default())
+}
+
+pub async fn login_form(headers: HeaderMap) -> Html<String> {
+    login_page(&headers, String::new(), None)
+}
+
+#[derive(Deserialize)]
+pub struct Credentials {
+    #[serde(default)]
+    username: String,
+    #[serde(default)]
+    password: String,
+}
+
+/// `POST /login`: 303 to the queue with a new session cookie, 401 with the form again, or
+/// 429 while the username is throttled.
+pub async fn login(
+    State(counter): State<Shared>,
+    headers: HeaderMap,
+    Form(form): Form<Credentials>,
+) -> Response {
+    let Credentials { username, password } = form;
+    let name = username.clone();
+    let outcome = counter.db(move |db| db.write(|conn| accounts::login(conn, &name, &password))).await;
+    match outcome {
+        Ok(Login::Welcome { token }) => {
+            let mut response = Redirect::to("/").into_response();
+            set_cookie(&counter, &mut response, &token, false);
+            response
+        }
+        Ok(Login::Refused) => {
+            (StatusCode::UNAUTHORIZED, login_page(&headers, username, Some(Refusal::Refused))).into_response()
+        }
+        Ok(Login::Throttled) => {
+            (StatusCode::TOO_MANY_REQUESTS, login_page(&headers, username, Some(Refusal::Throttled)))
+                .into_response()
+        }
+        Err(e) => super::pages::failure(e, Words::of(Default::default())),
+    }
+}
+
+#[derive(Deserialize)]
+pub struct Logout {
+    csrf: Option<String>,
+}
+
+/// `POST /logout`: the session ends here and in the database.
+pub async fn logout(
+    State(counter): State<Shared>,
+    staff: Staff,
+    headers: HeaderMap,
+    Form(form): Form<Logout>,
+) -> Response {
+    if let Some(refused) = staff.refuses_csrf(form.csrf.as_deref()) {
+        return refused;
+    }
+    if let Some(token) = cookie_token(&headers) {
+        if let Err(e) = counter.db(move |db| db.write(|conn| accounts::end(conn, &token))).await {
+            return super::pages::failure(e, staff.words);
+        }
+    }
+    let mut response = Redirect::to("/login").into_response();
+    set_cookie(&counter, &mut response, "", true);
+    response
+}
+
+fn set_cookie(counter: &Arc<Counter>, response: &mut Response, token: &str, clear: bool) {
+    let secure = if counter.secure { "; Secure" } else { "" };
+    let expiry = if clear { "; Max-Age=0" } else { "" };
+    let cookie = format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict{secure}{expiry}");
+    if let Ok(value) = HeaderValue::from_str(&cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+}

@@ -1,0 +1,386 @@
+//! The counter in the browser (SPEC 20) at the HTTP level: `receipts serve` started as a
+//! process on a free port, spoken to by an HTTP client that follows no redirects and keeps
+//! its own cookie, as a browser would. Accounts, sessions, CSRF, throttling, headers,
+//! tenancy, escaping, and the day's actions (strung once, pickup paid, the documents).
+
+use super::*;
+use crate::on_both_backends;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Stdio};
+
+/// A running `receipts serve`, stopped when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    /// What it logged after its first line, read on demand.
+    log: std::sync::mpsc::Receiver<String>,
+}
+
+impl Server {
+    fn start(db: &TestDb, extra: &[&str]) -> Server {
+        let mut child = receipts(db)
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        // It says where it serves once it listens: no waiting by the clock.
+        let first = lines.next().expect("serve says where it listens").unwrap();
+        let base = first
+            .split_whitespace()
+            .find(|word| word.starts_with("http"))
+            .unwrap_or_else(|| panic!("no address in {first:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        let (send, log) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in lines.map_while(Result::ok) {
+                let _ = send.send(line);
+            }
+        });
+        Server { child, base, log }
+    }
+
+    fn logged(&self) -> Vec<String> {
+        self.log.try_iter().collect()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What an answer was.
+struct Answer {
+    status: u16,
+    location: Option<String>,
+    cookies: Vec<String>,
+    headers: ureq::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    /// The CSRF token of the page's forms.
+    fn csrf(&self) -> String {
+        let text = self.text();
+        let at = text.find("name=\"csrf\" value=\"").expect("a form with a CSRF token") + 19;
+        text[at..at + 64].to_string()
+    }
+}
+
+/// A browser of one person: a cookie, no redirects followed.
+struct Browser {
+    base: String,
+    agent: ureq::Agent,
+    cookie: Option<String>,
+}
+
+impl Browser {
+    fn new(server: &Server) -> Browser {
+        let agent =
+            ureq::Agent::config_builder().max_redirects(0).http_status_as_error(false).build().new_agent();
+        Browser { base: server.base.clone(), agent, cookie: None }
+    }
+
+    fn answer(&mut self, response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
+        let mut response = response.unwrap();
+        let cookies: Vec<String> = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .map(|v| v.to_str().unwrap().to_string())
+            .collect();
+        for cookie in &cookies {
+            let pair = cookie.split(';').next().unwrap();
+            self.cookie = if cookie.contains("Max-Age=0") { None } else { Some(pair.to_string()) };
+        }
+        Answer {
+            status: response.status().as_u16(),
+            location: response.headers().get("location").map(|v| v.to_str().unwrap().to_string()),
+            cookies,
+            headers: response.headers().clone(),
+            body: response.body_mut().read_to_vec().unwrap(),
+        }
+    }
+
+    fn get(&mut self, path: &str) -> Answer {
+        let mut request = self.agent.get(format!("{}{path}", self.base));
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.call();
+        self.answer(response)
+    }
+
+    fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Answer {
+        let mut request = self.agent.post(format!("{}{path}", self.base));
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.send_form(form.iter().copied());
+        self.answer(response)
+    }
+
+    fn log_in(&mut self, username: &str, password: &str) -> Answer {
+        self.post("/login", &[("username", username), ("password", password)])
+    }
+}
+
+const PASSWORD: &str = "correct horse battery";
+
+fn account(db: &TestDb, username: &str, stringer: &str, role: &str) {
+    let out = receipts(db)
+        .args(["account", "add", username, "--stringer", stringer, "--role", role, "--password-stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(format!("{PASSWORD}\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Two stringers with an account each and an open order each.
+fn shop(db: &TestDb) -> (i64, i64) {
+    ok(db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
+    ok(db, &["stringer", "add", "ben", "--timezone", "Europe/Zurich"]);
+    account(db, "anna", "anna", "staff");
+    account(db, "ben", "ben", "staff");
+    let anna: i64 = ok(
+        db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "anna",
+            "--customer",
+            "Roger",
+            "--racket",
+            "Pure Aero",
+            "--price",
+            "35",
+        ],
+    )
+    .parse()
+    .unwrap();
+    let ben: i64 =
+        ok(db, &["order", "add", "--stringer", "ben", "--customer", "Iga", "--price", "40"]).parse().unwrap();
+    (anna, ben)
+}
+
+on_both_backends! {
+    fn a_day_at_the_counter_over_http(db: TestDb) {
+        let (order, _) = shop(&db);
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        let login = anna.log_in("anna", PASSWORD);
+        assert_eq!((login.status, login.location.as_deref()), (303, Some("/")));
+        let queue = anna.get("/");
+        assert_eq!(queue.status, 200);
+        assert!(queue.text().contains("Roger"), "{}", queue.text());
+        assert!(queue.text().contains(r#"<meta name="viewport""#));
+        let page = anna.get(&format!("/orders/{order}"));
+        let csrf = page.csrf();
+        // Strung twice, as a double click sends it: one number.
+        for _ in 0..2 {
+            let strung = anna.post(&format!("/orders/{order}/strung"), &[("csrf", &csrf)]);
+            assert_eq!((strung.status, strung.location.clone()), (303, Some(format!("/orders/{order}"))));
+        }
+        let number = ok(&db, &["order", "show", &order.to_string(), "--format", "json"]);
+        let number: serde_json::Value = serde_json::from_str(&number).unwrap();
+        let number = number["receipt_number"].as_str().unwrap().to_string();
+        assert!(number.ends_with("-0001"), "{number}");
+        assert_eq!(journaled(&db, "mint").len(), 1);
+        let page = anna.get(&format!("/orders/{order}"));
+        assert!(page.text().contains(&number), "the page shows the number");
+        let pdf = anna.get(&format!("/orders/{order}/receipt.pdf"));
+        assert_eq!(pdf.status, 200);
+        assert_eq!(pdf.headers.get("content-type").unwrap(), "application/pdf");
+        assert!(pdf.body.starts_with(b"%PDF-"));
+        let label = anna.get(&format!("/orders/{order}/label.pdf"));
+        assert!(label.body.starts_with(b"%PDF-"));
+        let picked = anna.post(&format!("/orders/{order}/pickup"), &[("csrf", &csrf), ("paid", "cash")]);
+        assert_eq!(picked.status, 303);
+        let shown: serde_json::Value =
+            serde_json::from_str(&ok(&db, &["order", "show", &order.to_string(), "--format", "json"])).unwrap();
+        assert_eq!(shown["payment_method"], "cash");
+        assert!(shown["returned_at"].is_string());
+        let again = anna.post(&format!("/orders/{order}/pickup"), &[("csrf", &csrf), ("paid", "card")]);
+        assert_eq!(again.status, 422, "a racket is picked up once: {}", again.text());
+        assert!(again.text().contains("picked up"), "{}", again.text());
+    }
+}
+
+on_both_backends! {
+    fn sessions_csrf_and_tenancy(db: TestDb) {
+        let (anna_order, ben_order) = shop(&db);
+        let server = Server::start(&db, &[]);
+        let mut nobody = Browser::new(&server);
+        for path in ["/", &format!("/orders/{anna_order}"), &format!("/orders/{anna_order}/receipt.pdf")] {
+            let answer = nobody.get(path);
+            assert_eq!((answer.status, answer.location.as_deref()), (303, Some("/login")), "{path}");
+        }
+        let posted = nobody.post(&format!("/orders/{anna_order}/strung"), &[("csrf", "x")]);
+        assert_eq!((posted.status, posted.location.as_deref()), (303, Some("/login")));
+
+        let mut anna = Browser::new(&server);
+        let login = anna.log_in("anna", PASSWORD);
+        let cookie = &login.cookies[0];
+        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+            assert!(cookie.contains(attribute), "{cookie}");
+        }
+        assert!(!cookie.contains("Secure"), "plain HTTP on the loopback: {cookie}");
+        let token = cookie.split(';').next().unwrap().split_once('=').unwrap().1.to_string();
+        assert_eq!(token.len(), 64, "256 random bits");
+        let csrf = anna.get(&format!("/orders/{anna_order}")).csrf();
+
+        // Another stringer's order: not found, nothing of it shown, nothing changed.
+        for path in [format!("/orders/{ben_order}"), format!("/orders/{ben_order}/label.pdf")] {
+            let answer = anna.get(&path);
+            assert_eq!(answer.status, 404, "{path}");
+            assert!(!answer.text().contains("Iga"));
+        }
+        let foreign = anna.post(&format!("/orders/{ben_order}/strung"), &[("csrf", &csrf)]);
+        assert_eq!(foreign.status, 404);
+        // No token, or another session's: 403 and nothing minted.
+        let mut ben = Browser::new(&server);
+        ben.log_in("ben", PASSWORD);
+        let bens_csrf = ben.get(&format!("/orders/{ben_order}")).csrf();
+        assert_ne!(bens_csrf, csrf);
+        for form in [vec![], vec![("csrf", bens_csrf.as_str())], vec![("csrf", "")]] {
+            let refused = anna.post(&format!("/orders/{anna_order}/strung"), &form);
+            assert_eq!(refused.status, 403, "{form:?}");
+        }
+        assert!(journaled(&db, "mint").is_empty(), "nothing was minted");
+
+        // A new login is a new session; logging out ends it for good, the cookie replayed.
+        let mut second = Browser::new(&server);
+        let again = second.log_in("anna", PASSWORD);
+        assert_ne!(again.cookies[0], *cookie);
+        let out = anna.post("/logout", &[("csrf", &csrf)]);
+        assert_eq!((out.status, out.location.as_deref()), (303, Some("/login")));
+        let mut replay = Browser::new(&server);
+        replay.cookie = Some(format!("receipts_session={token}"));
+        assert_eq!(replay.get("/").status, 303, "an ended session opens nothing");
+        assert_eq!(second.get("/").status, 200, "the other session goes on");
+
+        // A disabled account's sessions end.
+        ok(&db, &["account", "disable", "anna"]);
+        assert_eq!(second.get("/").status, 303);
+        assert_eq!(Browser::new(&server).log_in("anna", PASSWORD).status, 401);
+
+        // Nothing secret in the request log.
+        let log = server.logged().join("\n");
+        assert!(log.contains("POST /login 303"), "{log}");
+        for secret in [PASSWORD, token.as_str(), csrf.as_str()] {
+            assert!(!log.contains(secret), "the log holds a secret: {log}");
+        }
+    }
+}
+
+on_both_backends! {
+    fn logins_are_throttled_and_say_nothing_of_which_field(db: TestDb) {
+        shop(&db);
+        let server = Server::start(&db, &[]);
+        let mut browser = Browser::new(&server);
+        let wrong_name = browser.log_in("nobody", PASSWORD);
+        let wrong_password = browser.log_in("anna", "not the password");
+        assert_eq!((wrong_name.status, wrong_password.status), (401, 401));
+        let said = |answer: &Answer| {
+            let text = answer.text();
+            text[text.find("role=\"alert\"").unwrap()..].split('<').next().unwrap().to_string()
+        };
+        assert_eq!(said(&wrong_name), said(&wrong_password), "the same words either way");
+        for _ in 0..4 {
+            assert_eq!(browser.log_in("anna", "still wrong!").status, 401);
+        }
+        // Five failures: now even the right password is refused, for this username only.
+        assert_eq!(browser.log_in("anna", PASSWORD).status, 429);
+        assert_eq!(browser.log_in("ben", PASSWORD).status, 303);
+    }
+}
+
+on_both_backends! {
+    fn pages_escape_what_users_typed_and_carry_the_security_headers(db: TestDb) {
+        ok(&db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
+        account(&db, "anna", "anna", "owner");
+        let script = "<script>alert(1)</script>";
+        let order = ok(&db, &["order", "add", "--customer", script, "--racket", "<b>x</b>"]);
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        for path in ["/".to_string(), format!("/orders/{order}")] {
+            let page = anna.get(&path);
+            let text = page.text();
+            assert!(!text.contains(script) && !text.contains("<b>x</b>"), "{path}: {text}");
+            // Shown, as escaped text (numeric or named entities alike).
+            assert!(text.contains("script&#62;alert(1)&#60;") || text.contains("script&gt;alert(1)&lt;"), "{path}: {text}");
+            let csp = page.headers.get("content-security-policy").unwrap().to_str().unwrap();
+            for rule in ["script-src 'self'", "object-src 'none'", "frame-ancestors 'none'"] {
+                assert!(csp.contains(rule), "{csp}");
+            }
+            assert_eq!(page.headers.get("x-content-type-options").unwrap(), "nosniff");
+            assert_eq!(page.headers.get("referrer-policy").unwrap(), "same-origin");
+            for inline in ["<script>", "onclick=", "onsubmit=", "onload="] {
+                assert!(!text.contains(inline), "{path}: no inline script or handler: {inline}");
+            }
+        }
+        // A body over 10 MiB, announced: refused before it is read.
+        let address = server.base.trim_start_matches("http://");
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        use std::io::{Read, Write};
+        write!(
+            stream,
+            "POST /login HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\nusername=anna&password=",
+            11 * 1024 * 1024
+        )
+        .unwrap();
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).unwrap();
+        assert_eq!(&head, b"HTTP/1.1 413");
+        assert_eq!(Browser::new(&server).get("/healthz").status, 200);
+    }
+}
+
+#[test]
+fn serve_refuses_plain_http_beyond_the_loopback_and_accounts_check_their_input() {
+    let db = TestDb::sqlite();
+    ok(&db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
+    let out = run(&db, &["serve", "--listen", "0.0.0.0:0"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--allow-http"), "{}", out.stderr);
+    let short = receipts(&db)
+        .args(["account", "add", "anna", "--password-stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"short\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(short.status.code(), Some(65));
+    assert!(String::from_utf8_lossy(&short.stderr).contains("at least 10 characters"));
+    account(&db, "anna", "anna", "staff");
+    let hash = db.query_i64("SELECT count(*) FROM accounts WHERE password_hash LIKE '$argon2id$%'");
+    assert_eq!(hash, Some(1), "an Argon2id PHC string, never the password");
+    let listed = ok(&db, &["account", "list", "--format", "json"]);
+    assert!(listed.contains("\"anna\"") && !listed.contains(PASSWORD), "{listed}");
+}
