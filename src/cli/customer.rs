@@ -239,7 +239,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut rows = Rows::<Row>::new(opts.format.into()).within_terminal();
     db.read(|conn| {
         for tenant in &tenants {
-            for customer in customers::search(conn, tenant, opts.search.as_deref())? {
+            for customer in customers::search(conn, tenant, opts.search.as_deref(), None)? {
                 rows.push(&Row::of(&customer, tenant))?;
             }
         }

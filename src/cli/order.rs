@@ -1,17 +1,14 @@
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
-use crate::db::intake::{self, Intake};
+use crate::db::intake::{self, Details, Intake, PostalText};
 use crate::db::items;
 use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Access, Tenant};
 use crate::domain::{
-    check_country, check_email, check_not_future, check_past, check_tension, format_local, format_utc,
-    now_utc, Currency, CustomerId, Due, Item, Length, OrderId, OrderKind, OrderStatus, PaymentMethod, Price,
-    RacketId, StatusFilter, Timestamp,
+    check_not_future, check_past, format_local, format_utc, now_utc, Currency, CustomerId, Due, Item, Length,
+    OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId, StatusFilter, Timestamp,
 };
-use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
-use crate::receipt::pdf::check_printable;
 use crate::Error;
 use anyhow::Context as _;
 use chrono::NaiveDate;
@@ -178,109 +175,40 @@ pub struct CustomerPostal {
     customer_country: Option<String>,
 }
 
-impl CustomerPostal {
-    /// The structured address, complete and fit for a QR-bill, if any of it was given.
-    fn postal(self) -> Result<Option<Postal>, Error> {
-        let CustomerPostal {
-            customer_street,
-            customer_house_number,
-            customer_postcode,
-            customer_town,
-            customer_country,
-        } = self;
-        let given =
-            [&customer_street, &customer_house_number, &customer_postcode, &customer_town, &customer_country];
-        if given.iter().all(|field| field.is_none()) {
-            return Ok(None);
-        }
-        let required = |value: Option<String>, flag: &str| {
-            value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| {
-                Error::BadInput(format!(
-                    "a structured customer address needs --customer-postcode, --customer-town and \
-                     --customer-country: {flag} is missing"
-                ))
-            })
-        };
-        let postal = Postal {
-            street: customer_street.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
-            house_number: customer_house_number.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
-            postcode: required(customer_postcode, "--customer-postcode")?,
-            town: required(customer_town, "--customer-town")?,
-            country: check_country(&required(customer_country, "--customer-country")?)
-                .map_err(Error::BadInput)?,
-        };
-        postal.check(Who::Customer)?;
-        for line in postal.lines() {
-            check_printable("customer address", &line)?;
-        }
-        Ok(Some(postal))
-    }
-}
-
-/// A detail as given, trimmed: one of only spaces is refused (an empty one clears it).
-fn trimmed(value: Option<String>, flag: &str) -> Result<Option<String>, Error> {
-    match value {
-        Some(text) if !text.is_empty() && text.trim().is_empty() => {
-            Err(Error::BadInput(format!("{flag} holds only spaces: give a value, or \"\" to clear it")))
-        }
-        Some(text) => Ok(Some(text.trim().to_string())),
-        None => Ok(None),
-    }
-}
-
 impl DetailOpts {
-    /// The details, each printed one checked to be printable; the promised time and the
-    /// items beside them.
+    /// The details, checked by the library.
     fn into_changes(self) -> Result<(OrderChanges, Option<Due>, Vec<Item>), Error> {
-        let customer_address = (!self.customer_address.is_empty())
-            .then(|| self.customer_address.join("\n").replace("\\n", "\n"));
-        let customer = trimmed(self.customer, "--customer")?;
-        let racket = trimmed(self.racket, "--racket")?;
-        let string = trimmed(self.string, "--string")?;
-        let cross_string = trimmed(self.cross_string, "--cross-string")?;
-        let tension = trimmed(self.tension, "--tension")?
-            .map(|t| if t.is_empty() { Ok(t) } else { check_tension(&t) })
-            .transpose()
-            .map_err(Error::BadInput)?;
-        for (field, text) in [
-            ("customer", &customer),
-            ("racket", &racket),
-            ("string", &string),
-            ("tension", &tension),
-            ("customer note", &self.customer_note),
-            ("customer address", &customer_address),
-            ("cross string", &cross_string),
-        ] {
-            if let Some(text) = text {
-                check_printable(field, text)?;
-            }
-        }
-        for item in &self.items {
-            check_printable("item", &item.text)?;
-        }
-        let email = self.email.as_deref().map(check_email).transpose().map_err(Error::BadInput)?;
-        let postal = self.customer_postal.postal()?;
-        if let (Some(_), Some(name)) = (&postal, &customer) {
-            check_qr_text("customer", name, QR_LIMITS.name)?;
-        }
-        let changes = OrderChanges {
-            customer,
-            racket,
-            string,
-            tension,
-            price_minor: self.price.map(|p| p.0),
-            currency: self.currency.map(|c| c.to_string()),
+        self.into_details().check()
+    }
+
+    /// The details as given, for the library to check (`intake::Details::check`).
+    fn into_details(self) -> Details {
+        let postal = self.customer_postal;
+        Details {
+            customer: self.customer,
+            racket: self.racket,
+            string: self.string,
+            tension: self.tension,
+            price: self.price,
+            currency: self.currency,
             customer_note: self.customer_note,
-            customer_address,
-            customer_postal: postal.as_ref().map(Postal::stored),
-            email,
+            customer_address: (!self.customer_address.is_empty())
+                .then(|| self.customer_address.join("\n").replace("\\n", "\n")),
+            postal: PostalText {
+                street: postal.customer_street,
+                house_number: postal.customer_house_number,
+                postcode: postal.customer_postcode,
+                town: postal.customer_town,
+                country: postal.customer_country,
+            },
             notes: self.notes,
-            due_at: None,
-            string_length_cm: self.string_length.map(|length| length.0),
+            email: self.email,
+            due: self.due,
+            items: self.items,
+            string_length: self.string_length,
             own_string: self.own_string,
-            cross_string,
-        };
-        Ok((changes, self.due, self.items))
+            cross_string: self.cross_string,
+        }
     }
 }
 
@@ -409,22 +337,15 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
         }
         None => now,
     };
-    let (mut about, due, items) = opts.details.into_changes()?;
-    about.due_at = due.map(|due| due.resolve(ordered_at, tenant.zone())).transpose().map_err(Error::Usage)?;
     let intake = Intake {
         customer: opts.customer_id,
         racket: opts.racket_id,
         racket_tag: opts.racket_tag,
         same: opts.same,
     };
-    let (taken, address) = db.write(|conn| {
-        let taken = intake::take(conn, &tenant, opts.kind, Some(ordered_at), &intake, &about)?;
-        if !items.is_empty() {
-            items::replace(conn, taken.order, &items)?;
-        }
-        let added = orders::find(conn, &tenant, taken.order)?;
-        Ok((taken, orders::address_wanted(conn, &tenant, &added)?))
-    })?;
+    let details = opts.details.into_details();
+    let (taken, address) =
+        db.write(|conn| intake::take_order(conn, &tenant, opts.kind, ordered_at, &intake, details))?;
     let id = taken.order;
     eprintln!("added order {id} for {}", tenant.handle());
     if let Some((customer, new)) = taken.customer {

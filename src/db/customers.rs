@@ -210,8 +210,14 @@ pub fn edit(
 /// The tenant's customers whose name or e-mail holds `text` (case, accents and repeated
 /// spaces ignored), or whose phone number holds its digits; all of them without a text. By
 /// name, then id. Both sides are folded when they are written (`search_name`,
-/// `search_email`), so a search is one plain scan, no function called per row.
-pub fn search(conn: &mut DbConn, tenant: &Tenant, text: Option<&str>) -> Result<Vec<Customer>, Error> {
+/// `search_email`), so a search is one plain scan, no function called per row. `page`:
+/// (offset, limit), for a page of them.
+pub fn search(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    text: Option<&str>,
+    page: Option<(i64, i64)>,
+) -> Result<Vec<Customer>, Error> {
     // The stringer's customers read straight through the table (the unary plus keeps SQLite
     // off the name index, whose row-by-row lookups take ten times as long as one pass) and
     // sorted after: a search looks inside texts, so no index narrows it anyway.
@@ -235,7 +241,11 @@ pub fn search(conn: &mut DbConn, tenant: &Tenant, text: Option<&str>) -> Result<
             )
         };
     }
-    let rows: Vec<CustomerRow> = query.order((customers::search_name, customers::id)).load(conn)?;
+    query = query.order((customers::search_name, customers::id));
+    if let Some((offset, limit)) = page {
+        query = query.offset(offset).limit(limit);
+    }
+    let rows: Vec<CustomerRow> = query.load(conn)?;
     Ok(rows.into_iter().map(Customer::from).collect())
 }
 

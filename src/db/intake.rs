@@ -9,8 +9,13 @@ use super::orders::{self, OrderChanges};
 use super::rackets::{self, Racket, RacketChanges};
 use super::schema::orders as orders_table;
 use super::{DbConn, Tenant};
-use crate::domain::{CustomerId, OrderId, OrderKind, RacketId};
+use crate::domain::{
+    check_country, check_email, check_tension, Currency, CustomerId, Due, Item, Length, OrderId, OrderKind,
+    Price, RacketId,
+};
 use crate::error::Error;
+use crate::payment::{check_qr_text, Postal, Who, QR_LIMITS};
+use crate::receipt::pdf::check_printable;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -24,6 +29,135 @@ pub struct Intake {
     pub same: bool,
 }
 
+/// What an order is about, as the counter gives it: the CLI's flags and the web form's
+/// fields (named alike), checked here once for both. Refusals name the flag (`--tension`),
+/// which the web shows next to the field of that name.
+#[derive(Debug, Clone, Default)]
+pub struct Details {
+    pub customer: Option<String>,
+    pub racket: Option<String>,
+    pub string: Option<String>,
+    pub tension: Option<String>,
+    pub price: Option<Price>,
+    pub currency: Option<Currency>,
+    pub customer_note: Option<String>,
+    /// Lines printed under the customer's name, `\n` between them.
+    pub customer_address: Option<String>,
+    pub postal: PostalText,
+    pub notes: Option<String>,
+    pub email: Option<String>,
+    pub due: Option<Due>,
+    pub items: Vec<Item>,
+    pub string_length: Option<Length>,
+    pub own_string: Option<bool>,
+    pub cross_string: Option<String>,
+}
+
+/// The customer's structured address as given (a QR-bill's "Payable by").
+#[derive(Debug, Clone, Default)]
+pub struct PostalText {
+    pub street: Option<String>,
+    pub house_number: Option<String>,
+    pub postcode: Option<String>,
+    pub town: Option<String>,
+    pub country: Option<String>,
+}
+
+impl Details {
+    /// The details, each printed one checked to be printable; the promised time and the
+    /// items beside them.
+    pub fn check(self) -> Result<(OrderChanges, Option<Due>, Vec<Item>), Error> {
+        let customer = trimmed(self.customer, "--customer")?;
+        let racket = trimmed(self.racket, "--racket")?;
+        let string = trimmed(self.string, "--string")?;
+        let cross_string = trimmed(self.cross_string, "--cross-string")?;
+        let tension = trimmed(self.tension, "--tension")?
+            .map(|t| if t.is_empty() { Ok(t) } else { check_tension(&t) })
+            .transpose()
+            .map_err(Error::BadInput)?;
+        for (field, text) in [
+            ("customer", &customer),
+            ("racket", &racket),
+            ("string", &string),
+            ("tension", &tension),
+            ("customer note", &self.customer_note),
+            ("customer address", &self.customer_address),
+            ("cross string", &cross_string),
+        ] {
+            if let Some(text) = text {
+                check_printable(field, text)?;
+            }
+        }
+        for item in &self.items {
+            check_printable("item", &item.text)?;
+        }
+        let email = self.email.as_deref().map(check_email).transpose().map_err(Error::BadInput)?;
+        let postal = self.postal.postal()?;
+        if let (Some(_), Some(name)) = (&postal, &customer) {
+            check_qr_text("customer", name, QR_LIMITS.name)?;
+        }
+        let changes = OrderChanges {
+            customer,
+            racket,
+            string,
+            tension,
+            price_minor: self.price.map(|p| p.0),
+            currency: self.currency.map(|c| c.to_string()),
+            customer_note: self.customer_note,
+            customer_address: self.customer_address,
+            customer_postal: postal.as_ref().map(Postal::stored),
+            email,
+            notes: self.notes,
+            due_at: None,
+            string_length_cm: self.string_length.map(|length| length.0),
+            own_string: self.own_string,
+            cross_string,
+        };
+        Ok((changes, self.due, self.items))
+    }
+}
+
+impl PostalText {
+    /// The structured address, complete and fit for a QR-bill, if any of it was given.
+    fn postal(self) -> Result<Option<Postal>, Error> {
+        let PostalText { street, house_number, postcode, town, country } = self;
+        if [&street, &house_number, &postcode, &town, &country].iter().all(|field| field.is_none()) {
+            return Ok(None);
+        }
+        let required = |value: Option<String>, flag: &str| {
+            value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| {
+                Error::BadInput(format!(
+                    "a structured customer address needs --customer-postcode, --customer-town and \
+                     --customer-country: {flag} is missing"
+                ))
+            })
+        };
+        let postal = Postal {
+            street: street.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
+            house_number: house_number.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
+            postcode: required(postcode, "--customer-postcode")?,
+            town: required(town, "--customer-town")?,
+            country: check_country(&required(country, "--customer-country")?).map_err(Error::BadInput)?,
+        };
+        postal.check(Who::Customer)?;
+        for line in postal.lines() {
+            check_printable("customer address", &line)?;
+        }
+        Ok(Some(postal))
+    }
+}
+
+/// A detail as given, trimmed: one of only spaces is refused (an empty one clears it).
+fn trimmed(value: Option<String>, flag: &str) -> Result<Option<String>, Error> {
+    match value {
+        Some(text) if !text.is_empty() && text.trim().is_empty() => {
+            Err(Error::BadInput(format!("{flag} holds only spaces: give a value, or \"\" to clear it")))
+        }
+        Some(text) => Ok(Some(text.trim().to_string())),
+        None => Ok(None),
+    }
+}
+
 /// What taking the order did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Taken {
@@ -33,6 +167,28 @@ pub struct Taken {
     pub racket: Option<(RacketId, bool)>,
     /// The order "the same as last time" copied.
     pub copied_from: Option<OrderId>,
+}
+
+/// An order taken at the counter, as both doors take it: the details checked, the customer
+/// and racket found or added (`take`), the promised time (given, else the stringer's
+/// turnaround), the items. Returns what was done and the small-amount limit the order is
+/// above when its invoice will need the customer's address (said now: the mint refuses it).
+pub fn take_order(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    kind: OrderKind,
+    ordered_at: NaiveDateTime,
+    intake: &Intake,
+    details: Details,
+) -> Result<(Taken, Option<&'static str>), Error> {
+    let (mut about, due, items) = details.check()?;
+    about.due_at = due.map(|due| due.resolve(ordered_at, tenant.zone())).transpose().map_err(Error::Usage)?;
+    let taken = take(conn, tenant, kind, Some(ordered_at), intake, &about)?;
+    if !items.is_empty() {
+        super::items::replace(conn, taken.order, &items)?;
+    }
+    let added = orders::find(conn, tenant, taken.order)?;
+    Ok((taken, orders::address_wanted(conn, tenant, &added)?))
 }
 
 /// Takes an order for the tenant. A client order names its customer by id, or by name (the

@@ -3,6 +3,9 @@
 //! threads with pooled connections, never on the async ones. Sessions live in the
 //! database, so several processes can serve one PostgreSQL.
 
+mod customers;
+mod form;
+mod intake;
 mod pages;
 mod session;
 mod words;
@@ -96,11 +99,14 @@ impl Counter {
 fn router(counter: Shared) -> Router {
     Router::new()
         .route("/", get(pages::queue))
+        .route("/orders/new", get(intake::form).post(intake::take))
         .route("/orders/{id}", get(pages::order))
         .route("/orders/{id}/strung", post(pages::strung))
         .route("/orders/{id}/pickup", post(pages::pickup))
         .route("/orders/{id}/receipt.pdf", get(pages::receipt_pdf))
         .route("/orders/{id}/label.pdf", get(pages::label_pdf))
+        .route("/customers", get(customers::list))
+        .route("/customers/{id}", get(customers::show))
         .route("/login", get(session::login_form).post(session::login))
         .route("/logout", post(session::logout))
         .route("/healthz", get(healthz))

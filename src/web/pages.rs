@@ -2,6 +2,7 @@
 //! the library function its command calls; the tenant is the session's stringer, so an id
 //! of another stringer's row is not found (404) like an id that does not exist.
 
+use super::form::Fields;
 use super::session::Staff;
 use super::words::Words;
 use super::Shared;
@@ -17,9 +18,7 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::Form;
 use chrono_tz::Tz;
-use serde::Deserialize;
 
 /// A page's answer to an error: 404 for what this stringer does not have, 422 with the
 /// CLI's words for a refusal, 503 when the database is away, 500 for the rest (its detail
@@ -198,22 +197,15 @@ fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
     w.methods[index]
 }
 
-#[derive(Deserialize)]
-pub struct Action {
-    csrf: Option<String>,
-    /// Pickup: how it was paid there, if it was.
-    paid: Option<String>,
-}
-
 /// `POST /orders/{id}/strung`: mints, and answers 303 to the order's page, which shows the
 /// number. Posted again for a numbered order (a double click), it mints nothing.
 pub async fn strung(
     State(counter): State<Shared>,
     staff: Staff,
     Path(id): Path<i64>,
-    Form(form): Form<Action>,
+    form: Fields,
 ) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.csrf.as_deref()) {
+    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
         return refused;
     }
     let handle = staff.session.tenant.handle().to_string();
@@ -234,16 +226,15 @@ pub async fn pickup(
     State(counter): State<Shared>,
     staff: Staff,
     Path(id): Path<i64>,
-    Form(form): Form<Action>,
+    form: Fields,
 ) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.csrf.as_deref()) {
+    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
         return refused;
     }
-    let paid =
-        match form.paid.as_deref().filter(|m| !m.is_empty()).map(str::parse::<PaymentMethod>).transpose() {
-            Ok(paid) => paid,
-            Err(e) => return failure(Error::BadInput(format!("paid: {e}")), staff.words),
-        };
+    let paid = match form.parsed::<PaymentMethod>("paid") {
+        Ok(paid) => paid,
+        Err(e) => return failure(Error::BadInput(e), staff.words),
+    };
     let tenant = staff.session.tenant.clone();
     let pickup = Pickup { at: now_utc(), paid };
     let done =

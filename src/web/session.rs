@@ -1,5 +1,6 @@
 //! Logging in and out, the session every page needs, and the CSRF token every POST carries.
 
+use super::form::Fields;
 use super::words::{language_of, Words};
 use super::{Counter, Shared};
 use crate::db::accounts::{self, Login, Session};
@@ -8,8 +9,6 @@ use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::Form;
-use serde::Deserialize;
 use std::sync::Arc;
 
 const COOKIE: &str = "receipts_session";
@@ -95,22 +94,11 @@ pub async fn login_form(headers: HeaderMap) -> Html<String> {
     login_page(&headers, String::new(), None)
 }
 
-#[derive(Deserialize)]
-pub struct Credentials {
-    #[serde(default)]
-    username: String,
-    #[serde(default)]
-    password: String,
-}
-
 /// `POST /login`: 303 to the queue with a new session cookie, 401 with the form again, or
 /// 429 while the username is throttled.
-pub async fn login(
-    State(counter): State<Shared>,
-    headers: HeaderMap,
-    Form(form): Form<Credentials>,
-) -> Response {
-    let Credentials { username, password } = form;
+pub async fn login(State(counter): State<Shared>, headers: HeaderMap, form: Fields) -> Response {
+    let username = form.get("username").unwrap_or_default().to_string();
+    let password = form.get("password").unwrap_or_default().to_string();
     let name = username.clone();
     let outcome = counter.db(move |db| db.write(|conn| accounts::login(conn, &name, &password))).await;
     match outcome {
@@ -130,19 +118,14 @@ pub async fn login(
     }
 }
 
-#[derive(Deserialize)]
-pub struct Logout {
-    csrf: Option<String>,
-}
-
 /// `POST /logout`: the session ends here and in the database.
 pub async fn logout(
     State(counter): State<Shared>,
     staff: Staff,
     headers: HeaderMap,
-    Form(form): Form<Logout>,
+    form: Fields,
 ) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.csrf.as_deref()) {
+    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
         return refused;
     }
     if let Some(token) = cookie_token(&headers) {

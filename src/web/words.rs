@@ -61,6 +61,17 @@ pub struct Words {
     pub not_found: &'static str,
     pub failed: &'static str,
     pub methods: [&'static str; 5],
+    pub new_order: &'static str,
+    pub take_order: &'static str,
+    pub item: &'static str,
+    pub same: &'static str,
+    pub customers: &'static str,
+    pub search: &'static str,
+    pub more: &'static str,
+    pub history: &'static str,
+    pub rackets: &'static str,
+    pub email: &'static str,
+    pub phone: &'static str,
 }
 
 impl Words {
@@ -102,6 +113,17 @@ static EN: Words = Words {
     not_found: "Not found.",
     failed: "That did not work",
     methods: ["cash", "card", "TWINT", "transfer", "other"],
+    new_order: "New order",
+    take_order: "Take the order",
+    item: "Item (TEXT=PRICE)",
+    same: "The same as last time",
+    customers: "Customers",
+    search: "Search",
+    more: "More",
+    history: "History",
+    rackets: "Rackets",
+    email: "E-mail",
+    phone: "Phone",
 };
 
 static DE: Words = Words {
@@ -132,6 +154,17 @@ static DE: Words = Words {
     not_found: "Nicht gefunden.",
     failed: "Das ging nicht",
     methods: ["bar", "Karte", "TWINT", "Überweisung", "andere"],
+    new_order: "Neuer Auftrag",
+    take_order: "Auftrag aufnehmen",
+    item: "Posten (TEXT=PREIS)",
+    same: "Wie letztes Mal",
+    customers: "Kunden",
+    search: "Suchen",
+    more: "Weitere",
+    history: "Verlauf",
+    rackets: "Schläger",
+    email: "E-Mail",
+    phone: "Telefon",
 };
 
 static FR: Words = Words {
@@ -162,6 +195,17 @@ static FR: Words = Words {
     not_found: "Introuvable.",
     failed: "Cela n'a pas marché",
     methods: ["espèces", "carte", "TWINT", "virement", "autre"],
+    new_order: "Nouvelle commande",
+    take_order: "Prendre la commande",
+    item: "Article (TEXTE=PRIX)",
+    same: "Comme la dernière fois",
+    customers: "Clients",
+    search: "Chercher",
+    more: "Suite",
+    history: "Historique",
+    rackets: "Raquettes",
+    email: "E-mail",
+    phone: "Téléphone",
 };
 
 static IT: Words = Words {
@@ -192,4 +236,15 @@ static IT: Words = Words {
     not_found: "Non trovato.",
     failed: "Non è riuscito",
     methods: ["contanti", "carta", "TWINT", "bonifico", "altro"],
+    new_order: "Nuovo ordine",
+    take_order: "Registra l'ordine",
+    item: "Articolo (TESTO=PREZZO)",
+    same: "Come l'ultima volta",
+    customers: "Clienti",
+    search: "Cerca",
+    more: "Altri",
+    history: "Storico",
+    rackets: "Racchette",
+    email: "E-mail",
+    phone: "Telefono",
 };

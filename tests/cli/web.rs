@@ -384,3 +384,90 @@ fn serve_refuses_plain_http_beyond_the_loopback_and_accounts_check_their_input()
     let listed = ok(&db, &["account", "list", "--format", "json"]);
     assert!(listed.contains("\"anna\"") && !listed.contains(PASSWORD), "{listed}");
 }
+
+on_both_backends! {
+    fn an_order_taken_in_the_browser_for_a_known_customer_is_the_same_as_last_time(db: TestDb) {
+        shop(&db);
+        let aero = ok(
+            &db,
+            &["order", "add", "--stringer", "anna", "--customer", "Roger Müller", "--racket", "Pure Aero",
+              "--string", "RPM Blast 1.25", "--tension", "24/23 kg", "--price", "38"],
+        );
+        // Another racket of his, strung later: "the same" is of the racket, not of his last visit.
+        let blade = ok(&db, &["order", "add", "--stringer", "anna", "--customer", "Roger Müller", "--racket",
+                              "Blade 98", "--string", "Hawk 1.20", "--tension", "22 kg", "--price", "30"]);
+        for order in [&aero, &blade] {
+            ok(&db, &["mint", "--order", order]);
+        }
+        let customers: serde_json::Value =
+            serde_json::from_str(&ok(&db, &["customer", "list", "--stringer", "anna", "--format", "json"])).unwrap();
+        let roger = customers.as_array().unwrap().iter().find(|c| c["name"] == "Roger Müller").unwrap()["id"]
+            .as_i64()
+            .unwrap();
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let found = anna.get("/customers?q=muller");
+        assert!(found.text().contains(&format!("/customers/{roger}")), "{}", found.text());
+        assert!(!found.text().contains("Iga"));
+        let page = anna.get(&format!("/customers/{roger}")).text();
+        assert!(page.contains("RPM Blast 1.25 24/23 kg"), "{page}");
+        let rackets: serde_json::Value = serde_json::from_str(&ok(
+            &db,
+            &["racket", "list", "--customer", &roger.to_string(), "--format", "json"],
+        ))
+        .unwrap();
+        let racket = rackets.as_array().unwrap().iter().find(|r| r["model"] == "Pure Aero").unwrap()["id"]
+            .as_i64()
+            .unwrap();
+        let link = format!("/orders/new?customer_id={roger}&amp;racket_id={racket}&amp;same=yes");
+        assert!(page.contains(&link), "{page}");
+        let form = anna.get(&link.replace("&amp;", "&"));
+        assert!(form.text().contains("name=\"same\" value=\"yes\" checked"), "{}", form.text());
+        let csrf = form.csrf();
+        let (roger_id, racket_id) = (roger.to_string(), racket.to_string());
+        let taken = anna.post(
+            "/orders/new",
+            &[("csrf", &csrf), ("customer_id", &roger_id), ("racket_id", &racket_id), ("same", "yes"),
+              ("price", ""), ("item", "Overgrip=3.50"), ("item", "")],
+        );
+        assert_eq!(taken.status, 303, "{}", taken.text());
+        let id = taken.location.unwrap().trim_start_matches("/orders/").to_string();
+        let new: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &id, "--format", "json"])).unwrap();
+        assert_eq!(new["string"], "RPM Blast 1.25");
+        assert_eq!(new["tension"], "24/23 kg");
+        assert_eq!(new["racket"], "Pure Aero");
+        assert_eq!(new["customer"], "Roger Müller");
+        let his: serde_json::Value = serde_json::from_str(&ok(
+            &db,
+            &["order", "list", "--racket-id", &racket.to_string(), "--format", "json"],
+        ))
+        .unwrap();
+        assert!(his.as_array().unwrap().iter().any(|o| o["id"].as_i64() == id.parse::<i64>().ok()), "linked to his racket");
+        assert_eq!(new["items"][0]["text"], "Overgrip");
+
+        // Refused: what was typed stays, the CLI's words beside the field; nothing taken.
+        let before = ok(&db, &["order", "list", "--format", "csv"]).lines().count();
+        let refused = anna.post(
+            "/orders/new",
+            &[("csrf", &csrf), ("customer", "Iga <b>Ś</b>"), ("racket", "Speed MP"), ("tension", "abc")],
+        );
+        assert_eq!(refused.status, 422);
+        let text = refused.text();
+        assert!(text.contains("Speed MP"), "kept what was typed: {text}");
+        assert!(!text.contains("<b>Ś</b>"), "typed text is escaped: {text}");
+        let tension_field = text.find("name=\"tension\"").unwrap();
+        let problem = text.find("--tension").expect("the CLI's words");
+        assert!(problem > tension_field, "the refusal follows its field");
+        assert_eq!(ok(&db, &["order", "list", "--format", "csv"]).lines().count(), before);
+        // Another stringer's customer in the form: not found, nothing taken.
+        let bens: serde_json::Value =
+            serde_json::from_str(&ok(&db, &["customer", "list", "--stringer", "ben", "--format", "json"])).unwrap();
+        let iga = bens[0]["id"].as_i64().unwrap().to_string();
+        assert_eq!(anna.get(&format!("/customers/{iga}")).status, 404);
+        assert_eq!(anna.get(&format!("/orders/new?customer_id={iga}")).status, 404);
+        let foreign = anna.post("/orders/new", &[("csrf", &csrf), ("customer_id", &iga), ("price", "10")]);
+        assert_eq!(foreign.status, 404, "{}", foreign.text());
+        assert_eq!(ok(&db, &["order", "list", "--format", "csv"]).lines().count(), before);
+    }
+}

@@ -1,0 +1,161 @@
+//! `/customers` and `/customers/{id}`: the register, found by typing (`?q=`, as `customer
+//! list --search`), and one customer with their rackets, each with what it had last time.
+
+use super::pages::failure;
+use super::session::Staff;
+use super::words::Words;
+use super::Shared;
+use crate::db::{customers, rackets};
+use crate::domain::{format_local, CustomerId};
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::{Html, IntoResponse, Response};
+use serde::Deserialize;
+
+const PAGE: i64 = 50;
+
+#[derive(Template)]
+#[template(path = "customers.html")]
+struct CustomersPage {
+    w: &'static Words,
+    csrf: String,
+    stringer: String,
+    q: String,
+    /// (id, name, e-mail or phone)
+    found: Vec<(i64, String, String)>,
+    /// The link to the next page, when there is one.
+    more: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct Search {
+    q: Option<String>,
+    from: Option<i64>,
+}
+
+/// `GET /customers[?q=TEXT][&from=N]`: everyone, or who the text finds, a page at a time.
+pub async fn list(State(counter): State<Shared>, staff: Staff, Query(search): Query<Search>) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let q = search.q.unwrap_or_default();
+    let from = search.from.unwrap_or(0).max(0);
+    let text = q.clone();
+    let found = counter
+        .db(move |db| {
+            db.read(|conn| {
+                customers::search(
+                    conn,
+                    &tenant,
+                    Some(text.as_str()).filter(|t| !t.is_empty()),
+                    Some((from, PAGE + 1)),
+                )
+            })
+        })
+        .await;
+    let mut found = match found {
+        Ok(found) => found,
+        Err(e) => return failure(e, staff.words),
+    };
+    let more = (found.len() as i64 > PAGE).then(|| {
+        let query: String = form_urlencoded::Serializer::new(String::new())
+            .append_pair("q", &q)
+            .append_pair("from", &(from + PAGE).to_string())
+            .finish();
+        format!("/customers?{query}")
+    });
+    found.truncate(PAGE as usize);
+    let page = CustomersPage {
+        w: staff.words,
+        csrf: staff.session.csrf.clone(),
+        stringer: staff.session.tenant.handle().to_string(),
+        q,
+        found: found.into_iter().map(|c| (c.id.0, c.name, c.email.or(c.phone).unwrap_or_default())).collect(),
+        more,
+    };
+    Html(page.render().unwrap_or_default()).into_response()
+}
+
+/// A racket on the customer's page: what it had last time.
+struct RacketLine {
+    id: i64,
+    model: String,
+    last: Option<String>,
+}
+
+/// An order in the customer's history.
+struct Visit {
+    id: i64,
+    when: String,
+    racket: String,
+    string: String,
+    number: String,
+}
+
+#[derive(Template)]
+#[template(path = "customer.html")]
+struct CustomerPage {
+    w: &'static Words,
+    csrf: String,
+    stringer: String,
+    id: i64,
+    name: String,
+    email: String,
+    phone: String,
+    rackets: Vec<RacketLine>,
+    history: Vec<Visit>,
+}
+
+/// `GET /customers/{id}`: the customer, their rackets with their last job ("the same as
+/// last time" one click away), their orders newest first.
+pub async fn show(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let found = counter
+        .db(move |db| {
+            db.read(|conn| {
+                let customer = customers::find(conn, &tenant, CustomerId(id))?;
+                let mut lines = Vec::new();
+                for racket in rackets::of_customer(conn, &tenant, customer.id)? {
+                    let last = rackets::last_job(conn, &tenant, racket.id)?;
+                    lines.push((racket, last));
+                }
+                let history = customers::history(conn, &tenant, customer.id)?;
+                Ok((customer, lines, history))
+            })
+        })
+        .await;
+    let (customer, lines, history) = match found {
+        Ok(found) => found,
+        Err(e) => return failure(e, staff.words),
+    };
+    let zone = staff.session.tenant.zone();
+    let spec = |string: &Option<String>, tension: &Option<String>| {
+        [string.as_deref(), tension.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ")
+    };
+    let page = CustomerPage {
+        w: staff.words,
+        csrf: staff.session.csrf.clone(),
+        stringer: staff.session.tenant.handle().to_string(),
+        id: customer.id.0,
+        name: customer.name,
+        email: customer.email.unwrap_or_default(),
+        phone: customer.phone.unwrap_or_default(),
+        rackets: lines
+            .into_iter()
+            .map(|(racket, last)| RacketLine {
+                id: racket.id.0,
+                model: racket.order_text().unwrap_or_default(),
+                last: last.map(|order| spec(&order.string, &order.tension)),
+            })
+            .collect(),
+        history: history
+            .iter()
+            .map(|order| Visit {
+                id: order.id.0,
+                when: order.ordered_at.map(|at| format_local(at, zone)).unwrap_or_default(),
+                racket: order.racket.clone().unwrap_or_default(),
+                string: spec(&order.string, &order.tension),
+                number: order.number.map(|n| n.to_string()).unwrap_or_default(),
+            })
+            .collect(),
+    };
+    Html(page.render().unwrap_or_default()).into_response()
+}
