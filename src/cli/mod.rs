@@ -31,7 +31,7 @@ mod vat_report;
 mod void;
 
 use crate::db::{Access, DatabaseUrl, Db, Tenant};
-use crate::domain::{CustomerId, OrderId, RacketId, ReceiptNumber};
+use crate::domain::{parse_day, CustomerId, OrderId, RacketId, ReceiptNumber};
 use crate::error::Error;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
@@ -388,18 +388,6 @@ pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
         .chain()
         .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
         .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-}
-
-/// A day as people write it: `YYYY-MM-DD` or `DD.MM.YYYY`.
-fn parse_day(text: &str) -> Result<chrono::NaiveDate, String> {
-    match crate::domain::Timestamp::parse(text)? {
-        crate::domain::Timestamp::Local(at)
-            if at.time() == chrono::NaiveTime::MIN && text.trim().len() == 10 =>
-        {
-            Ok(at.date())
-        }
-        _ => Err(format!("\"{text}\" is not a day (expected YYYY-MM-DD or DD.MM.YYYY)")),
-    }
 }
 
 /// Seconds from 0 (do not wait at all) to a day.

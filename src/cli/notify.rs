@@ -1,10 +1,8 @@
 use super::output;
 use super::{Context, StringerOpt};
-use crate::db::receipts::{self, Options};
-use crate::db::{orders, sends, stringers, Access, Db, Tenant};
-use crate::domain::{format_local, OrderId, OrderKind, ReceiptNumber};
-use crate::mail::{message_id, Notice, SmtpUrl};
-use crate::receipt::Receipt;
+use crate::db::{sends, Access, Db, Tenant};
+use crate::mail::SmtpUrl;
+use crate::notices::{deliver, notify, prepare};
 use crate::Error;
 use clap::Args;
 use serde::Serialize;
@@ -50,6 +48,11 @@ pub struct ServerOpt {
 }
 
 impl ServerOpt {
+    /// The server given, if one was.
+    pub fn configured(&self) -> Result<Option<SmtpUrl>, Error> {
+        self.smtp_url.as_deref().map(SmtpUrl::parse).transpose()
+    }
+
     pub fn server(&self) -> Result<SmtpUrl, Error> {
         let text = self.smtp_url.as_deref().ok_or_else(|| {
             Error::Usage("say which mail server sends: pass --smtp-url or set RECEIPTS_SMTP_URL".into())
@@ -77,102 +80,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         return Ok(());
     };
-    let to = notify(&mut db, &server, &tenant, order, opts.again)?;
+    let to = notify(&mut db, &server, &tenant, order, opts.again, super::retry::beyond_repeat)?;
     eprintln!("told the customer of order {order} ({}) that the racket is ready: {to}", tenant.handle());
     Ok(())
-}
-
-/// Tells the customer of `order` that the racket is ready, once unless `again`: the message
-/// goes to the server first, and is journaled only once it accepted it, so a failure leaves
-/// nothing behind and running the command again is safe. Returns the recipient.
-pub fn notify(
-    db: &mut Db,
-    server: &SmtpUrl,
-    tenant: &Tenant,
-    order: OrderId,
-    again: bool,
-) -> Result<String, Error> {
-    let prepared = prepare(db, tenant, order)?;
-    // A message must never speak of a racket whose mint a failover could take back.
-    db.confirm_durable()?;
-    if let (false, Some(on)) = (again, prepared.notified_at) {
-        let to = db.read(|conn| sends::last_notice(conn, tenant, order))?.unwrap_or_default();
-        return Err(Error::AlreadyNotified { order, on: format_local(on, tenant.zone()), to });
-    }
-    deliver(db, server, tenant, order, &prepared)?;
-    Ok(prepared.to)
-}
-
-fn deliver(
-    db: &mut Db,
-    server: &SmtpUrl,
-    tenant: &Tenant,
-    order: OrderId,
-    prepared: &Prepared,
-) -> Result<(), Error> {
-    let message = prepared.notice().message()?;
-    server.send(&message)?;
-    // The customer has it: telling them again would tell them twice.
-    super::retry::beyond_repeat();
-    let id = message_id(&message);
-    db.write(|conn| sends::record_notice(conn, tenant, order, prepared.number, &prepared.to, &id))
-}
-
-/// A ready notice, ready to go.
-struct Prepared {
-    receipt: Receipt,
-    number: ReceiptNumber,
-    from: (String, String),
-    to: String,
-    pickup_note: Option<String>,
-    notified_at: Option<chrono::NaiveDateTime>,
-}
-
-impl Prepared {
-    fn notice(&self) -> Notice<'_> {
-        Notice {
-            receipt: &self.receipt,
-            from: (&self.from.0, &self.from.1),
-            to: &self.to,
-            pickup_note: self.pickup_note.as_deref(),
-        }
-    }
-}
-
-/// Only a client's racket that is strung and not picked up is announced, to the order's
-/// e-mail address, from the stringer's.
-fn prepare(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<Prepared, Error> {
-    db.read(|conn| {
-        let found = orders::find(conn, tenant, order)?;
-        orders::refuse_if_void(&found, "announced as ready")?;
-        if found.kind == OrderKind::Own {
-            return Err(Error::OwnRacket { order });
-        }
-        let (Some(number), Some(_)) = (found.number, found.strung_at) else {
-            return Err(Error::NotReady { order });
-        };
-        if let Some(returned_at) = found.returned_at {
-            let on = format_local(returned_at, tenant.zone());
-            return Err(Error::PickedUp { order, on, what: "nobody needs telling it is ready" });
-        }
-        let to = found.email.clone().ok_or(Error::NoEmail { order })?;
-        let profile = stringers::profile(conn, tenant)?;
-        let sender = profile.email.clone().ok_or_else(|| {
-            Error::BadInput(format!(
-                "stringer {} has no e-mail address to send from: set it with `receipts stringer edit {} --email ...`",
-                tenant.handle(),
-                tenant.handle()
-            ))
-        })?;
-        Ok(Prepared {
-            receipt: receipts::receipt(conn, tenant, order, Options::default())?,
-            number,
-            from: (profile.name, sender),
-            to,
-            pickup_note: profile.pickup_note,
-            notified_at: found.notified_at,
-        })
-    })
 }
 
 /// A notice `notify --pending --dry-run` would send.
@@ -208,7 +118,8 @@ fn pending(db: &mut Db, opts: &Opts) -> anyhow::Result<()> {
                     });
                     Ok(prepared)
                 }
-                Some(server) => deliver(db, server, tenant, order, &prepared).map(|()| prepared),
+                Some(server) => deliver(db, server, tenant, order, &prepared, super::retry::beyond_repeat)
+                    .map(|()| prepared),
             });
             match (outcome, &server) {
                 (Ok(_), None) => {}

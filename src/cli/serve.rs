@@ -29,6 +29,9 @@ pub struct Opts {
     /// Minutes a session lasts without use
     #[arg(long, default_value = "720", value_name = "MINUTES", value_parser = clap::value_parser!(u32).range(1..=525_600))]
     session_idle: u32,
+    /// The mail server of the ready notices sent from the counter
+    #[command(flatten)]
+    server: super::notify::ServerOpt,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
@@ -62,6 +65,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         base_url: opts.base_url.map(|b| b.trim_end_matches('/').to_string()),
         tls,
         session_idle: TimeDelta::minutes(i64::from(opts.session_idle)),
+        smtp: opts.server.configured()?,
     })?;
     Ok(())
 }

@@ -1,14 +1,13 @@
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
-use crate::db::orders::{self, Basis};
 use crate::db::receipts::Frozen;
+use crate::db::takings::{self, Sums};
 use crate::db::{Access, Tenant};
-use crate::domain::{day_start, local_date, now_utc, Price, VatRate};
+use crate::domain::{local_date, now_utc, Price};
 use crate::Error;
 use chrono::NaiveDate;
 use clap::Args;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use tabled::Tabled;
 
 #[derive(Debug, Args)]
@@ -46,13 +45,6 @@ struct Line {
     vat: String,
 }
 
-#[derive(Default)]
-struct Sums {
-    payments: u64,
-    amount: i64,
-    vat: i64,
-}
-
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if let (Some(since), Some(until)) = (opts.since, opts.until) {
         if until < since {
@@ -61,8 +53,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     let mut db = ctx.open(Access::Read)?;
     let named = opts.stringer.optional(&mut db)?;
-    // (stringer, currency, method, rate) in the order people read them.
-    let mut sums: BTreeMap<(String, String, String, Option<VatRate>), Sums> = BTreeMap::new();
+    let mut lines = Vec::new();
     let mut days = None;
     db.read(|conn| {
         let frozen = Frozen::load(conn, named.as_ref())?;
@@ -71,42 +62,24 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             None => Tenant::all(conn)?,
         };
         for tenant in &tenants {
-            let zone = tenant.zone();
-            let today = local_date(now_utc(), zone);
+            let today = local_date(now_utc(), tenant.zone());
             let (first, last) = match (opts.date, opts.since, opts.until) {
                 (Some(day), _, _) => (day, day),
                 (None, Some(since), Some(until)) => (since, until),
                 _ => (today, today),
             };
             days = Some((first, last));
-            let until = last.succ_opt().unwrap_or(last);
-            let bounds = (day_start(first, zone), day_start(until, zone));
-            orders::for_each_in_period(conn, tenant, Basis::Received, bounds, |order| {
-                let rate = frozen.vat_rate(&order, tenant).ok().flatten();
-                let amount = order.total().map_or(0, |p| p.0);
-                let method = order.payment_method.map_or("unrecorded".to_string(), |m| m.to_string());
-                let key = (tenant.handle().to_string(), order.currency.to_string(), method, rate);
-                let sum = sums.entry(key).or_default();
-                sum.payments += 1;
-                sum.amount += amount;
-                sum.vat += rate.map_or(0, |r| r.included_in(amount));
-                Ok(())
-            })?;
+            let takings::Takings { sums, totals } = takings::of(conn, tenant, &frozen, first, last)?;
+            let stringer = tenant.handle();
+            for ((currency, method, rate), sum) in sums {
+                lines.push(line(stringer, method, currency, rate.map(|r| r.to_string()), &sum));
+            }
+            for (currency, sum) in totals {
+                lines.push(line(stringer, "total".into(), currency, None, &sum));
+            }
         }
         Ok(())
     })?;
-    let mut lines = Vec::new();
-    let mut totals: BTreeMap<(String, String), Sums> = BTreeMap::new();
-    for ((stringer, currency, method, rate), sum) in sums {
-        let total = totals.entry((stringer.clone(), currency.clone())).or_default();
-        total.payments += sum.payments;
-        total.amount += sum.amount;
-        total.vat += sum.vat;
-        lines.push(line(stringer, method, currency, rate.map(|r| r.to_string()), &sum));
-    }
-    for ((stringer, currency), sum) in totals {
-        lines.push(line(stringer, "total".into(), currency, None, &sum));
-    }
     output::rows(opts.format, &lines)?;
     if lines.is_empty() && opts.format == Listed::Table {
         let period = match days {
@@ -119,9 +92,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn line(stringer: String, method: String, currency: String, rate: Option<String>, sum: &Sums) -> Line {
+fn line(stringer: &str, method: String, currency: String, rate: Option<String>, sum: &Sums) -> Line {
     Line {
-        stringer,
+        stringer: stringer.to_string(),
         method,
         currency,
         vat_rate: rate.unwrap_or_default(),

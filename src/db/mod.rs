@@ -27,6 +27,7 @@ pub mod schema;
 pub mod sends;
 pub mod stock;
 pub mod stringers;
+pub mod takings;
 pub mod tenant;
 mod url;
 pub mod v1_import;

@@ -22,8 +22,8 @@ pub use tension::check_tension;
 pub use text::{fold, folded_letters};
 pub use time::{
     check_not_future, check_past, check_strung_at, day_start, default_timezone, format_iso_local,
-    format_local, format_utc, local_date, local_noon, local_year, now_utc, parse_timezone, year_start, Dated,
-    Timestamp, YEARS,
+    format_local, format_utc, local_date, local_noon, local_year, now_utc, parse_day, parse_timezone,
+    year_start, Dated, Timestamp, YEARS,
 };
 pub use vat::{address_limit_passed, VatRate};
 

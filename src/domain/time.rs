@@ -310,6 +310,16 @@ pub fn check_not_future(at: NaiveDateTime, now: NaiveDateTime, zone: Tz, why: &s
     Ok(())
 }
 
+/// A day as people write it: `YYYY-MM-DD` or `DD.MM.YYYY`.
+pub fn parse_day(text: &str) -> Result<chrono::NaiveDate, String> {
+    match Timestamp::parse(text)? {
+        Timestamp::Local(at) if at.time() == chrono::NaiveTime::MIN && text.trim().len() == 10 => {
+            Ok(at.date())
+        }
+        _ => Err(format!("\"{text}\" is not a day (expected YYYY-MM-DD or DD.MM.YYYY)")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! database, so several processes can serve one PostgreSQL.
 
 mod customers;
+mod day;
 mod form;
 mod intake;
 mod pages;
@@ -12,6 +13,7 @@ mod words;
 
 use crate::db::{Access, DatabaseUrl, Db};
 use crate::error::Error;
+use crate::mail::SmtpUrl;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
@@ -38,6 +40,8 @@ pub struct Config {
     pub base_url: Option<String>,
     pub tls: Option<(PathBuf, PathBuf)>,
     pub session_idle: TimeDelta,
+    /// The mail server of ready notices, if one was given.
+    pub smtp: Option<SmtpUrl>,
 }
 
 /// What every request shares.
@@ -48,6 +52,7 @@ pub struct Counter {
     /// proxy (an https base URL).
     secure: bool,
     base_url: Option<String>,
+    smtp: Option<SmtpUrl>,
 }
 
 type Shared = Arc<Counter>;
@@ -103,8 +108,12 @@ fn router(counter: Shared) -> Router {
         .route("/orders/{id}", get(pages::order))
         .route("/orders/{id}/strung", post(pages::strung))
         .route("/orders/{id}/pickup", post(pages::pickup))
+        .route("/orders/{id}/notify", post(pages::notify))
+        .route("/orders/{id}/void", post(pages::void))
         .route("/orders/{id}/receipt.pdf", get(pages::receipt_pdf))
         .route("/orders/{id}/label.pdf", get(pages::label_pdf))
+        .route("/takings", get(day::takings))
+        .route("/strings", get(day::strings))
         .route("/customers", get(customers::list))
         .route("/customers/{id}", get(customers::show))
         .route("/login", get(session::login_form).post(session::login))
@@ -172,6 +181,7 @@ pub fn serve(config: Config) -> Result<(), Error> {
         session_idle: config.session_idle,
         secure,
         base_url: config.base_url.clone(),
+        smtp: config.smtp.clone(),
     });
     let app = router(counter);
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -6,6 +6,7 @@ use super::form::Fields;
 use super::session::Staff;
 use super::words::Words;
 use super::Shared;
+use crate::db::accounts::Role;
 use crate::db::mint::{mint_now, Outcome};
 use crate::db::orders::{self, Order, Pickup};
 use crate::db::receipts::{self, Options};
@@ -150,6 +151,8 @@ struct OrderPage {
     /// The actions this order offers now.
     can_string: bool,
     can_pick_up: bool,
+    can_notify: bool,
+    can_void: bool,
     methods: Vec<(&'static str, &'static str)>,
 }
 
@@ -187,6 +190,8 @@ pub async fn order(State(counter): State<Shared>, staff: Staff, Path(id): Path<i
         void: order.voided_at.map(|_| order.void_reason.clone().unwrap_or_default()),
         can_string: order.voided_at.is_none() && order.strung_at.is_none(),
         can_pick_up: order.waiting(),
+        can_notify: order.waiting() && order.email.is_some(),
+        can_void: staff.session.role == Role::Owner && order.number.is_some() && order.voided_at.is_none(),
         methods: PaymentMethod::ALL.into_iter().map(|m| (m.as_str(), method_word(w, m))).collect(),
     };
     Html(page.render().unwrap_or_default()).into_response()
@@ -290,4 +295,52 @@ fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {
         bytes,
     )
         .into_response()
+}
+
+/// `POST /orders/{id}/notify`: tells the customer the racket is ready, as `receipts notify`
+/// does (once; journaled once the mail server took it).
+pub async fn notify(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(id): Path<i64>,
+    form: Fields,
+) -> Response {
+    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
+        return refused;
+    }
+    let Some(server) = counter.smtp.clone() else {
+        let unset = Error::Usage("no mail server: start `receipts serve` with --smtp-url".into());
+        return failure(unset, staff.words);
+    };
+    let tenant = staff.session.tenant.clone();
+    let told =
+        counter.db(move |db| crate::notices::notify(db, &server, &tenant, OrderId(id), false, || ())).await;
+    match told {
+        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
+        Err(e) => failure(e, staff.words),
+    }
+}
+
+/// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,
+/// as `receipts void --order`.
+pub async fn void(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(id): Path<i64>,
+    form: Fields,
+) -> Response {
+    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
+        return refused;
+    }
+    if staff.session.role != Role::Owner {
+        let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
+        return (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response();
+    }
+    let reason = form.get("reason").unwrap_or_default().to_string();
+    let tenant = staff.session.tenant.clone();
+    let voided = counter.db(move |db| crate::db::void::void_order(db, &tenant, OrderId(id), &reason)).await;
+    match voided {
+        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
+        Err(e) => failure(e, staff.words),
+    }
 }

@@ -72,6 +72,15 @@ pub struct Words {
     pub rackets: &'static str,
     pub email: &'static str,
     pub phone: &'static str,
+    pub takings: &'static str,
+    pub strings: &'static str,
+    pub total: &'static str,
+    pub currency: &'static str,
+    pub vat: &'static str,
+    pub amount: &'static str,
+    pub low: &'static str,
+    pub owner_only: &'static str,
+    pub reason: &'static str,
 }
 
 impl Words {
@@ -124,6 +133,15 @@ static EN: Words = Words {
     rackets: "Rackets",
     email: "E-mail",
     phone: "Phone",
+    takings: "Takings",
+    strings: "Strings",
+    total: "Total",
+    currency: "Currency",
+    vat: "VAT",
+    amount: "Amount",
+    low: "low",
+    owner_only: "Only the owner may do this.",
+    reason: "Reason",
 };
 
 static DE: Words = Words {
@@ -165,6 +183,15 @@ static DE: Words = Words {
     rackets: "Schläger",
     email: "E-Mail",
     phone: "Telefon",
+    takings: "Einnahmen",
+    strings: "Saiten",
+    total: "Total",
+    currency: "Währung",
+    vat: "MWST",
+    amount: "Betrag",
+    low: "knapp",
+    owner_only: "Das darf nur der Inhaber.",
+    reason: "Grund",
 };
 
 static FR: Words = Words {
@@ -206,6 +233,15 @@ static FR: Words = Words {
     rackets: "Raquettes",
     email: "E-mail",
     phone: "Téléphone",
+    takings: "Recettes",
+    strings: "Cordages",
+    total: "Total",
+    currency: "Monnaie",
+    vat: "TVA",
+    amount: "Montant",
+    low: "bas",
+    owner_only: "Seul le propriétaire peut le faire.",
+    reason: "Motif",
 };
 
 static IT: Words = Words {
@@ -247,4 +283,13 @@ static IT: Words = Words {
     rackets: "Racchette",
     email: "E-mail",
     phone: "Telefono",
+    takings: "Incassi",
+    strings: "Corde",
+    total: "Totale",
+    currency: "Valuta",
+    vat: "IVA",
+    amount: "Importo",
+    low: "scarso",
+    owner_only: "Solo il titolare può farlo.",
+    reason: "Motivo",
 };

@@ -83,13 +83,15 @@ struct Browser {
     base: String,
     agent: ureq::Agent,
     cookie: Option<String>,
+    /// The browser's Accept-Language, if it sends one.
+    language: Option<&'static str>,
 }
 
 impl Browser {
     fn new(server: &Server) -> Browser {
         let agent =
             ureq::Agent::config_builder().max_redirects(0).http_status_as_error(false).build().new_agent();
-        Browser { base: server.base.clone(), agent, cookie: None }
+        Browser { base: server.base.clone(), agent, cookie: None, language: None }
     }
 
     fn answer(&mut self, response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
@@ -117,6 +119,9 @@ impl Browser {
         let mut request = self.agent.get(format!("{}{path}", self.base));
         if let Some(cookie) = &self.cookie {
             request = request.header("cookie", cookie);
+        }
+        if let Some(language) = self.language {
+            request = request.header("accept-language", language);
         }
         let response = request.call();
         self.answer(response)
@@ -219,6 +224,12 @@ on_both_backends! {
             serde_json::from_str(&ok(&db, &["order", "show", &order.to_string(), "--format", "json"])).unwrap();
         assert_eq!(shown["payment_method"], "cash");
         assert!(shown["returned_at"].is_string());
+        let takings = anna.get("/takings").text();
+        assert!(takings.contains("<td>cash</td><td>CHF</td>"), "{takings}");
+        assert!(takings.contains("35.00"), "{takings}");
+        ok(&db, &["strings", "add", "RPM Blast 1.25", "--length", "200", "--stringer", "anna"]);
+        let strings = anna.get("/strings").text();
+        assert!(strings.contains("RPM Blast 1.25") && strings.contains("200.0 m"), "{strings}");
         let again = anna.post(&format!("/orders/{order}/pickup"), &[("csrf", &csrf), ("paid", "card")]);
         assert_eq!(again.status, 422, "a racket is picked up once: {}", again.text());
         assert!(again.text().contains("picked up"), "{}", again.text());
@@ -469,5 +480,84 @@ on_both_backends! {
         let foreign = anna.post("/orders/new", &[("csrf", &csrf), ("customer_id", &iga), ("price", "10")]);
         assert_eq!(foreign.status, 404, "{}", foreign.text());
         assert_eq!(ok(&db, &["order", "list", "--format", "csv"]).lines().count(), before);
+    }
+}
+
+on_both_backends! {
+    fn pages_speak_the_accounts_language_else_the_browsers_and_idle_sessions_end(db: TestDb) {
+        shop(&db);
+        let out = receipts(&db)
+            .args(["account", "add", "chloe", "--stringer", "anna", "--language", "fr", "--password-stdin"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(format!("{PASSWORD}\n").as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success());
+        let server = Server::start(&db, &["--session-idle", "60"]);
+        let mut chloe = Browser::new(&server);
+        chloe.language = Some("de-CH,de;q=0.9");
+        chloe.log_in("chloe", PASSWORD);
+        let page = chloe.get("/").text();
+        assert!(page.contains(r#"<html lang="fr">"#) && page.contains("À corder"), "the account's: {page}");
+        let mut anna = Browser::new(&server);
+        anna.language = Some("it;q=0.5, de-CH;q=0.9, xx");
+        assert!(anna.get("/login").text().contains("Anmelden"), "the browser's first of the four");
+        anna.log_in("anna", PASSWORD);
+        let page = anna.get("/").text();
+        assert!(page.contains(r#"<html lang="de">"#) && page.contains("Zu bespannen"), "{page}");
+        // Unused for longer than --session-idle: the session is over.
+        assert_eq!(anna.get("/").status, 200);
+        db.execute("UPDATE sessions SET last_seen_at = created_at - INTERVAL '2 hours'")
+            .or_else(|_| db.execute("UPDATE sessions SET last_seen_at = datetime(created_at, '-2 hours')"))
+            .unwrap();
+        assert_eq!((anna.get("/").status, chloe.get("/").status), (303, 303));
+    }
+}
+
+on_both_backends! {
+    fn notify_tells_once_through_a_real_mail_server_and_only_the_owner_voids(db: TestDb) {
+        let (order, _) = shop(&db);
+        ok(&db, &["stringer", "edit", "anna", "--email", "shop@example.ch"]);
+        ok(&db, &["order", "edit", &order.to_string(), "--email", "roger@example.com"]);
+        account(&db, "olga", "anna", "owner");
+        ok(&db, &["mint", "--order", &order.to_string()]);
+        let sink = support::smtp::Sink::start(support::smtp::Behaviour::Accept);
+        let server = Server::start(&db, &["--smtp-url", &sink.url(None)]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let page = anna.get(&format!("/orders/{order}"));
+        assert!(page.text().contains(">Notify</button>"), "{}", page.text());
+        assert!(!page.text().contains(">Void</button>"), "staff do not void");
+        let csrf = page.csrf();
+        let told = anna.post(&format!("/orders/{order}/notify"), &[("csrf", &csrf)]);
+        assert_eq!(told.status, 303, "{}", told.text());
+        let again = anna.post(&format!("/orders/{order}/notify"), &[("csrf", &csrf)]);
+        assert_eq!(again.status, 422, "told once: {}", again.text());
+        let received = sink.received();
+        assert_eq!(received.len(), 1);
+        assert_eq!(journaled(&db, "notify").len(), 1);
+
+        // Staff may not void, even by posting the form; the owner may, with a reason.
+        let refused = anna.post(&format!("/orders/{order}/void"), &[("csrf", &csrf), ("reason", "typo")]);
+        assert_eq!(refused.status, 403);
+        let mut olga = Browser::new(&server);
+        olga.log_in("olga", PASSWORD);
+        let page = olga.get(&format!("/orders/{order}"));
+        assert!(page.text().contains(">Void</button>"));
+        let owners = page.csrf();
+        let no_reason = olga.post(&format!("/orders/{order}/void"), &[("csrf", &owners), ("reason", " ")]);
+        assert_eq!(no_reason.status, 422, "{}", no_reason.text());
+        assert!(journaled(&db, "void").is_empty());
+        let voided = olga.post(&format!("/orders/{order}/void"), &[("csrf", &owners), ("reason", "entered twice")]);
+        assert_eq!(voided.status, 303);
+        let void = journaled(&db, "void");
+        assert_eq!(void.len(), 1);
+        assert!(olga.get(&format!("/orders/{order}")).text().contains("entered twice"));
     }
 }

@@ -1,0 +1,69 @@
+//! The till's count (SPEC 19): the payments received in a period, per currency, method and
+//! VAT rate, with the VAT they include. `receipts takings` and the counter's `/takings`.
+
+use super::orders::{self, Basis};
+use super::receipts::Frozen;
+use super::{DbConn, Tenant};
+use crate::domain::{day_start, VatRate};
+use crate::error::Error;
+use chrono::NaiveDate;
+use std::collections::BTreeMap;
+
+/// Payments of one kind, summed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Sums {
+    pub payments: u64,
+    /// In minor units of the currency.
+    pub amount: i64,
+    /// The VAT the amount includes.
+    pub vat: i64,
+}
+
+impl Sums {
+    fn add(&mut self, other: &Sums) {
+        self.payments += other.payments;
+        self.amount += other.amount;
+        self.vat += other.vat;
+    }
+}
+
+/// (currency, method, VAT rate): the method is `cash`, `card`, `twint`, `transfer`,
+/// `other`, or `unrecorded` for a payment entered without its method.
+pub type Key = (String, String, Option<VatRate>);
+
+/// A period's takings.
+#[derive(Debug, Default)]
+pub struct Takings {
+    /// Per currency, method and rate, in the order people read them.
+    pub sums: BTreeMap<Key, Sums>,
+    /// Per currency.
+    pub totals: BTreeMap<String, Sums>,
+}
+
+/// The tenant's payments received from `first` to `last` (days of the stringer's
+/// calendar, inclusive).
+pub fn of(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    frozen: &Frozen,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Result<Takings, Error> {
+    let zone = tenant.zone();
+    let until = last.succ_opt().unwrap_or(last);
+    let bounds = (day_start(first, zone), day_start(until, zone));
+    let mut sums: BTreeMap<Key, Sums> = BTreeMap::new();
+    orders::for_each_in_period(conn, tenant, Basis::Received, bounds, |order| {
+        let rate = frozen.vat_rate(&order, tenant).ok().flatten();
+        let amount = order.total().map_or(0, |p| p.0);
+        let method = order.payment_method.map_or("unrecorded".to_string(), |m| m.to_string());
+        let sum = sums.entry((order.currency.to_string(), method, rate)).or_default();
+        sum.add(&Sums { payments: 1, amount, vat: rate.map_or(0, |r| r.included_in(amount)) });
+        Ok(())
+    })?;
+    let mut totals: BTreeMap<String, Sums> = BTreeMap::new();
+    for ((currency, _, _), sum) in &sums {
+        totals.entry(currency.clone()).or_default().add(sum);
+    }
+    Ok(Takings { sums, totals })
+}

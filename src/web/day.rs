@@ -1,0 +1,143 @@
+//! `/takings` and `/strings`: the evening count of the till and what is left on the reels,
+//! as `receipts takings` and `receipts strings list` give them.
+
+use super::pages::failure;
+use super::session::Staff;
+use super::words::Words;
+use super::Shared;
+use crate::db::receipts::Frozen;
+use crate::db::{stock, takings};
+use crate::domain::{local_date, now_utc, parse_day, Price};
+use crate::error::Error;
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::response::{Html, IntoResponse, Response};
+use serde::Deserialize;
+
+/// A line of the till: method (or the total), currency, VAT rate, payments, amount, VAT.
+struct Till {
+    method: String,
+    currency: String,
+    rate: String,
+    payments: u64,
+    amount: String,
+    vat: String,
+    total: bool,
+}
+
+#[derive(Template)]
+#[template(path = "takings.html")]
+struct TakingsPage {
+    w: &'static Words,
+    csrf: String,
+    stringer: String,
+    day: String,
+    lines: Vec<Till>,
+}
+
+#[derive(Deserialize)]
+pub struct Day {
+    date: Option<String>,
+}
+
+/// `GET /takings[?date=YYYY-MM-DD]`: the day's payments per method and currency, today by
+/// default in the stringer's calendar.
+pub async fn takings(State(counter): State<Shared>, staff: Staff, Query(day): Query<Day>) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let date = match day.date.as_deref().filter(|d| !d.is_empty()).map(parse_day).transpose() {
+        Ok(date) => date.unwrap_or_else(|| local_date(now_utc(), tenant.zone())),
+        Err(e) => return failure(Error::BadInput(format!("--date {e}")), staff.words),
+    };
+    let counted = counter
+        .db(move |db| {
+            db.read(|conn| {
+                let frozen = Frozen::load(conn, Some(&tenant))?;
+                takings::of(conn, &tenant, &frozen, date, date)
+            })
+        })
+        .await;
+    let takings::Takings { sums, totals } = match counted {
+        Ok(counted) => counted,
+        Err(e) => return failure(e, staff.words),
+    };
+    let w = staff.words;
+    let mut lines: Vec<Till> = sums
+        .into_iter()
+        .map(|((currency, method, rate), sum)| Till {
+            method: method_word(w, &method),
+            currency,
+            rate: rate.map(|r| r.to_string()).unwrap_or_default(),
+            payments: sum.payments,
+            amount: Price(sum.amount).to_string(),
+            vat: Price(sum.vat).to_string(),
+            total: false,
+        })
+        .collect();
+    lines.extend(totals.into_iter().map(|(currency, sum)| Till {
+        method: w.total.to_string(),
+        currency,
+        rate: String::new(),
+        payments: sum.payments,
+        amount: Price(sum.amount).to_string(),
+        vat: Price(sum.vat).to_string(),
+        total: true,
+    }));
+    let page = TakingsPage {
+        w,
+        csrf: staff.session.csrf.clone(),
+        stringer: staff.session.tenant.handle().to_string(),
+        day: date.to_string(),
+        lines,
+    };
+    Html(page.render().unwrap_or_default()).into_response()
+}
+
+/// A method's word in the page's language (`unrecorded` as it is).
+fn method_word(w: &'static Words, method: &str) -> String {
+    crate::domain::PaymentMethod::ALL
+        .iter()
+        .position(|m| m.as_str() == method)
+        .map_or_else(|| method.to_string(), |i| w.methods[i].to_string())
+}
+
+/// A string in stock: name, metres and rackets left, low or not.
+struct Reel {
+    name: String,
+    left: String,
+    rackets: i32,
+    low: bool,
+}
+
+#[derive(Template)]
+#[template(path = "strings.html")]
+struct StringsPage {
+    w: &'static Words,
+    csrf: String,
+    stringer: String,
+    reels: Vec<Reel>,
+}
+
+/// `GET /strings`: each stocked string, what is left, the low ones marked.
+pub async fn strings(State(counter): State<Shared>, staff: Staff) -> Response {
+    let tenant = staff.session.tenant.clone();
+    let listed = counter.db(move |db| db.read(|conn| stock::list(conn, &tenant))).await;
+    let stocked = match listed {
+        Ok(stocked) => stocked,
+        Err(e) => return failure(e, staff.words),
+    };
+    let page = StringsPage {
+        w: staff.words,
+        csrf: staff.session.csrf.clone(),
+        stringer: staff.session.tenant.handle().to_string(),
+        reels: stocked
+            .iter()
+            .map(|s| Reel {
+                name: s.name.clone(),
+                left: s.left.to_string(),
+                rackets: s.rackets_left(),
+                low: s.is_low(),
+            })
+            .collect(),
+    };
+    Html(page.render().unwrap_or_default()).into_response()
+}
