@@ -89,13 +89,7 @@ pub fn prepare(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<Prepared,
         }
         let to = found.email.clone().ok_or(Error::NoEmail { order })?;
         let profile = stringers::profile(conn, tenant)?;
-        let sender = profile.email.clone().ok_or_else(|| {
-            Error::BadInput(format!(
-                "stringer {} has no e-mail address to send from: set it with `receipts stringer edit {} --email ...`",
-                tenant.handle(),
-                tenant.handle()
-            ))
-        })?;
+        let sender = profile.sender()?;
         Ok(Prepared {
             receipt: receipts::receipt(conn, tenant, order, Options::default())?,
             number,

@@ -160,13 +160,7 @@ fn prepare(
             )))
         }
     };
-    let sender = profile.email.clone().ok_or_else(|| {
-        Error::BadInput(format!(
-            "stringer {} has no e-mail address to send from: set it with `receipts stringer edit {} --email ...`",
-            tenant.handle(),
-            tenant.handle()
-        ))
-    })?;
+    let sender = profile.sender()?;
     let pdf = pdf::render(&receipt)?;
     Ok(Prepared {
         number: receipt.number,

@@ -121,6 +121,17 @@ impl TryFrom<StringerRow> for Stringer {
 }
 
 impl Stringer {
+    /// The address the stringer's mail goes out from; refused when there is none yet.
+    pub fn sender(&self) -> Result<String, Error> {
+        let handle = &self.handle;
+        self.email.clone().ok_or_else(|| {
+            Error::BadInput(format!(
+                "stringer {handle} has no e-mail address to send from: set it with `receipts stringer edit \
+                 {handle} --email ...`"
+            ))
+        })
+    }
+
     /// The structured address, when it is complete (postcode, town and country).
     pub fn postal(&self) -> Option<Postal> {
         Some(Postal {

@@ -202,6 +202,24 @@ fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
     w.methods[index]
 }
 
+/// An action of the order's page: its CSRF token checked, `work` done on a pooled
+/// connection, and 303 back to the order's page; a refusal shown in the CLI's words.
+async fn act<T: Send + 'static>(
+    counter: &Shared,
+    staff: &Staff,
+    form: &Fields,
+    id: i64,
+    work: impl FnOnce(&mut crate::db::Db) -> Result<T, Error> + Send + 'static,
+) -> Response {
+    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
+        return refused;
+    }
+    match counter.db(work).await {
+        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
+        Err(e) => failure(e, staff.words),
+    }
+}
+
 /// `POST /orders/{id}/strung`: mints, and answers 303 to the order's page, which shows the
 /// number. Posted again for a numbered order (a double click), it mints nothing.
 pub async fn strung(
@@ -210,20 +228,15 @@ pub async fn strung(
     Path(id): Path<i64>,
     form: Fields,
 ) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
-        return refused;
-    }
     let handle = staff.session.tenant.handle().to_string();
-    let minted = counter.db(move |db| mint_now(db, Some(&handle), OrderId(id), false)).await;
-    match minted {
-        Ok((tenant, minted)) => {
-            if minted.outcome == Outcome::Fresh {
-                eprintln!("order {id} strung: receipt {} for {}", minted.number, tenant.handle());
-            }
-            Redirect::to(&format!("/orders/{id}")).into_response()
+    act(&counter, &staff, &form, id, move |db| {
+        let (tenant, minted) = mint_now(db, Some(&handle), OrderId(id), false)?;
+        if minted.outcome == Outcome::Fresh {
+            eprintln!("order {id} strung: receipt {} for {}", minted.number, tenant.handle());
         }
-        Err(e) => failure(e, staff.words),
-    }
+        Ok(())
+    })
+    .await
 }
 
 /// `POST /orders/{id}/pickup`: the racket taken, and paid there when `paid` names a method.
@@ -233,21 +246,49 @@ pub async fn pickup(
     Path(id): Path<i64>,
     form: Fields,
 ) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
-        return refused;
-    }
-    let paid = match form.parsed::<PaymentMethod>("paid") {
-        Ok(paid) => paid,
-        Err(e) => return failure(Error::BadInput(e), staff.words),
-    };
+    let paid = form.parsed::<PaymentMethod>("paid").map_err(Error::BadInput);
     let tenant = staff.session.tenant.clone();
-    let pickup = Pickup { at: now_utc(), paid };
-    let done =
-        counter.db(move |db| db.write(|conn| orders::pickup(conn, &tenant, OrderId(id), pickup))).await;
-    match done {
-        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
-        Err(e) => failure(e, staff.words),
+    act(&counter, &staff, &form, id, move |db| {
+        let pickup = Pickup { at: now_utc(), paid: paid? };
+        db.write(|conn| orders::pickup(conn, &tenant, OrderId(id), pickup))
+    })
+    .await
+}
+
+/// `POST /orders/{id}/notify`: tells the customer the racket is ready, as `receipts notify`
+/// does (once; journaled once the mail server took it).
+pub async fn notify(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(id): Path<i64>,
+    form: Fields,
+) -> Response {
+    let server = counter.smtp.clone();
+    let tenant = staff.session.tenant.clone();
+    act(&counter, &staff, &form, id, move |db| {
+        let server = server
+            .ok_or_else(|| Error::Usage("no mail server: start `receipts serve` with --smtp-url".into()))?;
+        crate::notices::notify(db, &server, &tenant, OrderId(id), false, || ())
+    })
+    .await
+}
+
+/// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,
+/// as `receipts void --order`.
+pub async fn void(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(id): Path<i64>,
+    form: Fields,
+) -> Response {
+    if staff.session.role != Role::Owner {
+        let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
+        return (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response();
     }
+    let reason = form.get("reason").unwrap_or_default().to_string();
+    let tenant = staff.session.tenant.clone();
+    act(&counter, &staff, &form, id, move |db| crate::db::void::void_order(db, &tenant, OrderId(id), &reason))
+        .await
 }
 
 /// `/orders/{id}/receipt.pdf`: the frozen document, as `receipts receipt N -o FILE.pdf`.
@@ -295,52 +336,4 @@ fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {
         bytes,
     )
         .into_response()
-}
-
-/// `POST /orders/{id}/notify`: tells the customer the racket is ready, as `receipts notify`
-/// does (once; journaled once the mail server took it).
-pub async fn notify(
-    State(counter): State<Shared>,
-    staff: Staff,
-    Path(id): Path<i64>,
-    form: Fields,
-) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
-        return refused;
-    }
-    let Some(server) = counter.smtp.clone() else {
-        let unset = Error::Usage("no mail server: start `receipts serve` with --smtp-url".into());
-        return failure(unset, staff.words);
-    };
-    let tenant = staff.session.tenant.clone();
-    let told =
-        counter.db(move |db| crate::notices::notify(db, &server, &tenant, OrderId(id), false, || ())).await;
-    match told {
-        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
-        Err(e) => failure(e, staff.words),
-    }
-}
-
-/// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,
-/// as `receipts void --order`.
-pub async fn void(
-    State(counter): State<Shared>,
-    staff: Staff,
-    Path(id): Path<i64>,
-    form: Fields,
-) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
-        return refused;
-    }
-    if staff.session.role != Role::Owner {
-        let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
-        return (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response();
-    }
-    let reason = form.get("reason").unwrap_or_default().to_string();
-    let tenant = staff.session.tenant.clone();
-    let voided = counter.db(move |db| crate::db::void::void_order(db, &tenant, OrderId(id), &reason)).await;
-    match voided {
-        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
-        Err(e) => failure(e, staff.words),
-    }
 }

@@ -144,19 +144,31 @@ impl Browser {
 const PASSWORD: &str = "correct horse battery";
 
 fn account(db: &TestDb, username: &str, stringer: &str, role: &str) {
-    let out = receipts(db)
-        .args(["account", "add", username, "--stringer", stringer, "--role", role, "--password-stdin"])
+    account_with(db, &[username, "--stringer", stringer, "--role", role]);
+}
+
+/// `account add ARGS --password-stdin`, which must succeed.
+fn account_with(db: &TestDb, args: &[&str]) {
+    let out = add_account(db, args, PASSWORD);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `account add ARGS --password-stdin`, `password` written to its stdin.
+fn add_account(db: &TestDb, args: &[&str], password: &str) -> std::process::Output {
+    receipts(db)
+        .args(["account", "add"])
+        .args(args)
+        .arg("--password-stdin")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .and_then(|mut child| {
             use std::io::Write;
-            child.stdin.take().unwrap().write_all(format!("{PASSWORD}\n").as_bytes())?;
+            child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes())?;
             child.wait_with_output()
         })
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        .unwrap()
 }
 
 /// Two stringers with an account each and an open order each.
@@ -375,18 +387,7 @@ fn serve_refuses_plain_http_beyond_the_loopback_and_accounts_check_their_input()
     let out = run(&db, &["serve", "--listen", "0.0.0.0:0"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("--allow-http"), "{}", out.stderr);
-    let short = receipts(&db)
-        .args(["account", "add", "anna", "--password-stdin"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(b"short\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let short = add_account(&db, &["anna"], "short");
     assert_eq!(short.status.code(), Some(65));
     assert!(String::from_utf8_lossy(&short.stderr).contains("at least 10 characters"));
     account(&db, "anna", "anna", "staff");
@@ -486,19 +487,7 @@ on_both_backends! {
 on_both_backends! {
     fn pages_speak_the_accounts_language_else_the_browsers_and_idle_sessions_end(db: TestDb) {
         shop(&db);
-        let out = receipts(&db)
-            .args(["account", "add", "chloe", "--stringer", "anna", "--language", "fr", "--password-stdin"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(format!("{PASSWORD}\n").as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap();
-        assert!(out.status.success());
+        account_with(&db, &["chloe", "--stringer", "anna", "--language", "fr"]);
         let server = Server::start(&db, &["--session-idle", "60"]);
         let mut chloe = Browser::new(&server);
         chloe.language = Some("de-CH,de;q=0.9");
