@@ -185,6 +185,8 @@ pub struct Session {
     pub stringer_language: Option<Language>,
     /// The token every POST of this session carries.
     pub csrf: String,
+    /// Its last use was recorded long enough ago to record it again (`touch`).
+    pub touch_due: bool,
 }
 
 /// How a login ended.
@@ -283,14 +285,13 @@ static DUMMY_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 });
 
 /// The live session with this cookie: not ended, not idle longer than `idle`, of an
-/// account still enabled. Its last use is brought up to date.
+/// account still enabled. Only reads: a page view takes no write lock.
 pub fn session(conn: &mut DbConn, token: &str, idle: TimeDelta) -> Result<Option<Session>, Error> {
     let now = now_utc();
-    let hash = token_hash(token);
     type Found = (NaiveDateTime, String, String, String, Option<String>, Option<String>, String);
     let found: Option<Found> = sessions::table
         .inner_join(accounts::table.inner_join(stringers::table))
-        .filter(sessions::token_hash.eq(&hash))
+        .filter(sessions::token_hash.eq(token_hash(token)))
         .filter(sessions::last_seen_at.gt(now - idle))
         .filter(accounts::disabled_at.is_null())
         .select((
@@ -307,9 +308,6 @@ pub fn session(conn: &mut DbConn, token: &str, idle: TimeDelta) -> Result<Option
     let Some((last_seen, csrf, username, role, language, stringer_language, handle)) = found else {
         return Ok(None);
     };
-    if now - last_seen > TOUCH_EVERY {
-        diesel::update(sessions::table.find(&hash)).set(sessions::last_seen_at.eq(now)).execute(conn)?;
-    }
     Ok(Some(Session {
         username,
         role: Role::from_code(&role),
@@ -317,7 +315,16 @@ pub fn session(conn: &mut DbConn, token: &str, idle: TimeDelta) -> Result<Option
         tenant: Tenant::load(conn, &handle)?,
         stringer_language: stringer_language.and_then(|code| code.parse().ok()),
         csrf,
+        touch_due: now - last_seen > TOUCH_EVERY,
     }))
+}
+
+/// Records a session's use now (when `Session::touch_due` says so: at most once a minute).
+pub fn touch(conn: &mut DbConn, token: &str) -> Result<(), Error> {
+    diesel::update(sessions::table.find(token_hash(token)))
+        .set(sessions::last_seen_at.eq(now_utc()))
+        .execute(conn)?;
+    Ok(())
 }
 
 /// Ends a session (logout).

@@ -56,10 +56,17 @@ impl FromRequestParts<Shared> for Staff {
         let Some(token) = cookie_token(&parts.headers) else { return Err(to_login()) };
         let idle = counter.session_idle;
         let session = counter
-            .db(move |db| db.read(|conn| accounts::session(conn, &token, idle)))
+            .db(move |db| {
+                let session = db.read(|conn| accounts::session(conn, &token, idle))?;
+                // Its last use, written in a transaction of its own when due: a page view is
+                // a read (a write in a read transaction is refused under contention on SQLite).
+                if session.as_ref().is_some_and(|s| s.touch_due) {
+                    db.write(|conn| accounts::touch(conn, &token))?;
+                }
+                Ok(session)
+            })
             .await
             .map_err(|e| super::pages::failure(e, Words::of(Default::default())))?;
-        // A session's last use is written by `session` itself when it is due: a read here.
         let Some(session) = session else { return Err(to_login()) };
         let words = Words::of(language_of(session.language, &parts.headers, session.stringer_language));
         Ok(Staff { session, words })

@@ -500,11 +500,18 @@ on_both_backends! {
         anna.log_in("anna", PASSWORD);
         let page = anna.get("/").text();
         assert!(page.contains(r#"<html lang="de">"#) && page.contains("Zu bespannen"), "{page}");
-        // Unused for longer than --session-idle: the session is over.
+        // Used a while ago, within --session-idle: it goes on, and its use is recorded.
+        let back = |interval: &str, sqlite: &str| {
+            db.execute(&format!("UPDATE sessions SET last_seen_at = created_at - INTERVAL '{interval}'"))
+                .or_else(|_| db.execute(&format!("UPDATE sessions SET last_seen_at = datetime(created_at, '{sqlite}')")))
+                .unwrap();
+        };
+        back("30 minutes", "-30 minutes");
         assert_eq!(anna.get("/").status, 200);
-        db.execute("UPDATE sessions SET last_seen_at = created_at - INTERVAL '2 hours'")
-            .or_else(|_| db.execute("UPDATE sessions SET last_seen_at = datetime(created_at, '-2 hours')"))
-            .unwrap();
+        let fresh = "SELECT count(*) FROM sessions WHERE last_seen_at >= created_at";
+        assert_eq!(db.query_i64(fresh), Some(1), "anna's use was recorded, chloe's not yet");
+        // Unused for longer than --session-idle: the session is over.
+        back("2 hours", "-2 hours");
         assert_eq!((anna.get("/").status, chloe.get("/").status), (303, 303));
     }
 }
