@@ -557,3 +557,64 @@ on_both_backends! {
         assert!(olga.get(&format!("/orders/{order}")).text().contains("entered twice"));
     }
 }
+
+/// With a certificate, the counter speaks HTTPS itself, on any address, and its session
+/// cookie is Secure. The certificate is made by openssl and the pages fetched by curl,
+/// which checks it.
+#[test]
+fn the_counter_speaks_tls_with_a_certificate_and_its_cookie_is_secure() {
+    let db = TestDb::sqlite();
+    ok(&db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
+    account(&db, "anna", "anna", "staff");
+    let dir = tempfile::tempdir().unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    let made = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-days",
+            "2",
+        ])
+        .args(["-subj", "/CN=counter.test", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("openssl (scripts/test installs it)");
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let server =
+        Server::start(&db, &["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap()]);
+    assert!(server.base.starts_with("https://127.0.0.1:"), "{}", server.base);
+    let curl = |args: &[&str]| {
+        let out = Command::new("curl")
+            .args(["-s", "-o", "/dev/null", "-D", "-", "--cacert", cert.to_str().unwrap()])
+            .args(args)
+            .output()
+            .expect("curl (scripts/test installs it)");
+        assert!(out.status.success(), "curl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let health = curl(&[&format!("{}/healthz", server.base)]);
+    assert!(health.starts_with("HTTP/1.1 200") || health.starts_with("HTTP/2 200"), "{health}");
+    let login = curl(&[
+        "-d",
+        "username=anna",
+        "-d",
+        &format!("password={PASSWORD}"),
+        &format!("{}/login", server.base),
+    ]);
+    let cookie =
+        login.lines().find(|l| l.to_ascii_lowercase().starts_with("set-cookie:")).unwrap_or_default();
+    assert!(cookie.contains("; Secure") && cookie.contains("HttpOnly"), "{login}");
+    // Plain HTTP to the TLS port is no way in.
+    let plain = Command::new("curl")
+        .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", &server.base.replace("https://", "http://")])
+        .output()
+        .unwrap();
+    assert_ne!(String::from_utf8_lossy(&plain.stdout), "200");
+}
