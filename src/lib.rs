@@ -11,7 +11,7 @@ pub mod domain;
 pub mod error;
 pub mod files;
 pub mod mail;
-pub mod notices;
+pub mod outbox;
 pub mod payment;
 pub mod receipt;
 pub mod v1;

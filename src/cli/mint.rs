@@ -79,7 +79,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
     }
     let Some(server) = server else { return Ok(()) };
-    match crate::notices::notify(&mut db, &server, &tenant, order, false, super::retry::beyond_repeat) {
+    match crate::outbox::notify(&mut db, &server, &tenant, order, false, super::retry::beyond_repeat) {
         Ok(to) => eprintln!("told the customer that the racket is ready: {to}"),
         // Minted again after a notice went out: nothing more to say.
         Err(Error::AlreadyNotified { on, to, .. }) => eprintln!("the customer was told on {on} ({to})"),

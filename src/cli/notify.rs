@@ -2,7 +2,7 @@ use super::output;
 use super::{Context, StringerOpt};
 use crate::db::{sends, Access, Db, Tenant};
 use crate::mail::SmtpUrl;
-use crate::notices::{deliver, notify, prepare};
+use crate::outbox::{deliver, notify, prepare};
 use crate::Error;
 use clap::Args;
 use serde::Serialize;

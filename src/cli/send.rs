@@ -1,11 +1,9 @@
 use super::output;
 use super::{one_of, Context, StringerOpt};
-use crate::db::receipts::{self, Options};
-use crate::db::{orders, sends, stringers, Access, Db, Tenant};
-use crate::domain::{check_email, format_local, Language, OrderId};
-use crate::error::Wanted;
-use crate::mail::{message_id, Outgoing, SmtpUrl};
-use crate::receipt::pdf;
+use crate::db::receipts::Options;
+use crate::db::{sends, Access, Db, Tenant};
+use crate::domain::{Language, OrderId};
+use crate::outbox::{self, deliver_document, prepare_document};
 use crate::Error;
 use clap::Args;
 use serde::Serialize;
@@ -66,110 +64,23 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
     let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
-    let prepared = prepare(&mut db, &tenant, order, opts.to.as_deref(), options)?;
-    let message = prepared.message()?;
-    if opts.dry_run {
-        let bytes = message.formatted();
+    let Some(server) = server else {
+        let document = prepare_document(&mut db, &tenant, order, opts.to.as_deref(), options)?;
+        let bytes = document.message()?.formatted();
         match &opts.output {
             None => super::retry::Stdout.write_all(&bytes)?,
             Some(path) => {
                 output::write_new_or_same(path, &bytes, "send --dry-run")?;
-                eprintln!("wrote the message of receipt {} to {}", prepared.number, path.display());
+                eprintln!("wrote the message of receipt {} to {}", document.number, path.display());
             }
         }
         return Ok(());
-    }
-    // A mail must never carry a number that a failover could take back.
-    db.confirm_durable()?;
-    if !opts.again {
-        if let Some((when, to)) = db.read(|conn| sends::last(conn, &tenant, order))? {
-            let on = format_local(when, tenant.zone());
-            return Err(Error::AlreadySent { number: prepared.number, order, on, to }.into());
-        }
-    }
-    let Some(server) = server else { return Ok(()) };
-    deliver(&mut db, &server, &tenant, order, &prepared, &message)?;
-    eprintln!("sent receipt {} of {} to {}", prepared.number, tenant.handle(), prepared.to);
-    Ok(())
-}
-
-/// Hands the message to the server, then journals it: only what the server accepted is
-/// recorded, so running the command again after a failure is always safe.
-fn deliver(
-    db: &mut Db,
-    server: &SmtpUrl,
-    tenant: &Tenant,
-    order: OrderId,
-    prepared: &Prepared,
-    message: &lettre::Message,
-) -> Result<(), Error> {
-    server.send(message)?;
-    // The customer has it: sending again would send it twice.
-    super::retry::beyond_repeat();
-    let id = message_id(message);
-    db.write(|conn| sends::record(conn, tenant, order, prepared.number, &prepared.to, &id))
-}
-
-/// A document ready to be sent: its receipt, its PDF, who sends it and to whom.
-struct Prepared {
-    receipt: crate::receipt::Receipt,
-    number: crate::domain::ReceiptNumber,
-    from: (String, String),
-    to: String,
-    pdf: Vec<u8>,
-    filename: String,
-}
-
-impl Prepared {
-    fn outgoing(&self) -> Outgoing<'_> {
-        Outgoing {
-            receipt: &self.receipt,
-            from: (&self.from.0, &self.from.1),
-            to: &self.to,
-            pdf: self.pdf.clone(),
-            filename: self.filename.clone(),
-        }
-    }
-
-    fn message(&self) -> Result<lettre::Message, Error> {
-        self.outgoing().message()
-    }
-}
-
-fn prepare(
-    db: &mut Db,
-    tenant: &Tenant,
-    order: OrderId,
-    to: Option<&str>,
-    options: Options,
-) -> Result<Prepared, Error> {
-    let (found, profile, receipt) = db.read(|conn| {
-        let found = orders::find(conn, tenant, order)?;
-        if found.number.is_none() {
-            return Err(Error::Unnumbered { order, wanted: Wanted::Send });
-        }
-        let profile = stringers::profile(conn, tenant)?;
-        Ok((found, profile, receipts::receipt(conn, tenant, order, options)?))
-    })?;
-    let to = match to.or(found.email.as_deref()) {
-        Some(to) => check_email(to).map_err(Error::BadInput)?,
-        None => {
-            return Err(Error::BadInput(format!(
-                "order {order} has no customer e-mail address: pass --to ADDRESS, or set it with \
-                 `receipts order edit {order} --email ...`"
-            )))
-        }
     };
-    let sender = profile.sender()?;
-    let pdf = pdf::render(&receipt)?;
-    Ok(Prepared {
-        number: receipt.number,
-        filename: format!("{}-{}.pdf", tenant.handle(), receipt.number),
-        from: (profile.name, sender),
-        to,
-        pdf,
-        receipt,
-    })
+    let to = opts.to.as_deref();
+    let sent =
+        outbox::send(&mut db, &server, &tenant, order, to, options, opts.again, super::retry::beyond_repeat)?;
+    eprintln!("sent receipt {} of {} to {}", sent.number, tenant.handle(), sent.to);
+    Ok(())
 }
 
 /// A message `send --unsent --dry-run` would send.
@@ -211,7 +122,7 @@ fn plan_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()>
         let tenant = &tenant;
         without += skipped;
         for order in unsent {
-            let prepared = prepare(db, tenant, order, None, options)?;
+            let prepared = prepare_document(db, tenant, order, None, options)?;
             let subject = prepared.outgoing().subject();
             planned.push(Planned {
                 stringer: tenant.handle().to_string(),
@@ -242,10 +153,12 @@ fn send_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()>
         let tenant = &tenant;
         skipped += without;
         for order in unsent {
-            let outcome = prepare(db, tenant, order, None, options)
+            let outcome = prepare_document(db, tenant, order, None, options)
                 .and_then(|prepared| Ok((prepared.message()?, prepared)))
                 .and_then(|(message, prepared)| {
-                    deliver(db, &server, tenant, order, &prepared, &message).map(|()| prepared)
+                    let accepted = super::retry::beyond_repeat;
+                    deliver_document(db, &server, tenant, order, &prepared, &message, accepted)
+                        .map(|()| prepared)
                 });
             match outcome {
                 Ok(prepared) => {

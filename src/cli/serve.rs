@@ -29,7 +29,7 @@ pub struct Opts {
     /// Minutes a session lasts without use
     #[arg(long, default_value = "720", value_name = "MINUTES", value_parser = clap::value_parser!(u32).range(1..=525_600))]
     session_idle: u32,
-    /// The mail server of the ready notices sent from the counter
+    /// The mail server of the documents and ready notices sent from the counter
     #[command(flatten)]
     server: super::notify::ServerOpt,
 }

@@ -40,7 +40,7 @@ pub struct Config {
     pub base_url: Option<String>,
     pub tls: Option<(PathBuf, PathBuf)>,
     pub session_idle: TimeDelta,
-    /// The mail server of ready notices, if one was given.
+    /// The mail server of documents and ready notices, if one was given.
     pub smtp: Option<SmtpUrl>,
 }
 
@@ -109,6 +109,7 @@ fn router(counter: Shared) -> Router {
         .route("/orders/{id}/strung", post(pages::strung))
         .route("/orders/{id}/pickup", post(pages::pickup))
         .route("/orders/{id}/notify", post(pages::notify))
+        .route("/orders/{id}/send", post(pages::send))
         .route("/orders/{id}/void", post(pages::void))
         .route("/orders/{id}/receipt.pdf", get(pages::receipt_pdf))
         .route("/orders/{id}/label.pdf", get(pages::label_pdf))

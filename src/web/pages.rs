@@ -152,6 +152,7 @@ struct OrderPage {
     can_string: bool,
     can_pick_up: bool,
     can_notify: bool,
+    can_send: bool,
     can_void: bool,
     methods: Vec<(&'static str, &'static str)>,
 }
@@ -191,6 +192,7 @@ pub async fn order(State(counter): State<Shared>, staff: Staff, Path(id): Path<i
         can_string: order.voided_at.is_none() && order.strung_at.is_none(),
         can_pick_up: order.waiting(),
         can_notify: order.waiting() && order.email.is_some(),
+        can_send: order.number.is_some() && order.email.is_some(),
         can_void: staff.session.role == Role::Owner && order.number.is_some() && order.voided_at.is_none(),
         methods: PaymentMethod::ALL.into_iter().map(|m| (m.as_str(), method_word(w, m))).collect(),
     };
@@ -268,9 +270,30 @@ pub async fn notify(
     act(&counter, &staff, &form, id, move |db| {
         let server = server
             .ok_or_else(|| Error::Usage("no mail server: start `receipts serve` with --smtp-url".into()))?;
-        crate::notices::notify(db, &server, &tenant, OrderId(id), false, || ())
+        crate::outbox::notify(db, &server, &tenant, OrderId(id), false, || ())
     })
     .await
+}
+
+/// `POST /orders/{id}/send`: e-mails the document, as `receipts send` does (once; the
+/// number made durable first; journaled once the mail server took it).
+pub async fn send(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(id): Path<i64>,
+    form: Fields,
+) -> Response {
+    let server = counter.smtp.clone();
+    let tenant = staff.session.tenant.clone();
+    act(&counter, &staff, &form, id, move |db| {
+        let server = server.ok_or_else(no_mail_server)?;
+        crate::outbox::send(db, &server, &tenant, OrderId(id), None, Options::default(), false, || ())
+    })
+    .await
+}
+
+fn no_mail_server() -> Error {
+    Error::Usage("no mail server: start `receipts serve` with --smtp-url".into())
 }
 
 /// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,

@@ -517,7 +517,7 @@ on_both_backends! {
 }
 
 on_both_backends! {
-    fn notify_tells_once_through_a_real_mail_server_and_only_the_owner_voids(db: TestDb) {
+    fn notify_and_send_go_once_through_a_real_mail_server_and_only_the_owner_voids(db: TestDb) {
         let (order, _) = shop(&db);
         ok(&db, &["stringer", "edit", "anna", "--email", "shop@example.ch"]);
         ok(&db, &["order", "edit", &order.to_string(), "--email", "roger@example.com"]);
@@ -535,9 +535,18 @@ on_both_backends! {
         assert_eq!(told.status, 303, "{}", told.text());
         let again = anna.post(&format!("/orders/{order}/notify"), &[("csrf", &csrf)]);
         assert_eq!(again.status, 422, "told once: {}", again.text());
-        let received = sink.received();
-        assert_eq!(received.len(), 1);
+        assert_eq!(sink.received().len(), 1);
         assert_eq!(journaled(&db, "notify").len(), 1);
+        // The document, by e-mail, once.
+        assert!(page.text().contains(">Send</button>"));
+        let sent = anna.post(&format!("/orders/{order}/send"), &[("csrf", &csrf)]);
+        assert_eq!(sent.status, 303, "{}", sent.text());
+        assert_eq!(anna.post(&format!("/orders/{order}/send"), &[("csrf", &csrf)]).status, 422, "sent once");
+        let received = sink.received();
+        assert_eq!(received.len(), 2);
+        assert_eq!(received[1].to, vec!["roger@example.com".to_string()]);
+        assert!(String::from_utf8_lossy(&received[1].data).contains("application/pdf"));
+        assert_eq!(journaled(&db, "send").len(), 1);
 
         // Staff may not void, even by posting the form; the owner may, with a reason.
         let refused = anna.post(&format!("/orders/{order}/void"), &[("csrf", &csrf), ("reason", "typo")]);
