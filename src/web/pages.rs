@@ -10,9 +10,11 @@ use crate::db::accounts::Role;
 use crate::db::mint::{mint_now, Outcome};
 use crate::db::orders::{self, Order, Pickup};
 use crate::db::receipts::{self, Options};
+use crate::db::Tenant;
 use crate::db::{queue, rackets};
 use crate::domain::{format_local, local_date, now_utc, OrderId, PaymentMethod};
 use crate::error::Error;
+use crate::mail::SmtpUrl;
 use crate::receipt::label::{self, Label, Size};
 use crate::receipt::pdf;
 use askama::Template;
@@ -257,6 +259,24 @@ pub async fn pickup(
     .await
 }
 
+/// An action that e-mails over the counter's mail server (`serve --smtp-url`).
+async fn mail<T: Send + 'static>(
+    counter: &Shared,
+    staff: &Staff,
+    form: &Fields,
+    id: i64,
+    work: impl FnOnce(&mut crate::db::Db, &SmtpUrl, &Tenant) -> Result<T, Error> + Send + 'static,
+) -> Response {
+    let server = counter.smtp.clone();
+    let tenant = staff.session.tenant.clone();
+    act(counter, staff, form, id, move |db| {
+        let server = server
+            .ok_or_else(|| Error::Usage("no mail server: start `receipts serve` with --smtp-url".into()))?;
+        work(db, &server, &tenant)
+    })
+    .await
+}
+
 /// `POST /orders/{id}/notify`: tells the customer the racket is ready, as `receipts notify`
 /// does (once; journaled once the mail server took it).
 pub async fn notify(
@@ -265,12 +285,8 @@ pub async fn notify(
     Path(id): Path<i64>,
     form: Fields,
 ) -> Response {
-    let server = counter.smtp.clone();
-    let tenant = staff.session.tenant.clone();
-    act(&counter, &staff, &form, id, move |db| {
-        let server = server
-            .ok_or_else(|| Error::Usage("no mail server: start `receipts serve` with --smtp-url".into()))?;
-        crate::outbox::notify(db, &server, &tenant, OrderId(id), false, || ())
+    mail(&counter, &staff, &form, id, move |db, server, tenant| {
+        crate::outbox::notify(db, server, tenant, OrderId(id), false, || ())
     })
     .await
 }
@@ -283,17 +299,10 @@ pub async fn send(
     Path(id): Path<i64>,
     form: Fields,
 ) -> Response {
-    let server = counter.smtp.clone();
-    let tenant = staff.session.tenant.clone();
-    act(&counter, &staff, &form, id, move |db| {
-        let server = server.ok_or_else(no_mail_server)?;
-        crate::outbox::send(db, &server, &tenant, OrderId(id), None, Options::default(), false, || ())
+    mail(&counter, &staff, &form, id, move |db, server, tenant| {
+        crate::outbox::send(db, server, tenant, OrderId(id), None, Options::default(), false, || ())
     })
     .await
-}
-
-fn no_mail_server() -> Error {
-    Error::Usage("no mail server: start `receipts serve` with --smtp-url".into())
 }
 
 /// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,
