@@ -627,3 +627,64 @@ fn the_counter_speaks_tls_with_a_certificate_and_its_cookie_is_secure() {
         .unwrap();
     assert_ne!(String::from_utf8_lossy(&plain.stdout), "200");
 }
+
+on_both_backends! {
+    fn many_clients_pressing_strung_at_once_give_every_order_one_number_gapless(db: TestDb) {
+        shop(&db);
+        let mut orders = Vec::new();
+        for i in 0..12 {
+            for stringer in ["anna", "ben"] {
+                let id = ok(&db, &["order", "add", "--stringer", stringer, "--customer", &format!("C{i}"), "--price", "30"]);
+                orders.push((stringer, id));
+            }
+        }
+        let server = Server::start(&db, &[]);
+        // Eight clients, four per stringer, each with a session of its own, each pressing
+        // Strung on every order of its stringer, twice, in an order of its own.
+        let clients: Vec<_> = (0..8)
+            .map(|client| {
+                let stringer = if client % 2 == 0 { "anna" } else { "ben" };
+                let mut browser = Browser::new(&server);
+                assert_eq!(browser.log_in(stringer, PASSWORD).status, 303);
+                let csrf = browser.get("/orders/new").csrf();
+                let mut mine: Vec<String> =
+                    orders.iter().filter(|(s, _)| *s == stringer).map(|(_, id)| id.clone()).collect();
+                let turn = client * 3 % mine.len();
+                mine.rotate_left(turn);
+                if client % 4 < 2 {
+                    mine.reverse();
+                }
+                std::thread::spawn(move || {
+                    let mut statuses = Vec::new();
+                    for id in mine.iter().chain(mine.iter()) {
+                        statuses.push(browser.post(&format!("/orders/{id}/strung"), &[("csrf", &csrf)]).status);
+                    }
+                    statuses
+                })
+            })
+            .collect();
+        for client in clients {
+            let statuses = client.join().unwrap();
+            assert!(statuses.iter().all(|s| *s == 303), "every press answered: {statuses:?}");
+        }
+        for stringer in ["anna", "ben"] {
+            let listed: serde_json::Value = serde_json::from_str(&ok(
+                &db,
+                &["order", "list", "--stringer", stringer, "--format", "json"],
+            ))
+            .unwrap();
+            let mut seqs: Vec<i64> = listed
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|o| o["customer"].as_str().is_some_and(|c| c.starts_with('C')))
+                .map(|o| o["receipt_number"].as_str().expect("numbered")[5..].parse().unwrap())
+                .collect();
+            seqs.sort_unstable();
+            assert_eq!(seqs, (1..=12).collect::<Vec<i64>>(), "{stringer}: each order one number, 1..12");
+        }
+        assert_eq!(journaled(&db, "mint").len(), 24, "one mint per order");
+        let audit = run(&db, &["audit"]);
+        assert_eq!(audit.code, 0, "{}", audit.stderr);
+    }
+}
