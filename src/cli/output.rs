@@ -99,14 +99,7 @@ pub fn cell<T: ToString>(value: Option<T>) -> String {
     value.map(|v| v.to_string()).unwrap_or_default()
 }
 
-/// "1 problem", "3 problems".
-pub fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
+pub use crate::domain::count;
 
 /// Rows written as they come, so a long listing starts at once and never sits whole in
 /// memory: a table (column widths from the first rows, within 120 columns; a wider cell is

@@ -1,8 +1,7 @@
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::bank;
-use crate::db::payments::{self, Import, Line, ListedPayment, Outcome, Report};
-use crate::db::{Access, Loaded, Tenant};
+use crate::db::payments::{self, Line, ListedPayment, Outcome};
+use crate::db::{Access, Tenant};
 use crate::Error;
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -94,22 +93,8 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
     let file = File::open(&opts.file).map_err(|e| Error::cannot_read(&opts.file, &e))?;
     let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
     let only = opts.stringer.optional(&mut db)?;
-    // One file, one transaction: an entry that cannot be read, however late, applies nothing.
-    let work = |conn: &mut crate::db::DbConn| {
-        crate::db::prepare_bulk(conn)?;
-        let mut import = Import::new(conn, &name, only.as_ref(), opts.dry_run)?;
-        let message = bank::read(BufReader::new(file), &name, |tx| import.push(conn, tx))?;
-        Ok((message, import.finish(conn)?))
-    };
-    let (message, report) = if opts.dry_run { db.read(work)? } else { db.write(work)? };
-    if !opts.dry_run && report.count(Outcome::Applied) > 0 {
-        db.refresh_statistics(Loaded::Payments);
-    }
-    // What was judged from earlier imports (applied before, paid already) is reported only
-    // once it is durable: a re-run after doubt may have read it from a restarted primary.
-    if !opts.dry_run && report.lines.iter().any(|line| line.outcome != Outcome::Applied) {
-        db.confirm_durable()?;
-    }
+    let (message, report) =
+        payments::import(&mut db, BufReader::new(file), &name, only.as_ref(), opts.dry_run)?;
 
     // A table of nothing says nothing; scripts still get their empty list.
     if !(report.lines.is_empty() && opts.format == Listed::Table) {
@@ -119,7 +104,7 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
         }
         rows.finish()?;
     }
-    eprintln!("{}", summary(&name, &message, &report, opts.dry_run));
+    eprintln!("{}", report.summary(&name, &message, opts.dry_run));
     let applied = report.count(Outcome::Applied);
     if applied == 0 && !opts.dry_run {
         eprintln!("nothing new was applied");
@@ -131,47 +116,6 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
         return Err(Error::PaymentsNeedAttention { file: name, count: attention }.into());
     }
     Ok(())
-}
-
-/// "bank.xml (camt.054.001.08): 4 transactions, 2 applied, 1 debit ignored"
-fn summary(name: &str, message: &str, report: &Report, dry_run: bool) -> String {
-    let applied = report.count(Outcome::Applied);
-    let earlier = report.count(Outcome::AlreadyApplied);
-    let listed = report.listed_before();
-    let attention = report.needing_attention();
-    let mut said = vec![format!("{name} ({message}): {}", output::count(report.transactions, "transaction"))];
-    said.push(if dry_run { format!("{applied} would be applied") } else { format!("{applied} applied") });
-    if earlier > 0 {
-        said.push(format!("{earlier} applied by an earlier import"));
-    }
-    if listed > 0 {
-        said.push(format!("{listed} listed by an earlier import"));
-    }
-    if attention > 0 {
-        said.push(format!("{attention} need attention"));
-    }
-    if report.not_ours > 0 {
-        said.push(format!(
-            "{} without a reference of ours ignored",
-            output::count(report.not_ours, "credit")
-        ));
-    }
-    if report.other_creditors > 0 {
-        said.push(format!(
-            "{} with another creditor's reference left alone",
-            output::count(report.other_creditors, "credit")
-        ));
-    }
-    if report.not_booked > 0 {
-        said.push(format!(
-            "{} not booked (pending, or undated) ignored",
-            output::count(report.not_booked, "credit")
-        ));
-    }
-    if report.debits > 0 {
-        said.push(format!("{} ignored", output::count(report.debits, "debit")));
-    }
-    said.join(", ")
 }
 
 fn row(line: &Line) -> Row {

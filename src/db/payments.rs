@@ -10,16 +10,18 @@
 
 use super::events::{self, Change, Event};
 use super::schema::{listed_payments, orders as orders_table, payments};
-use super::{DbConn, Tenant};
+use super::{Db, DbConn, Loaded, Tenant};
 use crate::bank::Transaction;
 use crate::domain::{
-    format_utc, local_date, local_noon, now_utc, OrderId, PaymentMethod, Price, ReceiptNumber, StringerId,
+    count, format_utc, local_date, local_noon, now_utc, OrderId, PaymentMethod, Price, ReceiptNumber,
+    StringerId,
 };
 use crate::error::Error;
 use crate::payment::Reference;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::BufRead;
 
 /// What became of a credit that names one of this database's receipts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -747,4 +749,72 @@ pub fn settle(
         },
         ..listed
     })
+}
+
+impl Report {
+    /// "bank.xml (camt.054.001.08): 4 transactions, 2 applied, 1 debit ignored"
+    pub fn summary(&self, name: &str, message: &str, dry_run: bool) -> String {
+        let report = self;
+        let applied = report.count(Outcome::Applied);
+        let earlier = report.count(Outcome::AlreadyApplied);
+        let listed = report.listed_before();
+        let attention = report.needing_attention();
+        let mut said = vec![format!("{name} ({message}): {}", count(report.transactions, "transaction"))];
+        said.push(if dry_run { format!("{applied} would be applied") } else { format!("{applied} applied") });
+        if earlier > 0 {
+            said.push(format!("{earlier} applied by an earlier import"));
+        }
+        if listed > 0 {
+            said.push(format!("{listed} listed by an earlier import"));
+        }
+        if attention > 0 {
+            said.push(format!("{attention} need attention"));
+        }
+        if report.not_ours > 0 {
+            said.push(format!("{} without a reference of ours ignored", count(report.not_ours, "credit")));
+        }
+        if report.other_creditors > 0 {
+            said.push(format!(
+                "{} with another creditor's reference left alone",
+                count(report.other_creditors, "credit")
+            ));
+        }
+        if report.not_booked > 0 {
+            said.push(format!(
+                "{} not booked (pending, or undated) ignored",
+                count(report.not_booked, "credit")
+            ));
+        }
+        if report.debits > 0 {
+            said.push(format!("{} ignored", count(report.debits, "debit")));
+        }
+        said.join(", ")
+    }
+}
+
+/// Imports a bank file (camt.053/054), as `receipts payments import` and the counter's
+/// `/payments/import` do: one file, one transaction (an entry that cannot be read, however
+/// late, applies nothing); what was judged from earlier imports is reported only once it is
+/// durable (SPEC 16). Returns the message's kind and version, and the report.
+pub fn import(
+    db: &mut Db,
+    reader: impl BufRead,
+    name: &str,
+    only: Option<&Tenant>,
+    dry_run: bool,
+) -> Result<(String, Report), Error> {
+    let work = |conn: &mut DbConn| {
+        super::prepare_bulk(conn)?;
+        let mut import = Import::new(conn, name, only, dry_run)?;
+        let message = crate::bank::read(reader, name, |tx| import.push(conn, tx))?;
+        Ok((message, import.finish(conn)?))
+    };
+    let (message, report) = if dry_run { db.read(work)? } else { db.write(work)? };
+    if !dry_run && report.count(Outcome::Applied) > 0 {
+        db.refresh_statistics(Loaded::Payments);
+    }
+    if !dry_run && report.lines.iter().any(|line| line.outcome != Outcome::Applied) {
+        db.confirm_durable()?;
+    }
+    Ok((message, report))
 }

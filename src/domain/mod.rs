@@ -19,7 +19,7 @@ pub use money::{Currency, Price};
 pub use profile::{check_email, check_siret, check_vat_number, siret_grouped};
 pub use receipt_number::{NumberRange, ReceiptNumber};
 pub use tension::check_tension;
-pub use text::{fold, folded_letters};
+pub use text::{count, fold, folded_letters};
 pub use time::{
     check_not_future, check_past, check_strung_at, day_start, default_timezone, format_iso_local,
     format_local, format_utc, local_date, local_noon, local_year, now_utc, parse_day, parse_timezone,

@@ -230,6 +230,15 @@ pub fn folded_letters() -> impl Iterator<Item = char> {
     ('A'..='Z').chain(LETTERS.iter().map(|(letter, _)| *letter))
 }
 
+/// "1 problem", "3 problems".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

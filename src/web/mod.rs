@@ -3,6 +3,7 @@
 //! threads with pooled connections, never on the async ones. Sessions live in the
 //! database, so several processes can serve one PostgreSQL.
 
+mod bank;
 mod customers;
 mod day;
 mod form;
@@ -113,6 +114,7 @@ fn router(counter: Shared) -> Router {
         .route("/orders/{id}/void", post(pages::void))
         .route("/orders/{id}/receipt.pdf", get(pages::receipt_pdf))
         .route("/orders/{id}/label.pdf", get(pages::label_pdf))
+        .route("/payments/import", get(bank::form).post(bank::import))
         .route("/takings", get(day::takings))
         .route("/strings", get(day::strings))
         .route("/customers", get(customers::list))

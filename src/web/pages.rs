@@ -50,9 +50,9 @@ pub fn failure(error: Error, w: &'static Words) -> Response {
 
 #[derive(Template)]
 #[template(path = "problem.html")]
-struct ProblemPage {
-    w: &'static Words,
-    message: String,
+pub struct ProblemPage {
+    pub w: &'static Words,
+    pub message: String,
 }
 
 fn not_found_page(w: &'static Words) -> Response {

@@ -81,6 +81,12 @@ pub struct Words {
     pub low: &'static str,
     pub owner_only: &'static str,
     pub reason: &'static str,
+    pub bank_file: &'static str,
+    pub receipt_number: &'static str,
+    pub booked: &'static str,
+    pub reference: &'static str,
+    pub dry_run: &'static str,
+    pub import: &'static str,
 }
 
 impl Words {
@@ -142,6 +148,12 @@ static EN: Words = Words {
     low: "low",
     owner_only: "Only the owner may do this.",
     reason: "Reason",
+    bank_file: "Bank file",
+    receipt_number: "Receipt",
+    booked: "Booked",
+    reference: "Reference",
+    dry_run: "Only show what it would do",
+    import: "Import",
 };
 
 static DE: Words = Words {
@@ -192,6 +204,12 @@ static DE: Words = Words {
     low: "knapp",
     owner_only: "Das darf nur der Inhaber.",
     reason: "Grund",
+    bank_file: "Bankdatei",
+    receipt_number: "Quittung",
+    booked: "Gebucht",
+    reference: "Referenz",
+    dry_run: "Nur zeigen, was geschähe",
+    import: "Einlesen",
 };
 
 static FR: Words = Words {
@@ -242,6 +260,12 @@ static FR: Words = Words {
     low: "bas",
     owner_only: "Seul le propriétaire peut le faire.",
     reason: "Motif",
+    bank_file: "Fichier bancaire",
+    receipt_number: "Quittance",
+    booked: "Comptabilisé",
+    reference: "Référence",
+    dry_run: "Montrer seulement ce qui serait fait",
+    import: "Importer",
 };
 
 static IT: Words = Words {
@@ -292,4 +316,10 @@ static IT: Words = Words {
     low: "scarso",
     owner_only: "Solo il titolare può farlo.",
     reason: "Motivo",
+    bank_file: "File bancario",
+    receipt_number: "Ricevuta",
+    booked: "Contabilizzato",
+    reference: "Riferimento",
+    dry_run: "Mostra solo cosa farebbe",
+    import: "Importa",
 };

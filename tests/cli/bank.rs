@@ -10,7 +10,7 @@ use support::camt::{self, Entry, Message, Tx, Version};
 
 /// Stefan in Zurich, paid into a QR-IBAN (QRR references), with invoices of the given prices
 /// numbered 2026-0001... on 2 March 2026 and later days; returns their order ids.
-fn stefan_with_invoices(db: &TestDb, prices: &[&str]) -> Vec<String> {
+pub(super) fn stefan_with_invoices(db: &TestDb, prices: &[&str]) -> Vec<String> {
     ok(
         db,
         &["stringer", "add", "stefan", "--name", "Stefan Muster Bespannungen", "--timezone", "Europe/Zurich"],
@@ -88,7 +88,7 @@ fn invoices(db: &TestDb, stringer: &str, currency: &str, prices: &[&str]) -> Vec
         .collect()
 }
 
-fn stringer_id(db: &TestDb, handle: &str) -> i64 {
+pub(super) fn stringer_id(db: &TestDb, handle: &str) -> i64 {
     db.query_i64(&format!("SELECT id FROM stringers WHERE handle = '{handle}'")).unwrap()
 }
 

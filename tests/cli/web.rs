@@ -688,3 +688,86 @@ on_both_backends! {
         assert_eq!(audit.code, 0, "{}", audit.stderr);
     }
 }
+
+/// A `multipart/form-data` body of text fields and one file, and its content type.
+fn multipart(fields: &[(&str, &str)], file: (&str, &[u8])) -> (String, Vec<u8>) {
+    let boundary = "receipts-test-boundary-7d41";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+                .bytes(),
+        );
+    }
+    body.extend(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{}\"\r\nContent-Type: text/xml\r\n\r\n",
+            file.0
+        )
+        .bytes(),
+    );
+    body.extend_from_slice(file.1);
+    body.extend(format!("\r\n--{boundary}--\r\n").bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+impl Browser {
+    fn upload(&mut self, path: &str, fields: &[(&str, &str)], file: (&str, &[u8])) -> Answer {
+        let (content_type, body) = multipart(fields, file);
+        let mut request =
+            self.agent.post(format!("{}{path}", self.base)).header("content-type", content_type);
+        if let Some(cookie) = &self.cookie {
+            request = request.header("cookie", cookie);
+        }
+        let response = request.send(&body[..]);
+        self.answer(response)
+    }
+}
+
+on_both_backends! {
+    fn the_owner_imports_a_bank_file_and_sees_the_clis_report(db: TestDb) {
+        use support::camt::{self, Entry, Message, Tx, Version};
+        let orders = super::bank::stefan_with_invoices(&db, &["30.00", "31.00"]);
+        let stefan = super::bank::stringer_id(&db, "stefan");
+        account(&db, "olga", "stefan", "owner");
+        account(&db, "sam", "stefan", "staff");
+        let tx = Tx::paying(&super::payment::qrr(stefan, 2026, 1), 3000, "CHF", "T1");
+        let xml = camt::file(Message::Notification, Version::V08, &[Entry::booked("2026-03-30", "E1", vec![tx])]);
+        let server = Server::start(&db, &[]);
+
+        let mut sam = Browser::new(&server);
+        sam.log_in("sam", PASSWORD);
+        assert_eq!(sam.get("/payments/import").status, 403, "staff do not import bank files");
+        let csrf = sam.get("/").csrf();
+        assert_eq!(sam.upload("/payments/import", &[("csrf", &csrf)], ("bank.xml", xml.as_bytes())).status, 403);
+
+        let mut olga = Browser::new(&server);
+        olga.log_in("olga", PASSWORD);
+        let csrf = olga.get("/payments/import").csrf();
+        // Not a bank file, or one cut off: the CLI's refusal, nothing applied.
+        let cut = &xml.as_bytes()[..xml.len() / 2];
+        for (name, bytes) in [("notes.txt", &b"hello"[..]), ("bank.xml", cut)] {
+            let refused = olga.upload("/payments/import", &[("csrf", &csrf)], (name, bytes));
+            assert_eq!(refused.status, 422, "{name}: {}", refused.text());
+            assert!(refused.text().contains(name), "names the file: {}", refused.text());
+        }
+        // No token: 403, nothing applied.
+        assert_eq!(olga.upload("/payments/import", &[], ("bank.xml", xml.as_bytes())).status, 403);
+        let paid = |order: &str| {
+            let shown: serde_json::Value =
+                serde_json::from_str(&ok(&db, &["order", "show", order, "--format", "json"])).unwrap();
+            shown["paid_at"].is_string()
+        };
+        assert!(!paid(&orders[0]));
+        let dry = olga.upload("/payments/import", &[("csrf", &csrf), ("dry_run", "yes")], ("bank.xml", xml.as_bytes()));
+        assert!(dry.text().contains("1 would be applied"), "{}", dry.text());
+        assert!(!paid(&orders[0]), "a dry run applies nothing");
+        let applied = olga.upload("/payments/import", &[("csrf", &csrf)], ("bank.xml", xml.as_bytes()));
+        assert_eq!(applied.status, 200);
+        let text = applied.text();
+        assert!(text.contains("bank.xml (camt.054.001.08): 1 transaction, 1 applied"), "{text}");
+        assert!(paid(&orders[0]) && !paid(&orders[1]));
+        let again = olga.upload("/payments/import", &[("csrf", &csrf)], ("bank.xml", xml.as_bytes()));
+        assert!(again.text().contains("1 applied by an earlier import"), "{}", again.text());
+    }
+}
