@@ -288,7 +288,8 @@ static DUMMY_HASH: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 /// account still enabled. Only reads: a page view takes no write lock.
 pub fn session(conn: &mut DbConn, token: &str, idle: TimeDelta) -> Result<Option<Session>, Error> {
     let now = now_utc();
-    type Found = (NaiveDateTime, String, String, String, Option<String>, Option<String>, String);
+    type Found =
+        (NaiveDateTime, String, String, String, Option<String>, Option<String>, (i64, String, String));
     let found: Option<Found> = sessions::table
         .inner_join(accounts::table.inner_join(stringers::table))
         .filter(sessions::token_hash.eq(token_hash(token)))
@@ -301,18 +302,20 @@ pub fn session(conn: &mut DbConn, token: &str, idle: TimeDelta) -> Result<Option
             accounts::role,
             accounts::language,
             stringers::language,
-            stringers::handle,
+            (stringers::id, stringers::handle, stringers::timezone),
         ))
         .first(conn)
         .optional()?;
-    let Some((last_seen, csrf, username, role, language, stringer_language, handle)) = found else {
+    let Some((last_seen, csrf, username, role, language, stringer_language, (id, handle, zone))) = found
+    else {
         return Ok(None);
     };
     Ok(Some(Session {
         username,
         role: Role::from_code(&role),
         language: language.and_then(|code| code.parse().ok()),
-        tenant: Tenant::load(conn, &handle)?,
+        // The stringer as the join found it: no second lookup on every page view.
+        tenant: Tenant::looked_up(id, handle, zone)?,
         stringer_language: stringer_language.and_then(|code| code.parse().ok()),
         csrf,
         touch_due: now - last_seen > TOUCH_EVERY,

@@ -1,7 +1,7 @@
 //! `/customers` and `/customers/{id}`: the register, found by typing (`?q=`, as `customer
 //! list --search`), and one customer with their rackets, each with what it had last time.
 
-use super::pages::failure;
+use super::pages::{failure, string_and_tension};
 use super::session::Staff;
 use super::words::Words;
 use super::Shared;
@@ -127,9 +127,6 @@ pub async fn show(State(counter): State<Shared>, staff: Staff, Path(id): Path<i6
         Err(e) => return failure(e, staff.words),
     };
     let zone = staff.session.tenant.zone();
-    let spec = |string: &Option<String>, tension: &Option<String>| {
-        [string.as_deref(), tension.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ")
-    };
     let page = CustomerPage {
         w: staff.words,
         csrf: staff.session.csrf.clone(),
@@ -143,7 +140,7 @@ pub async fn show(State(counter): State<Shared>, staff: Staff, Path(id): Path<i6
             .map(|(racket, last)| RacketLine {
                 id: racket.id.0,
                 model: racket.order_text().unwrap_or_default(),
-                last: last.map(|order| spec(&order.string, &order.tension)),
+                last: last.as_ref().map(string_and_tension),
             })
             .collect(),
         history: history
@@ -152,7 +149,7 @@ pub async fn show(State(counter): State<Shared>, staff: Staff, Path(id): Path<i6
                 id: order.id.0,
                 when: order.ordered_at.map(|at| format_local(at, zone)).unwrap_or_default(),
                 racket: order.racket.clone().unwrap_or_default(),
-                string: spec(&order.string, &order.tension),
+                string: string_and_tension(order),
                 number: order.number.map(|n| n.to_string()).unwrap_or_default(),
             })
             .collect(),

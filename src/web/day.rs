@@ -94,10 +94,7 @@ pub async fn takings(State(counter): State<Shared>, staff: Staff, Query(day): Qu
 
 /// A method's word in the page's language (`unrecorded` as it is).
 fn method_word(w: &'static Words, method: &str) -> String {
-    crate::domain::PaymentMethod::ALL
-        .iter()
-        .position(|m| m.as_str() == method)
-        .map_or_else(|| method.to_string(), |i| w.methods[i].to_string())
+    method.parse().map_or_else(|_| method.to_string(), |m| super::pages::method_word(w, m).to_string())
 }
 
 /// A string in stock: name, metres and rackets left, low or not.

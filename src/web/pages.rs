@@ -91,11 +91,7 @@ impl Line {
             id: order.id.0,
             customer: order.customer.clone().unwrap_or_default(),
             racket: label::with_tag(order.racket.as_deref(), tag).unwrap_or_default(),
-            string: [order.string.as_deref(), order.tension.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join(" "),
+            string: string_and_tension(order),
             when: when.map(|at| format_local(at, zone)).unwrap_or_default(),
             overdue: order.strung_at.is_none() && order.due_at.is_some_and(|due| due < now),
         }
@@ -201,9 +197,15 @@ pub async fn order(State(counter): State<Shared>, staff: Staff, Path(id): Path<i
     Html(page.render().unwrap_or_default()).into_response()
 }
 
-fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
+/// A payment method in the page's language.
+pub fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
     let index = PaymentMethod::ALL.iter().position(|m| *m == method).unwrap_or(4);
     w.methods[index]
+}
+
+/// "RPM Blast 1.25 24/23 kg": what an order was strung with, as lists show it.
+pub fn string_and_tension(order: &Order) -> String {
+    [order.string.as_deref(), order.tension.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ")
 }
 
 /// An action of the order's page: its CSRF token checked, `work` done on a pooled
