@@ -121,6 +121,7 @@ fn tool(program: &str, args: &[&str]) -> String {
 
 mod availability;
 mod bank;
+mod browser;
 mod counter;
 mod deploy;
 mod errors;

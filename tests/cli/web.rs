@@ -9,15 +9,15 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 
 /// A running `receipts serve`, stopped when dropped.
-struct Server {
+pub(super) struct Server {
     child: Child,
-    base: String,
+    pub(super) base: String,
     /// What it logged after its first line, read on demand.
     log: std::sync::mpsc::Receiver<String>,
 }
 
 impl Server {
-    fn start(db: &TestDb, extra: &[&str]) -> Server {
+    pub(super) fn start(db: &TestDb, extra: &[&str]) -> Server {
         let mut child = receipts(db)
             .args(["serve", "--listen", "127.0.0.1:0"])
             .args(extra)
@@ -44,8 +44,24 @@ impl Server {
         Server { child, base, log }
     }
 
-    fn logged(&self) -> Vec<String> {
+    pub(super) fn logged(&self) -> Vec<String> {
         self.log.try_iter().collect()
+    }
+
+    /// What it logged up to the first line that `until` accepts, which must come.
+    pub(super) fn logged_until(&self, mut until: impl FnMut(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self
+                .log
+                .recv_timeout(std::time::Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("the server never logged the line awaited; it logged {lines:?}"));
+            let last = until(&line);
+            lines.push(line);
+            if last {
+                return lines;
+            }
+        }
     }
 }
 
@@ -141,9 +157,9 @@ impl Browser {
     }
 }
 
-const PASSWORD: &str = "correct horse battery";
+pub(super) const PASSWORD: &str = "correct horse battery";
 
-fn account(db: &TestDb, username: &str, stringer: &str, role: &str) {
+pub(super) fn account(db: &TestDb, username: &str, stringer: &str, role: &str) {
     account_with(db, &[username, "--stringer", stringer, "--role", role]);
 }
 

@@ -1,0 +1,324 @@
+//! The counter in a real browser (SPEC 20): headless Chromium driven over WebDriver by
+//! chromedriver, through the pages as a person at the counter uses them, on a phone's
+//! 360 px and at a desk. Debian's `chromium` and `chromium-driver` must be installed
+//! (scripts/test installs them); without them these tests fail, never pass.
+//!
+//! With `RECEIPTS_SCREENSHOTS=DIR` they also leave the pictures of the README in DIR
+//! (scripts/screenshots).
+
+use super::web::{account, Server, PASSWORD};
+use super::*;
+use crate::on_both_backends;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Stdio};
+
+/// How wide the browser is, and how it says so.
+#[derive(Clone, Copy)]
+enum Screen {
+    /// A phone: 360 CSS px, touch, the viewport meta tag honoured.
+    Phone,
+    Desk,
+}
+
+impl Screen {
+    fn width(self) -> i64 {
+        match self {
+            Screen::Phone => 360,
+            Screen::Desk => 1280,
+        }
+    }
+
+    fn chrome_options(self) -> Value {
+        let mut args = vec![
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            // The test machines have no network beyond loopback: no calls home.
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--lang=en-US",
+        ];
+        match self {
+            Screen::Phone => json!({
+                "args": args,
+                "mobileEmulation": {"deviceMetrics": {"width": 360, "height": 740, "pixelRatio": 2.0, "touch": true}},
+            }),
+            Screen::Desk => {
+                args.push("--window-size=1280,900");
+                json!({ "args": args })
+            }
+        }
+    }
+}
+
+/// A chromedriver process with one headless Chromium session, both ended when dropped.
+struct Chrome {
+    driver: Child,
+    client: Option<Client>,
+}
+
+impl Chrome {
+    async fn start(screen: Screen) -> Chrome {
+        let mut driver = std::process::Command::new("chromedriver")
+            .arg("--port=0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("chromedriver cannot start ({e}): install Debian's chromium and chromium-driver (scripts/test does)")
+            });
+        // It says on which port it listens once it does: no waiting by the clock.
+        let mut lines = BufReader::new(driver.stdout.take().unwrap()).lines();
+        let port = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|line| {
+                let (_, rest) = line.split_once("started successfully on port ")?;
+                rest.trim_end_matches('.').parse::<u16>().ok()
+            })
+            .expect("chromedriver says on which port it listens");
+        std::thread::spawn(move || lines.for_each(drop));
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("goog:chromeOptions".into(), screen.chrome_options());
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .unwrap_or_else(|e| panic!("Chromium does not start under chromedriver: {e}"));
+        Chrome { driver, client: Some(client) }
+    }
+
+    fn client(&self) -> &Client {
+        self.client.as_ref().unwrap()
+    }
+
+    /// Ends the browser's session (the browser with it).
+    async fn close(mut self) {
+        self.client.take().unwrap().close().await.unwrap();
+    }
+}
+
+impl Drop for Chrome {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// The page's text as a person reads it.
+async fn text(c: &Client) -> String {
+    c.find(Locator::Css("body")).await.unwrap().text().await.unwrap()
+}
+
+/// The button labelled `label`.
+async fn button(c: &Client, label: &str) -> fantoccini::elements::Element {
+    c.find(Locator::XPath(&format!("//button[normalize-space()='{label}']")))
+        .await
+        .unwrap_or_else(|e| panic!("no button {label:?}: {e}"))
+}
+
+/// Clicks and waits for the next page to have `ready` (a CSS selector).
+async fn click_to(c: &Client, element: fantoccini::elements::Element, ready: &str) {
+    element.click().await.unwrap();
+    c.wait()
+        .for_element(Locator::Css(ready))
+        .await
+        .unwrap_or_else(|e| panic!("no {ready} after a click: {e}"));
+}
+
+/// The page is as wide as the screen and no wider: nothing scrolls sideways.
+async fn fits(c: &Client, screen: Screen, page: &str) {
+    let widths =
+        c.execute("return [window.innerWidth, document.documentElement.scrollWidth]", vec![]).await.unwrap();
+    let (inner, scroll) = (widths[0].as_i64().unwrap(), widths[1].as_i64().unwrap());
+    assert_eq!(inner, screen.width(), "{page} is laid out for {} px", screen.width());
+    assert!(scroll <= inner, "{page} scrolls sideways at {inner} px: {scroll} px wide");
+}
+
+/// What the browser gets at `href` with its session: (status, content type, first bytes).
+async fn fetched(c: &Client, href: &str) -> (i64, String, String) {
+    let got = c
+        .execute_async(
+            "const [href, done] = arguments;
+             fetch(href).then(r => r.arrayBuffer().then(b => done([r.status,
+                 r.headers.get('content-type'), String.fromCharCode(...new Uint8Array(b.slice(0, 5)))])))
+               .catch(e => done([0, String(e), '']));",
+            vec![json!(href)],
+        )
+        .await
+        .unwrap();
+    (got[0].as_i64().unwrap(), got[1].as_str().unwrap_or_default().into(), got[2].as_str().unwrap().into())
+}
+
+/// Leaves a picture of the page for the README when asked to (scripts/screenshots).
+async fn picture(c: &Client, db: &TestDb, name: &str) {
+    let Ok(dir) = std::env::var("RECEIPTS_SCREENSHOTS") else { return };
+    if db.url.starts_with("postgres") {
+        return;
+    }
+    let png = c.screenshot().await.unwrap();
+    std::fs::write(std::path::Path::new(&dir).join(format!("{name}.png")), png).unwrap();
+}
+
+/// A stringer with an account, and a customer whose racket was strung once before.
+fn shop_with_a_regular(db: &TestDb) {
+    ok(db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
+    account(db, "anna", "anna", "staff");
+    let before = ok(
+        db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "anna",
+            "--customer",
+            "Roger Müller",
+            "--racket",
+            "Pure Aero",
+            "--string",
+            "RPM Blast 1.25",
+            "--tension",
+            "24/23 kg",
+            "--price",
+            "38",
+        ],
+    );
+    ok(db, &["mint", "--order", &before]);
+    ok(
+        db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "anna",
+            "--customer",
+            "Iga Nowak",
+            "--racket",
+            "Blade 98",
+            "--string",
+            "Hawk 1.20",
+            "--tension",
+            "22 kg",
+            "--price",
+            "30",
+        ],
+    );
+}
+
+/// Log in, take an order for a known customer "same as last time", Strung (pressed in two
+/// tabs: one number, shown in both), the receipt and the label, pickup paid in cash, the takings.
+async fn a_day_at_the_counter(db: &TestDb, screen: Screen) {
+    shop_with_a_regular(db);
+    let server = Server::start(db, &[]);
+    let chrome = Chrome::start(screen).await;
+    let c = chrome.client();
+
+    c.goto(&format!("{}/", server.base)).await.unwrap();
+    assert_eq!(c.current_url().await.unwrap().path(), "/login", "no session: the login page");
+    fits(c, screen, "the login page").await;
+    c.find(Locator::Css("input[name=username]")).await.unwrap().send_keys("anna").await.unwrap();
+    c.find(Locator::Css("input[name=password]")).await.unwrap().send_keys(PASSWORD).await.unwrap();
+    click_to(c, button(c, "Log in").await, "nav").await;
+    assert!(text(c).await.contains("Iga Nowak"), "the queue: {}", text(c).await);
+    fits(c, screen, "the queue").await;
+
+    click_to(c, c.find(Locator::LinkText("Customers")).await.unwrap(), "form.search").await;
+    c.find(Locator::Css("input[name=q]")).await.unwrap().send_keys("muller").await.unwrap();
+    button(c, "Search").await.click().await.unwrap();
+    c.wait().for_element(Locator::XPath("//a[contains(., 'Roger Müller')]")).await.unwrap();
+    fits(c, screen, "the customers").await;
+    let roger = c.find(Locator::XPath("//a[contains(., 'Roger Müller')]")).await.unwrap();
+    click_to(c, roger, "h2").await;
+    assert!(text(c).await.contains("RPM Blast 1.25 24/23 kg"), "last time's: {}", text(c).await);
+    fits(c, screen, "the customer").await;
+    let racket = c.find(Locator::XPath("//a[contains(., 'Pure Aero')]")).await.unwrap();
+    click_to(c, racket, "input[name=same]").await;
+    let same = c.find(Locator::Css("input[name=same]")).await.unwrap();
+    assert!(same.is_selected().await.unwrap(), "same as last time, ticked");
+    fits(c, screen, "the new order").await;
+    c.find(Locator::Css("input[name=price]")).await.unwrap().send_keys("38").await.unwrap();
+    click_to(c, button(c, "Take the order").await, "h1").await;
+    let page = text(c).await;
+    assert!(page.contains("RPM Blast 1.25") && page.contains("24/23 kg"), "the same as last time: {page}");
+    let order = c.current_url().await.unwrap().path().trim_start_matches("/orders/").to_string();
+    order.parse::<i64>().unwrap_or_else(|_| panic!("the order's page, not {order}"));
+
+    // The same page open twice (a second tab, a second device): Strung pressed in both.
+    let first = c.window().await.unwrap();
+    let second = c.new_window(true).await.unwrap().handle;
+    c.switch_to_window(second.clone()).await.unwrap();
+    c.goto(&format!("{}/orders/{order}", server.base)).await.unwrap();
+    let mut shown = Vec::new();
+    for tab in [first, second] {
+        c.switch_to_window(tab).await.unwrap();
+        click_to(c, button(c, "Strung").await, "span.number").await;
+        shown.push(c.find(Locator::Css("span.number")).await.unwrap().text().await.unwrap());
+    }
+    // Both presses reached the server (its log says so), each answered with the page.
+    let pressed = format!("POST /orders/{order}/strung 303");
+    let mut presses = 0;
+    server.logged_until(|line| {
+        presses += usize::from(line.starts_with(&pressed));
+        presses == 2
+    });
+    let json: Value = serde_json::from_str(&ok(db, &["order", "show", &order, "--format", "json"])).unwrap();
+    let number = json["receipt_number"].as_str().unwrap();
+    assert_eq!(shown, [number, number], "both show the one number minted");
+    assert!(number.ends_with("-0002"), "the next number after last time's: {number}");
+    assert_eq!(journaled(db, "mint").len(), 2, "pressed twice, minted once");
+    c.close_window().await.unwrap();
+    c.switch_to_window(c.windows().await.unwrap()[0].clone()).await.unwrap();
+    fits(c, screen, "the strung order").await;
+    if let Screen::Phone = screen {
+        picture(c, db, "counter-phone").await;
+    }
+
+    for (link, kind) in [("Receipt", "receipt"), ("Label", "label")] {
+        let href = c.find(Locator::LinkText(link)).await.unwrap().attr("href").await.unwrap().unwrap();
+        let (status, content_type, head) = fetched(c, &href).await;
+        assert_eq!(
+            (status, content_type.as_str(), head.as_str()),
+            (200, "application/pdf", "%PDF-"),
+            "the {kind}"
+        );
+    }
+
+    c.find(Locator::Css("select[name=paid]")).await.unwrap().select_by_value("cash").await.unwrap();
+    button(c, "Picked up").await.click().await.unwrap();
+    c.wait().for_element(Locator::XPath("//dt[normalize-space()='Picked up']")).await.unwrap();
+    let json: Value = serde_json::from_str(&ok(db, &["order", "show", &order, "--format", "json"])).unwrap();
+    assert_eq!(json["payment_method"], "cash");
+
+    click_to(c, c.find(Locator::LinkText("Takings")).await.unwrap(), "table").await;
+    let row =
+        c.find(Locator::XPath("//tr[td[1][normalize-space()='cash']]")).await.unwrap().text().await.unwrap();
+    assert!(row.contains("CHF") && row.contains("38.00"), "the day's cash: {row}");
+    fits(c, screen, "the takings").await;
+
+    click_to(c, c.find(Locator::LinkText("Queue")).await.unwrap(), "ul.orders").await;
+    if let Screen::Desk = screen {
+        picture(c, db, "queue-desk").await;
+    }
+    chrome.close().await;
+}
+
+fn in_the_browser(db: TestDb, screen: Screen) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(a_day_at_the_counter(&db, screen));
+}
+
+on_both_backends! {
+    fn a_day_at_the_counter_on_a_phone(db: TestDb) {
+        in_the_browser(db, Screen::Phone);
+    }
+
+    fn a_day_at_the_counter_at_a_desk(db: TestDb) {
+        in_the_browser(db, Screen::Desk);
+    }
+}
