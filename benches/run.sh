@@ -2,7 +2,7 @@
 # Every benchmark of docs/BENCHMARKS.md in one run, on one throwaway PostgreSQL: the mint
 # (tables and docs/mint-throughput.png), the receipt, the ledger, migrate-v1, the bank
 # statement import, a failover formation, then whole processes at the counter against
-# sqlite3. Prints Markdown.
+# sqlite3, the register, the day's work and `receipts serve` under load. Prints Markdown.
 #
 #   benches/run.sh
 set -euo pipefail
@@ -41,3 +41,7 @@ echo
 echo "## The day at the counter on a million orders"
 echo
 benches/day.sh
+echo
+echo "## The counter in the browser under load"
+echo
+benches/serve.sh

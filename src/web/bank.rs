@@ -2,7 +2,7 @@
 //! payments import FILE` does (the library's `payments::import`), its report shown.
 
 use super::pages::{failure, ProblemPage};
-use super::session::Staff;
+use super::session::{Nav, Staff};
 use super::words::Words;
 use super::Shared;
 use crate::db::accounts::Role;
@@ -28,8 +28,7 @@ struct Credit {
 #[template(path = "payments.html")]
 struct PaymentsPage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     summary: Option<String>,
     credits: Vec<Credit>,
 }
@@ -42,13 +41,7 @@ fn owner_only(staff: &Staff) -> Option<Response> {
 }
 
 fn page(staff: &Staff, summary: Option<String>, credits: Vec<Credit>) -> PaymentsPage {
-    PaymentsPage {
-        w: staff.words,
-        csrf: staff.session.csrf.clone(),
-        stringer: staff.session.tenant.handle().to_string(),
-        summary,
-        credits,
-    }
+    PaymentsPage { w: staff.words, nav: staff.nav(), summary, credits }
 }
 
 /// `GET /payments/import`: the upload form.

@@ -1,14 +1,14 @@
 //! `/customers` and `/customers/{id}`: the register, found by typing (`?q=`, as `customer
 //! list --search`), and one customer with their rackets, each with what it had last time.
 
-use super::pages::{failure, string_and_tension};
-use super::session::Staff;
+use super::pages::{failure, string_and_tension, Id};
+use super::session::{Nav, Staff};
 use super::words::Words;
 use super::Shared;
 use crate::db::{customers, rackets};
 use crate::domain::{format_local, CustomerId};
 use askama::Template;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Query, State};
 use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
@@ -18,8 +18,7 @@ const PAGE: i64 = 50;
 #[template(path = "customers.html")]
 struct CustomersPage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     q: String,
     /// (id, name, e-mail or phone)
     found: Vec<(i64, String, String)>,
@@ -65,8 +64,7 @@ pub async fn list(State(counter): State<Shared>, staff: Staff, Query(search): Qu
     found.truncate(PAGE as usize);
     let page = CustomersPage {
         w: staff.words,
-        csrf: staff.session.csrf.clone(),
-        stringer: staff.session.tenant.handle().to_string(),
+        nav: staff.nav(),
         q,
         found: found.into_iter().map(|c| (c.id.0, c.name, c.email.or(c.phone).unwrap_or_default())).collect(),
         more,
@@ -94,8 +92,7 @@ struct Visit {
 #[template(path = "customer.html")]
 struct CustomerPage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     id: i64,
     name: String,
     email: String,
@@ -106,7 +103,7 @@ struct CustomerPage {
 
 /// `GET /customers/{id}`: the customer, their rackets with their last job ("the same as
 /// last time" one click away), their orders newest first.
-pub async fn show(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+pub async fn show(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
     let tenant = staff.session.tenant.clone();
     let found = counter
         .db(move |db| {
@@ -129,8 +126,7 @@ pub async fn show(State(counter): State<Shared>, staff: Staff, Path(id): Path<i6
     let zone = staff.session.tenant.zone();
     let page = CustomerPage {
         w: staff.words,
-        csrf: staff.session.csrf.clone(),
-        stringer: staff.session.tenant.handle().to_string(),
+        nav: staff.nav(),
         id: customer.id.0,
         name: customer.name,
         email: customer.email.unwrap_or_default(),

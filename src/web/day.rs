@@ -2,7 +2,7 @@
 //! as `receipts takings` and `receipts strings list` give them.
 
 use super::pages::failure;
-use super::session::Staff;
+use super::session::{Nav, Staff};
 use super::words::Words;
 use super::Shared;
 use crate::db::receipts::Frozen;
@@ -29,8 +29,7 @@ struct Till {
 #[template(path = "takings.html")]
 struct TakingsPage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     day: String,
     lines: Vec<Till>,
 }
@@ -82,13 +81,7 @@ pub async fn takings(State(counter): State<Shared>, staff: Staff, Query(day): Qu
         vat: Price(sum.vat).to_string(),
         total: true,
     }));
-    let page = TakingsPage {
-        w,
-        csrf: staff.session.csrf.clone(),
-        stringer: staff.session.tenant.handle().to_string(),
-        day: date.to_string(),
-        lines,
-    };
+    let page = TakingsPage { w, nav: staff.nav(), day: date.to_string(), lines };
     Html(page.render().unwrap_or_default()).into_response()
 }
 
@@ -109,8 +102,7 @@ struct Reel {
 #[template(path = "strings.html")]
 struct StringsPage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     reels: Vec<Reel>,
 }
 
@@ -124,8 +116,7 @@ pub async fn strings(State(counter): State<Shared>, staff: Staff) -> Response {
     };
     let page = StringsPage {
         w: staff.words,
-        csrf: staff.session.csrf.clone(),
-        stringer: staff.session.tenant.handle().to_string(),
+        nav: staff.nav(),
         reels: stocked
             .iter()
             .map(|s| Reel {

@@ -4,7 +4,7 @@
 
 use super::form::Fields;
 use super::pages::failure;
-use super::session::Staff;
+use super::session::{Nav, Staff};
 use super::words::Words;
 use super::Shared;
 use crate::db::intake::{self, Details, Intake};
@@ -29,8 +29,7 @@ struct Field {
 #[template(path = "new_order.html")]
 struct NewOrderPage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     /// Whom it is for when the customer page sent us: (id, name).
     customer: Option<(i64, String)>,
     racket: Option<(i64, String)>,
@@ -76,8 +75,7 @@ impl NewOrderPage {
         }
         NewOrderPage {
             w,
-            csrf: staff.session.csrf.clone(),
-            stringer: staff.session.tenant.handle().to_string(),
+            nav: staff.nav(),
             customer: None,
             racket: None,
             same: typed.is_some_and(|f| f.filled("same").is_some()),

@@ -3,7 +3,7 @@
 //! of another stringer's row is not found (404) like an id that does not exist.
 
 use super::form::Fields;
-use super::session::Staff;
+use super::session::{Nav, Staff};
 use super::words::Words;
 use super::Shared;
 use crate::db::accounts::Role;
@@ -18,7 +18,8 @@ use crate::mail::SmtpUrl;
 use crate::receipt::label::{self, Label, Size};
 use crate::receipt::pdf;
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use chrono_tz::Tz;
@@ -64,6 +65,21 @@ pub async fn not_found(headers: axum::http::HeaderMap) -> Response {
     not_found_page(Words::of(super::words::language_of(None, &headers, None)))
 }
 
+/// The id in a page's URL. What is not a number names nothing there: 404, as an id of no
+/// order does, not a parser's message.
+pub struct Id(pub i64);
+
+impl<S: Send + Sync> FromRequestParts<S> for Id {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Id, Response> {
+        match Path::<i64>::from_request_parts(parts, state).await {
+            Ok(Path(id)) => Ok(Id(id)),
+            Err(_) => Err(not_found(parts.headers.clone()).await),
+        }
+    }
+}
+
 pub async fn stylesheet() -> Response {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], include_str!("../../templates/app.css"))
         .into_response()
@@ -102,8 +118,7 @@ impl Line {
 #[template(path = "queue.html")]
 struct QueuePage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     open: Vec<Line>,
     waiting: Vec<Line>,
 }
@@ -121,8 +136,7 @@ pub async fn queue(State(counter): State<Shared>, staff: Staff) -> Response {
     let tag = |order: &Order| order.racket_id.and_then(|id| queue.tags.get(&id)).map(String::as_str);
     let page = QueuePage {
         w: staff.words,
-        csrf: staff.session.csrf.clone(),
-        stringer: staff.session.tenant.handle().to_string(),
+        nav: staff.nav(),
         open: queue.open.iter().map(|o| Line::of(o, tag(o), zone, o.due_at.or(o.ordered_at), now)).collect(),
         waiting: queue.waiting.iter().map(|o| Line::of(o, tag(o), zone, o.strung_at, now)).collect(),
     };
@@ -133,8 +147,7 @@ pub async fn queue(State(counter): State<Shared>, staff: Staff) -> Response {
 #[template(path = "order.html")]
 struct OrderPage {
     w: &'static Words,
-    csrf: String,
-    stringer: String,
+    nav: Nav,
     id: i64,
     customer: String,
     racket: String,
@@ -156,7 +169,7 @@ struct OrderPage {
 }
 
 /// `/orders/{id}`: the order, its number once strung, and the day's actions.
-pub async fn order(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+pub async fn order(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
     let tenant = staff.session.tenant.clone();
     let found = counter.db(move |db| db.read(|conn| orders::find(conn, &tenant, OrderId(id)))).await;
     let order = match found {
@@ -168,8 +181,7 @@ pub async fn order(State(counter): State<Shared>, staff: Staff, Path(id): Path<i
     let w = staff.words;
     let page = OrderPage {
         w,
-        csrf: staff.session.csrf.clone(),
-        stringer: staff.session.tenant.handle().to_string(),
+        nav: staff.nav(),
         id: order.id.0,
         customer: order.customer.clone().unwrap_or_default(),
         racket: order.racket.clone().unwrap_or_default(),
@@ -228,12 +240,7 @@ async fn act<T: Send + 'static>(
 
 /// `POST /orders/{id}/strung`: mints, and answers 303 to the order's page, which shows the
 /// number. Posted again for a numbered order (a double click), it mints nothing.
-pub async fn strung(
-    State(counter): State<Shared>,
-    staff: Staff,
-    Path(id): Path<i64>,
-    form: Fields,
-) -> Response {
+pub async fn strung(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
     let handle = staff.session.tenant.handle().to_string();
     act(&counter, &staff, &form, id, move |db| {
         let (tenant, minted) = mint_now(db, Some(&handle), OrderId(id), false)?;
@@ -246,12 +253,7 @@ pub async fn strung(
 }
 
 /// `POST /orders/{id}/pickup`: the racket taken, and paid there when `paid` names a method.
-pub async fn pickup(
-    State(counter): State<Shared>,
-    staff: Staff,
-    Path(id): Path<i64>,
-    form: Fields,
-) -> Response {
+pub async fn pickup(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
     let paid = form.parsed::<PaymentMethod>("paid").map_err(Error::BadInput);
     let tenant = staff.session.tenant.clone();
     act(&counter, &staff, &form, id, move |db| {
@@ -281,12 +283,7 @@ async fn mail<T: Send + 'static>(
 
 /// `POST /orders/{id}/notify`: tells the customer the racket is ready, as `receipts notify`
 /// does (once; journaled once the mail server took it).
-pub async fn notify(
-    State(counter): State<Shared>,
-    staff: Staff,
-    Path(id): Path<i64>,
-    form: Fields,
-) -> Response {
+pub async fn notify(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
     mail(&counter, &staff, &form, id, move |db, server, tenant| {
         crate::outbox::notify(db, server, tenant, OrderId(id), false, || ())
     })
@@ -295,12 +292,7 @@ pub async fn notify(
 
 /// `POST /orders/{id}/send`: e-mails the document, as `receipts send` does (once; the
 /// number made durable first; journaled once the mail server took it).
-pub async fn send(
-    State(counter): State<Shared>,
-    staff: Staff,
-    Path(id): Path<i64>,
-    form: Fields,
-) -> Response {
+pub async fn send(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
     mail(&counter, &staff, &form, id, move |db, server, tenant| {
         crate::outbox::send(db, server, tenant, OrderId(id), None, Options::default(), false, || ())
     })
@@ -309,12 +301,7 @@ pub async fn send(
 
 /// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,
 /// as `receipts void --order`.
-pub async fn void(
-    State(counter): State<Shared>,
-    staff: Staff,
-    Path(id): Path<i64>,
-    form: Fields,
-) -> Response {
+pub async fn void(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
     if staff.session.role != Role::Owner {
         let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
         return (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response();
@@ -326,7 +313,7 @@ pub async fn void(
 }
 
 /// `/orders/{id}/receipt.pdf`: the frozen document, as `receipts receipt N -o FILE.pdf`.
-pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
     let tenant = staff.session.tenant.clone();
     let rendered = counter
         .db(move |db| {
@@ -342,7 +329,7 @@ pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Path(id): 
 }
 
 /// `/orders/{id}/label.pdf`: the racket's label, its QR code opening this order's page.
-pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Path(id): Path<i64>) -> Response {
+pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
     let tenant = staff.session.tenant.clone();
     let base = counter.base_url.clone();
     let rendered = counter

@@ -3,7 +3,7 @@
 use super::form::Fields;
 use super::words::{language_of, Words};
 use super::{Counter, Shared};
-use crate::db::accounts::{self, Login, Session};
+use crate::db::accounts::{self, Login, Role, Session};
 use askama::Template;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -32,7 +32,23 @@ pub struct Staff {
     pub words: &'static Words,
 }
 
+/// What every page's navigation needs: whose data it is, the session's CSRF token (for the
+/// page's forms too), and whether the owner's pages are offered.
+pub struct Nav {
+    pub csrf: String,
+    pub stringer: String,
+    pub owner: bool,
+}
+
 impl Staff {
+    pub fn nav(&self) -> Nav {
+        Nav {
+            csrf: self.session.csrf.clone(),
+            stringer: self.session.tenant.handle().to_string(),
+            owner: self.session.role == Role::Owner,
+        }
+    }
+
     /// The refusal (403) of a POST whose CSRF token is missing or another session's.
     pub fn refuses_csrf(&self, token: Option<&str>) -> Option<Response> {
         let expected = self.session.csrf.as_bytes();

@@ -170,45 +170,16 @@ async fn picture(c: &Client, db: &TestDb, name: &str) {
 fn shop_with_a_regular(db: &TestDb) {
     ok(db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
     account(db, "anna", "anna", "staff");
-    let before = ok(
-        db,
-        &[
-            "order",
-            "add",
-            "--stringer",
-            "anna",
-            "--customer",
-            "Roger Müller",
-            "--racket",
-            "Pure Aero",
-            "--string",
-            "RPM Blast 1.25",
-            "--tension",
-            "24/23 kg",
-            "--price",
-            "38",
-        ],
-    );
+    let order = |customer, racket, string, tension, price| {
+        let flags =
+            [("--customer", customer), ("--racket", racket), ("--string", string), ("--tension", tension)];
+        let mut args = vec!["order", "add", "--stringer", "anna", "--price", price];
+        args.extend(flags.iter().flat_map(|(flag, value)| [*flag, *value]));
+        ok(db, &args)
+    };
+    let before = order("Roger Müller", "Pure Aero", "RPM Blast 1.25", "24/23 kg", "38");
     ok(db, &["mint", "--order", &before]);
-    ok(
-        db,
-        &[
-            "order",
-            "add",
-            "--stringer",
-            "anna",
-            "--customer",
-            "Iga Nowak",
-            "--racket",
-            "Blade 98",
-            "--string",
-            "Hawk 1.20",
-            "--tension",
-            "22 kg",
-            "--price",
-            "30",
-        ],
-    );
+    order("Iga Nowak", "Blade 98", "Hawk 1.20", "22 kg", "30");
 }
 
 /// Log in, take an order for a known customer "same as last time", Strung (pressed in two

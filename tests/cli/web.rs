@@ -295,6 +295,13 @@ on_both_backends! {
         }
         let foreign = anna.post(&format!("/orders/{ben_order}/strung"), &[("csrf", &csrf)]);
         assert_eq!(foreign.status, 404);
+        // What is not an id names nothing: the same 404 page, not a parser's message.
+        for path in ["/orders/abc", "/orders/1e3/receipt.pdf", "/customers/-", "/orders/99999999999999999999"] {
+            let answer = anna.get(path);
+            assert_eq!(answer.status, 404, "{path}");
+            assert!(answer.text().contains("<html"), "{path}: {}", answer.text());
+        }
+        assert_eq!(anna.post("/orders/abc/strung", &[("csrf", &csrf)]).status, 404);
         // No token, or another session's: 403 and nothing minted.
         let mut ben = Browser::new(&server);
         ben.log_in("ben", PASSWORD);
@@ -753,12 +760,14 @@ on_both_backends! {
 
         let mut sam = Browser::new(&server);
         sam.log_in("sam", PASSWORD);
+        assert!(!sam.get("/").text().contains("href=\"/payments/import\""), "staff are not offered the bank file");
         assert_eq!(sam.get("/payments/import").status, 403, "staff do not import bank files");
         let csrf = sam.get("/").csrf();
         assert_eq!(sam.upload("/payments/import", &[("csrf", &csrf)], ("bank.xml", xml.as_bytes())).status, 403);
 
         let mut olga = Browser::new(&server);
         olga.log_in("olga", PASSWORD);
+        assert!(olga.get("/").text().contains("href=\"/payments/import\""), "the owner's navigation offers it");
         let csrf = olga.get("/payments/import").csrf();
         // Not a bank file, or one cut off: the CLI's refusal, nothing applied.
         let cut = &xml.as_bytes()[..xml.len() / 2];
