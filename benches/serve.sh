@@ -17,7 +17,7 @@
 #    `serve` over both loads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -n "${RECEIPTS_TEST_PG_URL:-}" ] || exec scripts/with-postgres bash ${BASH_XTRACE:+-x} "$0" "$@"
+[ -n "${RECEIPTS_TEST_PG_URL:-}" ] || exec scripts/with-postgres "$0" "$@"
 seconds=${SECONDS_EACH:-15}
 think_ms=250
 command -v wrk >/dev/null || { echo "benches/serve.sh needs wrk (apt-get install wrk)" >&2; exit 1; }

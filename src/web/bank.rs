@@ -5,7 +5,6 @@ use super::pages::{failure, ProblemPage};
 use super::session::{Nav, Staff};
 use super::words::Words;
 use super::Shared;
-use crate::db::accounts::Role;
 use crate::db::payments;
 use crate::error::Error;
 use askama::Template;
@@ -34,7 +33,7 @@ struct PaymentsPage {
 }
 
 fn owner_only(staff: &Staff) -> Option<Response> {
-    (staff.session.role != Role::Owner).then(|| {
+    (!staff.is_owner()).then(|| {
         let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
         (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response()
     })

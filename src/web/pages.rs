@@ -6,7 +6,6 @@ use super::form::Fields;
 use super::session::{Nav, Staff};
 use super::words::Words;
 use super::Shared;
-use crate::db::accounts::Role;
 use crate::db::mint::{mint_now, Outcome};
 use crate::db::orders::{self, Order, Pickup};
 use crate::db::receipts::{self, Options};
@@ -62,7 +61,12 @@ fn not_found_page(w: &'static Words) -> Response {
 }
 
 pub async fn not_found(headers: axum::http::HeaderMap) -> Response {
-    not_found_page(Words::of(super::words::language_of(None, &headers, None)))
+    not_found_in_their_language(&headers)
+}
+
+/// The 404 page in the browser's language (no session tells another).
+fn not_found_in_their_language(headers: &axum::http::HeaderMap) -> Response {
+    not_found_page(Words::of(super::words::language_of(None, headers, None)))
 }
 
 /// The id in a page's URL. What is not a number names nothing there: 404, as an id of no
@@ -75,7 +79,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Id {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Id, Response> {
         match Path::<i64>::from_request_parts(parts, state).await {
             Ok(Path(id)) => Ok(Id(id)),
-            Err(_) => Err(not_found(parts.headers.clone()).await),
+            Err(_) => Err(not_found_in_their_language(&parts.headers)),
         }
     }
 }
@@ -203,7 +207,7 @@ pub async fn order(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> R
         can_pick_up: order.waiting(),
         can_notify: order.waiting() && order.email.is_some(),
         can_send: order.number.is_some() && order.email.is_some(),
-        can_void: staff.session.role == Role::Owner && order.number.is_some() && order.voided_at.is_none(),
+        can_void: staff.is_owner() && order.number.is_some() && order.voided_at.is_none(),
         methods: PaymentMethod::ALL.into_iter().map(|m| (m.as_str(), method_word(w, m))).collect(),
     };
     Html(page.render().unwrap_or_default()).into_response()
@@ -302,7 +306,7 @@ pub async fn send(State(counter): State<Shared>, staff: Staff, Id(id): Id, form:
 /// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,
 /// as `receipts void --order`.
 pub async fn void(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
-    if staff.session.role != Role::Owner {
+    if !staff.is_owner() {
         let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
         return (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response();
     }

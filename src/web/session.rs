@@ -41,11 +41,16 @@ pub struct Nav {
 }
 
 impl Staff {
+    /// Whether the account is the owner's: it also voids and imports bank files.
+    pub fn is_owner(&self) -> bool {
+        self.session.role == Role::Owner
+    }
+
     pub fn nav(&self) -> Nav {
         Nav {
             csrf: self.session.csrf.clone(),
             stringer: self.session.tenant.handle().to_string(),
-            owner: self.session.role == Role::Owner,
+            owner: self.is_owner(),
         }
     }
 

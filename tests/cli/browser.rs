@@ -214,7 +214,7 @@ async fn a_day_at_the_counter(db: &TestDb, screen: Screen) {
     assert!(same.is_selected().await.unwrap(), "same as last time, ticked");
     fits(c, screen, "the new order").await;
     c.find(Locator::Css("input[name=price]")).await.unwrap().send_keys("38").await.unwrap();
-    click_to(c, button(c, "Take the order").await, "h1").await;
+    click_to(c, button(c, "Take the order").await, "div.actions").await;
     let page = text(c).await;
     assert!(page.contains("RPM Blast 1.25") && page.contains("24/23 kg"), "the same as last time: {page}");
     let order = c.current_url().await.unwrap().path().trim_start_matches("/orders/").to_string();
