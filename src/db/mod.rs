@@ -42,7 +42,7 @@ use diesel::sql_types::{Bool, Nullable, Text};
 use diesel::{PgConnection, SqliteConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use failure::{classify, Failure};
 pub use tenant::Tenant;
@@ -138,6 +138,10 @@ pub struct Db {
     read_only: bool,
     /// An SQLite file this opening created.
     created: bool,
+    /// The connection was lost in a transaction: a pool replaces it.
+    lost: bool,
+    /// When a transaction last committed on it.
+    committed_at: Option<Instant>,
 }
 
 impl Db {
@@ -156,7 +160,8 @@ impl Db {
             DatabaseUrl::Sqlite(path) => DbConn::Sqlite(open_sqlite(path, access, lock_timeout)?),
         };
         let read_only = matches!((url, access), (DatabaseUrl::Sqlite(_), Access::Read));
-        let mut db = Db { conn, url: url.clone(), lock_timeout, read_only, created };
+        let mut db =
+            Db { conn, url: url.clone(), lock_timeout, read_only, created, lost: false, committed_at: None };
         if let (DbConn::Sqlite(_), Access::Write) = (&db.conn, access) {
             if !db.sqlite_schema_is_current()? {
                 db.migrate()?;
@@ -185,6 +190,8 @@ impl Db {
             lock_timeout: DEFAULT_LOCK_TIMEOUT,
             read_only: false,
             created: false,
+            lost: false,
+            committed_at: None,
         };
         db.migrate()?;
         Ok(db)
@@ -213,6 +220,16 @@ impl Db {
     /// Whether opening it made a new SQLite file.
     pub fn is_new(&self) -> bool {
         self.created
+    }
+
+    /// Whether the connection was lost in a transaction (and is no use any more).
+    pub fn is_lost(&self) -> bool {
+        self.lost
+    }
+
+    /// Whether a transaction committed on the connection within `span`.
+    pub fn committed_within(&self, span: Duration) -> bool {
+        self.committed_at.is_some_and(|at| at.elapsed() < span)
     }
 
     pub fn is_sqlite(&self) -> bool {
@@ -324,26 +341,37 @@ impl Db {
         let begun = match &mut self.conn {
             DbConn::Sqlite(c) if only_reads => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN"),
             DbConn::Sqlite(c) => AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE"),
-            DbConn::Postgres(c) => AnsiTransactionManager::begin_transaction(c).and_then(|()| {
-                diesel::sql_query("SELECT receipts_begin($1, $2) AS value")
-                    .bind::<Text, _>(lock_timeout)
-                    .bind::<Text, _>(lock.postgres_mode())
-                    .execute(c)
-                    .map(drop)
-            }),
+            // BEGIN and the locks in one round trip (a simple query of two statements; the
+            // values are the program's own: digits and a fixed word). Refused, it may leave
+            // an aborted transaction open on the server, which the ROLLBACK ends.
+            DbConn::Postgres(c) => {
+                let begin =
+                    format!("BEGIN; SELECT receipts_begin('{lock_timeout}', '{}')", lock.postgres_mode());
+                AnsiTransactionManager::begin_transaction_sql(c, &begin).inspect_err(|_| {
+                    let _ = c.batch_execute("ROLLBACK");
+                })
+            }
         };
         let outcome = begun.map_err(Error::from).and_then(|()| work(&mut self.conn));
         let outcome = match outcome {
-            Ok(value) => Manager::commit_transaction(&mut self.conn).map(|()| value).map_err(|e| {
-                match classify(&e) {
-                    // COMMIT was sent, its answer never came: saved or not, nobody knows yet.
-                    Failure::ConnectionLost(reason) => Error::InDoubt(reason),
-                    _ => Error::from(e),
-                }
-            }),
+            Ok(value) => Manager::commit_transaction(&mut self.conn)
+                .map(|()| {
+                    self.committed_at = Some(Instant::now());
+                    value
+                })
+                .map_err(|e| {
+                    match classify(&e) {
+                        // COMMIT was sent, its answer never came: saved or not, nobody knows yet.
+                        Failure::ConnectionLost(reason) => Error::InDoubt(reason),
+                        _ => Error::from(e),
+                    }
+                }),
             Err(e) => Err(e),
         };
         outcome.map_err(|e| {
+            if matches!(e, Error::ConnectionLost(_) | Error::InDoubt(_)) {
+                self.lost = true;
+            }
             if Manager::transaction_manager_status_mut(&mut self.conn)
                 .transaction_depth()
                 .ok()

@@ -1,8 +1,8 @@
 //! `/customers` and `/customers/{id}`: the register, found by typing (`?q=`, as `customer
 //! list --search`), and one customer with their rackets, each with what it had last time.
 
-use super::pages::{failure, string_and_tension, Id};
-use super::session::{Nav, Staff};
+use super::pages::{string_and_tension, Id};
+use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::{customers, rackets};
@@ -33,26 +33,17 @@ pub struct Search {
 }
 
 /// `GET /customers[?q=TEXT][&from=N]`: everyone, or who the text finds, a page at a time.
-pub async fn list(State(counter): State<Shared>, staff: Staff, Query(search): Query<Search>) -> Response {
-    let tenant = staff.session.tenant.clone();
+pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Query<Search>) -> Response {
     let q = search.q.unwrap_or_default();
     let from = search.from.unwrap_or(0).max(0);
     let text = q.clone();
-    let found = counter
-        .db(move |db| {
-            db.read(|conn| {
-                customers::search(
-                    conn,
-                    &tenant,
-                    Some(text.as_str()).filter(|t| !t.is_empty()),
-                    Some((from, PAGE + 1)),
-                )
-            })
-        })
-        .await;
-    let mut found = match found {
+    let found = visit.read(&counter, move |conn, session| {
+        let text = Some(text.as_str()).filter(|t| !t.is_empty());
+        customers::search(conn, &session.tenant, text, Some((from, PAGE + 1)))
+    });
+    let (staff, mut found) = match found.await {
         Ok(found) => found,
-        Err(e) => return failure(e, staff.words),
+        Err(response) => return response,
     };
     let more = (found.len() as i64 > PAGE).then(|| {
         let query: String = form_urlencoded::Serializer::new(String::new())
@@ -80,7 +71,7 @@ struct RacketLine {
 }
 
 /// An order in the customer's history.
-struct Visit {
+struct PastOrder {
     id: i64,
     when: String,
     racket: String,
@@ -98,30 +89,26 @@ struct CustomerPage {
     email: String,
     phone: String,
     rackets: Vec<RacketLine>,
-    history: Vec<Visit>,
+    history: Vec<PastOrder>,
 }
 
 /// `GET /customers/{id}`: the customer, their rackets with their last job ("the same as
 /// last time" one click away), their orders newest first.
-pub async fn show(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
-    let tenant = staff.session.tenant.clone();
-    let found = counter
-        .db(move |db| {
-            db.read(|conn| {
-                let customer = customers::find(conn, &tenant, CustomerId(id))?;
-                let mut lines = Vec::new();
-                for racket in rackets::of_customer(conn, &tenant, customer.id)? {
-                    let last = rackets::last_job(conn, &tenant, racket.id)?;
-                    lines.push((racket, last));
-                }
-                let history = customers::history(conn, &tenant, customer.id)?;
-                Ok((customer, lines, history))
-            })
-        })
-        .await;
-    let (customer, lines, history) = match found {
+pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Response {
+    let found = visit.read(&counter, move |conn, session| {
+        let tenant = &session.tenant;
+        let customer = customers::find(conn, tenant, CustomerId(id))?;
+        let mut lines = Vec::new();
+        for racket in rackets::of_customer(conn, tenant, customer.id)? {
+            let last = rackets::last_job(conn, tenant, racket.id)?;
+            lines.push((racket, last));
+        }
+        let history = customers::history(conn, tenant, customer.id)?;
+        Ok((customer, lines, history))
+    });
+    let (staff, (customer, lines, history)) = match found.await {
         Ok(found) => found,
-        Err(e) => return failure(e, staff.words),
+        Err(response) => return response,
     };
     let zone = staff.session.tenant.zone();
     let page = CustomerPage {
@@ -141,7 +128,7 @@ pub async fn show(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Re
             .collect(),
         history: history
             .iter()
-            .map(|order| Visit {
+            .map(|order| PastOrder {
                 id: order.id.0,
                 when: order.ordered_at.map(|at| format_local(at, zone)).unwrap_or_default(),
                 racket: order.racket.clone().unwrap_or_default(),

@@ -1,8 +1,7 @@
 //! `/takings` and `/strings`: the evening count of the till and what is left on the reels,
 //! as `receipts takings` and `receipts strings list` give them.
 
-use super::pages::failure;
-use super::session::{Nav, Staff};
+use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::receipts::Frozen;
@@ -41,23 +40,19 @@ pub struct Day {
 
 /// `GET /takings[?date=YYYY-MM-DD]`: the day's payments per method and currency, today by
 /// default in the stringer's calendar.
-pub async fn takings(State(counter): State<Shared>, staff: Staff, Query(day): Query<Day>) -> Response {
-    let tenant = staff.session.tenant.clone();
-    let date = match day.date.as_deref().filter(|d| !d.is_empty()).map(parse_day).transpose() {
-        Ok(date) => date.unwrap_or_else(|| local_date(now_utc(), tenant.zone())),
-        Err(e) => return failure(Error::BadInput(format!("--date {e}")), staff.words),
-    };
-    let counted = counter
-        .db(move |db| {
-            db.read(|conn| {
-                let frozen = Frozen::load(conn, Some(&tenant))?;
-                takings::of(conn, &tenant, &frozen, date, date)
-            })
-        })
-        .await;
-    let takings::Takings { sums, totals } = match counted {
+pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Query<Day>) -> Response {
+    let counted = visit.read(&counter, move |conn, session| {
+        let tenant = &session.tenant;
+        let date = match day.date.as_deref().filter(|d| !d.is_empty()).map(parse_day).transpose() {
+            Ok(date) => date.unwrap_or_else(|| local_date(now_utc(), tenant.zone())),
+            Err(e) => return Err(Error::BadInput(format!("--date {e}"))),
+        };
+        let frozen = Frozen::load(conn, Some(tenant))?;
+        Ok((date, takings::of(conn, tenant, &frozen, date, date)?))
+    });
+    let (staff, (date, takings::Takings { sums, totals })) = match counted.await {
         Ok(counted) => counted,
-        Err(e) => return failure(e, staff.words),
+        Err(response) => return response,
     };
     let w = staff.words;
     let mut lines: Vec<Till> = sums
@@ -107,13 +102,12 @@ struct StringsPage {
 }
 
 /// `GET /strings`: each stocked string, what is left, the low ones marked.
-pub async fn strings(State(counter): State<Shared>, staff: Staff) -> Response {
-    let tenant = staff.session.tenant.clone();
-    let listed = counter.db(move |db| db.read(|conn| stock::list(conn, &tenant))).await;
-    let stocked = match listed {
-        Ok(stocked) => stocked,
-        Err(e) => return failure(e, staff.words),
-    };
+pub async fn strings(State(counter): State<Shared>, visit: Visit) -> Response {
+    let (staff, stocked) =
+        match visit.read(&counter, |conn, session| stock::list(conn, &session.tenant)).await {
+            Ok(found) => found,
+            Err(response) => return response,
+        };
     let page = StringsPage {
         w: staff.words,
         nav: staff.nav(),

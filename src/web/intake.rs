@@ -4,7 +4,7 @@
 
 use super::form::Fields;
 use super::pages::failure;
-use super::session::{Nav, Staff};
+use super::session::{Nav, Staff, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::intake::{self, Details, Intake};
@@ -111,27 +111,17 @@ pub struct Preset {
 
 /// `GET /orders/new`, optionally for a customer and racket of the register
 /// (`?customer_id=N&racket_id=M&same=yes` from the customer's page).
-pub async fn form(State(counter): State<Shared>, staff: Staff, Query(preset): Query<Preset>) -> Response {
-    let tenant = staff.session.tenant.clone();
+pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Query<Preset>) -> Response {
     let (customer_id, racket_id) = (preset.customer_id, preset.racket_id);
-    let named = counter
-        .db(move |db| {
-            db.read(|conn| {
-                let customer = match customer_id {
-                    Some(id) => Some(customers::find(conn, &tenant, CustomerId(id))?),
-                    None => None,
-                };
-                let racket = match racket_id {
-                    Some(id) => Some(rackets::find(conn, &tenant, RacketId(id))?),
-                    None => None,
-                };
-                Ok((customer, racket))
-            })
-        })
-        .await;
-    let (customer, racket) = match named {
+    let named = visit.read(&counter, move |conn, session| {
+        let tenant = &session.tenant;
+        let customer = customer_id.map(|id| customers::find(conn, tenant, CustomerId(id))).transpose()?;
+        let racket = racket_id.map(|id| rackets::find(conn, tenant, RacketId(id))).transpose()?;
+        Ok((customer, racket))
+    });
+    let (staff, (customer, racket)) = match named.await {
         Ok(named) => named,
-        Err(e) => return failure(e, staff.words),
+        Err(response) => return response,
     };
     let mut page = NewOrderPage::new(&staff, None);
     page.customer = customer.map(|c| (c.id.0, c.name));

@@ -3,7 +3,7 @@
 //! of another stringer's row is not found (404) like an id that does not exist.
 
 use super::form::Fields;
-use super::session::{Nav, Staff};
+use super::session::{Nav, Staff, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::mint::{mint_now, Outcome};
@@ -128,14 +128,13 @@ struct QueuePage {
 }
 
 /// `/`: the queue of SPEC 19, the overdue first.
-pub async fn queue(State(counter): State<Shared>, staff: Staff) -> Response {
-    let tenant = staff.session.tenant.clone();
+pub async fn queue(State(counter): State<Shared>, visit: Visit) -> Response {
     let now = now_utc();
-    let found = counter.db(move |db| db.read(|conn| queue::of(conn, &tenant, now))).await;
-    let queue = match found {
-        Ok(queue) => queue,
-        Err(e) => return failure(e, staff.words),
-    };
+    let (staff, queue) =
+        match visit.read(&counter, move |conn, session| queue::of(conn, &session.tenant, now)).await {
+            Ok(found) => found,
+            Err(response) => return response,
+        };
     let zone = staff.session.tenant.zone();
     let tag = |order: &Order| order.racket_id.and_then(|id| queue.tags.get(&id)).map(String::as_str);
     let page = QueuePage {
@@ -173,12 +172,11 @@ struct OrderPage {
 }
 
 /// `/orders/{id}`: the order, its number once strung, and the day's actions.
-pub async fn order(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
-    let tenant = staff.session.tenant.clone();
-    let found = counter.db(move |db| db.read(|conn| orders::find(conn, &tenant, OrderId(id)))).await;
-    let order = match found {
-        Ok(order) => order,
-        Err(e) => return failure(e, staff.words),
+pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Response {
+    let found = visit.read(&counter, move |conn, session| orders::find(conn, &session.tenant, OrderId(id)));
+    let (staff, order) = match found.await {
+        Ok(found) => found,
+        Err(response) => return response,
     };
     let zone = staff.session.tenant.zone();
     let at = |time: Option<chrono::NaiveDateTime>| time.map(|t| format_local(t, zone));

@@ -4,6 +4,8 @@ use super::form::Fields;
 use super::words::{language_of, Words};
 use super::{Counter, Shared};
 use crate::db::accounts::{self, Login, Role, Session};
+use crate::db::DbConn;
+use crate::error::Error;
 use askama::Template;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -69,28 +71,74 @@ impl Staff {
     }
 }
 
+/// A request with its session cookie, not yet looked up. A page reads the session in the
+/// transaction that reads its own data: one transaction per page view, not two.
+pub struct Visit {
+    token: Option<String>,
+    headers: HeaderMap,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Visit {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Visit, Self::Rejection> {
+        Ok(Visit { token: cookie_token(&parts.headers), headers: parts.headers.clone() })
+    }
+}
+
+impl Visit {
+    /// Looks the session up and, when it is live, runs `work` for it in the same read
+    /// transaction. The answer is the logged-in staff with what `work` found, or the
+    /// response to send instead: to the login when there is no live session, the failure
+    /// page (in the session's language) when the work failed.
+    pub async fn read<T: Send + 'static>(
+        self,
+        counter: &Shared,
+        work: impl FnOnce(&mut DbConn, &Session) -> Result<T, Error> + Send + 'static,
+    ) -> Result<(Staff, T), Response> {
+        let to_login = || Redirect::to("/login").into_response();
+        let Some(token) = self.token else { return Err(to_login()) };
+        let idle = counter.session_idle;
+        let found = counter
+            .db(move |db| {
+                let mut live = None;
+                let outcome = db.read(|conn| {
+                    let Some(session) = accounts::session(conn, &token, idle)? else { return Ok(None) };
+                    let outcome = work(conn, &session);
+                    live = Some(session);
+                    outcome.map(Some)
+                });
+                // Its last use, written in a transaction of its own when due: a page view is
+                // a read (a write in a read transaction is refused under contention on
+                // SQLite).
+                if live.as_ref().is_some_and(|s| s.touch_due) {
+                    db.write(|conn| accounts::touch(conn, &token))?;
+                }
+                Ok((live, outcome))
+            })
+            .await;
+        let (live, outcome) = found.map_err(|e| super::pages::failure(e, Words::of(Default::default())))?;
+        let Some(session) = live else {
+            return Err(outcome
+                .err()
+                .map_or_else(to_login, |e| super::pages::failure(e, Words::of(Default::default()))));
+        };
+        let words = Words::of(language_of(session.language, &self.headers, session.stringer_language));
+        match outcome {
+            Ok(Some(found)) => Ok((Staff { session, words }, found)),
+            Ok(None) => Err(to_login()),
+            Err(e) => Err(super::pages::failure(e, words)),
+        }
+    }
+}
+
+/// The staff of a request that reads nothing else first (an action, a document).
 impl FromRequestParts<Shared> for Staff {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, counter: &Shared) -> Result<Staff, Response> {
-        let to_login = || Redirect::to("/login").into_response();
-        let Some(token) = cookie_token(&parts.headers) else { return Err(to_login()) };
-        let idle = counter.session_idle;
-        let session = counter
-            .db(move |db| {
-                let session = db.read(|conn| accounts::session(conn, &token, idle))?;
-                // Its last use, written in a transaction of its own when due: a page view is
-                // a read (a write in a read transaction is refused under contention on SQLite).
-                if session.as_ref().is_some_and(|s| s.touch_due) {
-                    db.write(|conn| accounts::touch(conn, &token))?;
-                }
-                Ok(session)
-            })
-            .await
-            .map_err(|e| super::pages::failure(e, Words::of(Default::default())))?;
-        let Some(session) = session else { return Err(to_login()) };
-        let words = Words::of(language_of(session.language, &parts.headers, session.stringer_language));
-        Ok(Staff { session, words })
+        let Ok(visit) = Visit::from_request_parts(parts, counter).await;
+        visit.read(counter, |_, _| Ok(())).await.map(|(staff, ())| staff)
     }
 }
 

@@ -48,10 +48,10 @@ fn no_form_of_database_url_shows_its_password() {
 }
 
 /// Holds `LOCK TABLE orders IN ACCESS EXCLUSIVE MODE` on `url` until dropped, as a DBA would.
-struct TableLock(PgConnection);
+pub(super) struct TableLock(PgConnection);
 
 impl TableLock {
-    fn hold(url: &str) -> TableLock {
+    pub(super) fn hold(url: &str) -> TableLock {
         let mut conn = PgConnection::establish(url).unwrap();
         conn.batch_execute("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE").unwrap();
         TableLock(conn)

@@ -403,6 +403,44 @@ on_both_backends! {
     }
 }
 
+/// A DBA's lock holds a page up no longer than the lock timeout (503, try again), and the
+/// pooled connection it was refused on serves the next pages: nothing of that transaction
+/// stays open on the server. When the server drops the counter's connections, a page may
+/// find out (503), and then the pool has new ones.
+#[test]
+fn the_counter_rides_out_a_dba_lock_and_dropped_connections_on_postgres() {
+    use diesel::connection::SimpleConnection;
+    use diesel::Connection;
+    let db = TestDb::postgres();
+    shop(&db);
+    let server = Server::start(&db, &["--lock-timeout", "0.2"]);
+    let mut anna = Browser::new(&server);
+    anna.log_in("anna", PASSWORD);
+    assert_eq!(anna.get("/").status, 200);
+    {
+        let _lock = super::production::TableLock::hold(&db.url);
+        let page = anna.get("/");
+        assert_eq!(page.status, 503, "{}", page.text());
+        assert!(page.text().contains("held a lock for longer than the lock timeout"), "{}", page.text());
+    }
+    for _ in 0..20 {
+        let page = anna.get("/");
+        assert_eq!(page.status, 200, "after the lock: {}", page.text());
+    }
+    diesel::PgConnection::establish(&db.url)
+        .unwrap()
+        .batch_execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .unwrap();
+    let statuses: Vec<u16> = (0..8).map(|_| anna.get("/").status).collect();
+    let healed =
+        statuses.iter().position(|&s| s == 200).unwrap_or_else(|| panic!("never healed: {statuses:?}"));
+    assert!(statuses[..healed].iter().all(|&s| s == 503), "{statuses:?}");
+    assert!(statuses[healed..].iter().all(|&s| s == 200), "{statuses:?}");
+}
+
 #[test]
 fn serve_refuses_plain_http_beyond_the_loopback_and_accounts_check_their_input() {
     let db = TestDb::sqlite();
