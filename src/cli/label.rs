@@ -1,6 +1,6 @@
 use super::{output, Context, StringerOpt};
 use crate::db::queue;
-use crate::db::{orders, rackets, Access, Db, Tenant};
+use crate::db::{Access, Db, Tenant};
 use crate::domain::{local_date, now_utc, OrderId};
 use crate::receipt::label::{self, Label, Size};
 use crate::Error;
@@ -52,14 +52,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             Ok(queue
                 .open
                 .iter()
-                .map(|order| {
-                    Label::of(
-                        order,
-                        order.racket_id.and_then(|id| queue.tags.get(&id)).map(String::as_str),
-                        tenant.zone(),
-                        opts.base_url.as_ref().map(url::Url::as_str),
-                    )
-                })
+                .map(|order| Label::of(order, tenant.zone(), opts.base_url.as_ref().map(url::Url::as_str)))
                 .collect::<Vec<_>>())
         })?;
         let day = local_date(now, tenant.zone());
@@ -93,8 +86,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 
 fn one(db: &mut Db, tenant: &Tenant, order: OrderId, opts: &Opts) -> Result<Label, Error> {
     db.read(|conn| {
-        let found = orders::find(conn, tenant, order)?;
-        let tag = rackets::tag_of(conn, tenant, found.racket_id)?;
-        Ok(Label::of(&found, tag.as_deref(), tenant.zone(), opts.base_url.as_ref().map(url::Url::as_str)))
+        let found = queue::one(conn, tenant, order)?;
+        Ok(Label::of(&found, tenant.zone(), opts.base_url.as_ref().map(url::Url::as_str)))
     })
 }

@@ -1,10 +1,8 @@
 use super::output::{self, Format, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::db::orders::Order;
-use crate::db::queue::{self, Queue};
+use crate::db::queue::{self, Queue, Queued};
 use crate::db::{stock, Access, Tenant};
 use crate::domain::{format_local, format_utc, local_date, now_utc};
-use crate::receipt::label::with_tag;
 use chrono::NaiveDateTime;
 use clap::Args;
 use serde::Serialize;
@@ -121,14 +119,8 @@ struct QueueRow {
 fn rows_of(tenant: &Tenant, queue: &Queue, now: NaiveDateTime) -> Vec<QueueRow> {
     let zone = tenant.zone();
     let today = local_date(now, zone);
-    let row = |order: &Order, section: Section| {
-        let tag = order.racket_id.and_then(|id| queue.tags.get(&id));
-        let racket = with_tag(order.racket.as_deref(), tag.map(String::as_str)).unwrap_or_default();
-        let string = match (&order.string, &order.cross_string) {
-            (Some(mains), Some(crosses)) => format!("{mains} / {crosses}"),
-            (string, _) => string.clone().unwrap_or_default(),
-        };
-        let due_at = order.due_at.or(order.ordered_at);
+    let row = |order: &Queued, section: Section| {
+        let due_at = order.due();
         let overdue = section == Section::Open && due_at.is_some_and(|due| due < now);
         let due = match due_at.map(|due| local_date(due, zone)) {
             _ if overdue => "overdue".to_string(),
@@ -153,8 +145,8 @@ fn rows_of(tenant: &Tenant, queue: &Queue, now: NaiveDateTime) -> Vec<QueueRow> 
             stringer: tenant.handle().to_string(),
             order: order.id.0,
             customer: order.customer.clone().unwrap_or_default(),
-            racket,
-            string,
+            racket: order.racket.clone().unwrap_or_default(),
+            string: order.string.clone().unwrap_or_default(),
             tension: order.tension.clone().unwrap_or_default(),
             due_at: due_at.map(format_utc).unwrap_or_default(),
             overdue,

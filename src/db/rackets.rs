@@ -153,18 +153,6 @@ pub fn find(conn: &mut DbConn, tenant: &Tenant, id: RacketId) -> Result<Racket, 
 }
 
 /// One of the tenant's rackets, by its tag.
-/// The shop's tag of an order's racket, if it has one.
-pub fn tag_of(conn: &mut DbConn, tenant: &Tenant, racket: Option<RacketId>) -> Result<Option<String>, Error> {
-    let Some(racket) = racket else { return Ok(None) };
-    Ok(tenant
-        .rackets()
-        .filter(rackets::id.eq(racket.0))
-        .select(rackets::tag)
-        .first::<Option<String>>(conn)
-        .optional()?
-        .flatten())
-}
-
 pub fn tagged(conn: &mut DbConn, tenant: &Tenant, tag: &str) -> Result<Racket, Error> {
     tenant
         .rackets()

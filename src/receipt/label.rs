@@ -5,7 +5,7 @@
 //! between whole characters as people see them (grapheme clusters), never inside one.
 
 use super::pdf::{archival_document, draw, faces, Face, Item, BLACK};
-use crate::db::orders::Order;
+use crate::db::queue::Queued;
 use crate::domain::format_local;
 use crate::error::Error;
 use crate::payment::qr;
@@ -75,13 +75,9 @@ pub struct Label {
 }
 
 impl Label {
-    /// The label of an order, with its racket's tag; the QR code opens the order's page
+    /// The label of an order as the queue reads it; the QR code opens the order's page
     /// under `base_url` (the web counter's address), else holds `receipts:order:ID`.
-    pub fn of(order: &Order, tag: Option<&str>, zone: Tz, base_url: Option<&str>) -> Label {
-        let string = match (&order.string, &order.cross_string) {
-            (Some(mains), Some(crosses)) => Some(format!("{mains} / {crosses}")),
-            (string, _) => string.clone(),
-        };
+    pub fn of(order: &Queued, zone: Tz, base_url: Option<&str>) -> Label {
         let code = match base_url {
             Some(base) => format!("{}/orders/{}", base.trim_end_matches('/'), order.id),
             None => format!("receipts:order:{}", order.id),
@@ -89,23 +85,12 @@ impl Label {
         Label {
             order: order.id.0,
             customer: order.customer.clone(),
-            racket: with_tag(order.racket.as_deref(), tag),
-            string,
+            racket: order.racket.clone(),
+            string: order.string.clone(),
             tension: order.tension.clone(),
             due: order.due_at.map(|due| format!("due {}", format_local(due, zone))),
             code,
         }
-    }
-}
-
-/// The racket as the order names it, with the shop's tag when the name does not say it (an
-/// order taken for a racket of the register names it already: "Pure Aero (R7)").
-pub fn with_tag(racket: Option<&str>, tag: Option<&str>) -> Option<String> {
-    match (racket, tag) {
-        (Some(racket), Some(tag)) if !racket.contains(tag) => Some(format!("{racket} [{tag}]")),
-        (Some(racket), _) => Some(racket.to_string()),
-        (None, Some(tag)) => Some(format!("[{tag}]")),
-        (None, None) => None,
     }
 }
 

@@ -123,7 +123,9 @@ pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Re
             .map(|(racket, last)| RacketLine {
                 id: racket.id.0,
                 model: racket.order_text().unwrap_or_default(),
-                last: last.as_ref().map(string_and_tension),
+                last: last
+                    .as_ref()
+                    .map(|job| string_and_tension(job.string.as_deref(), job.tension.as_deref())),
             })
             .collect(),
         history: history
@@ -132,7 +134,7 @@ pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Re
                 id: order.id.0,
                 when: order.ordered_at.map(|at| format_local(at, zone)).unwrap_or_default(),
                 racket: order.racket.clone().unwrap_or_default(),
-                string: string_and_tension(order),
+                string: string_and_tension(order.string.as_deref(), order.tension.as_deref()),
                 number: order.number.map(|n| n.to_string()).unwrap_or_default(),
             })
             .collect(),

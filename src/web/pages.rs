@@ -7,10 +7,10 @@ use super::session::{Nav, Staff, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::mint::{mint_now, Outcome};
-use crate::db::orders::{self, Order, Pickup};
+use crate::db::orders::{self, Pickup};
+use crate::db::queue::{self, Queued};
 use crate::db::receipts::{self, Options};
 use crate::db::Tenant;
-use crate::db::{queue, rackets};
 use crate::domain::{format_local, local_date, now_utc, OrderId, PaymentMethod};
 use crate::error::Error;
 use crate::mail::SmtpUrl;
@@ -100,18 +100,12 @@ struct Line {
 }
 
 impl Line {
-    fn of(
-        order: &Order,
-        tag: Option<&str>,
-        zone: Tz,
-        when: Option<chrono::NaiveDateTime>,
-        now: chrono::NaiveDateTime,
-    ) -> Line {
+    fn of(order: &Queued, zone: Tz, when: Option<chrono::NaiveDateTime>, now: chrono::NaiveDateTime) -> Line {
         Line {
             id: order.id.0,
             customer: order.customer.clone().unwrap_or_default(),
-            racket: label::with_tag(order.racket.as_deref(), tag).unwrap_or_default(),
-            string: string_and_tension(order),
+            racket: order.racket.clone().unwrap_or_default(),
+            string: string_and_tension(order.string.as_deref(), order.tension.as_deref()),
             when: when.map(|at| format_local(at, zone)).unwrap_or_default(),
             overdue: order.strung_at.is_none() && order.due_at.is_some_and(|due| due < now),
         }
@@ -136,12 +130,11 @@ pub async fn queue(State(counter): State<Shared>, visit: Visit) -> Response {
             Err(response) => return response,
         };
     let zone = staff.session.tenant.zone();
-    let tag = |order: &Order| order.racket_id.and_then(|id| queue.tags.get(&id)).map(String::as_str);
     let page = QueuePage {
         w: staff.words,
         nav: staff.nav(),
-        open: queue.open.iter().map(|o| Line::of(o, tag(o), zone, o.due_at.or(o.ordered_at), now)).collect(),
-        waiting: queue.waiting.iter().map(|o| Line::of(o, tag(o), zone, o.strung_at, now)).collect(),
+        open: queue.open.iter().map(|o| Line::of(o, zone, o.due(), now)).collect(),
+        waiting: queue.waiting.iter().map(|o| Line::of(o, zone, o.strung_at, now)).collect(),
     };
     Html(page.render().unwrap_or_default()).into_response()
 }
@@ -218,8 +211,8 @@ pub fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
 }
 
 /// "RPM Blast 1.25 24/23 kg": what an order was strung with, as lists show it.
-pub fn string_and_tension(order: &Order) -> String {
-    [order.string.as_deref(), order.tension.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ")
+pub fn string_and_tension(string: Option<&str>, tension: Option<&str>) -> String {
+    [string, tension].into_iter().flatten().collect::<Vec<_>>().join(" ")
 }
 
 /// An action of the order's page: its CSRF token checked, `work` done on a pooled
@@ -337,9 +330,8 @@ pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) 
     let rendered = counter
         .db(move |db| {
             let label = db.read(|conn| {
-                let order = orders::find(conn, &tenant, OrderId(id))?;
-                let tag = rackets::tag_of(conn, &tenant, order.racket_id)?;
-                Ok(Label::of(&order, tag.as_deref(), tenant.zone(), base.as_deref()))
+                let order = queue::one(conn, &tenant, OrderId(id))?;
+                Ok(Label::of(&order, tenant.zone(), base.as_deref()))
             })?;
             label::render(&[label], Size::default(), local_date(now_utc(), tenant.zone()))
         })

@@ -218,6 +218,8 @@ fn shop(db: &TestDb) -> (i64, i64) {
 on_both_backends! {
     fn a_day_at_the_counter_over_http(db: TestDb) {
         let (order, _) = shop(&db);
+        let hybrid = ["--string", "RPM Blast 1.25", "--cross-string", "Alu Power", "--tension", "24/23"];
+        ok(&db, &[&["order", "add", "--stringer", "anna", "--customer", "Iga"][..], &hybrid].concat());
         let server = Server::start(&db, &[]);
         let mut anna = Browser::new(&server);
         let login = anna.log_in("anna", PASSWORD);
@@ -225,6 +227,7 @@ on_both_backends! {
         let queue = anna.get("/");
         assert_eq!(queue.status, 200);
         assert!(queue.text().contains("Roger"), "{}", queue.text());
+        assert!(queue.text().contains("RPM Blast 1.25 / Alu Power 24/23"), "a hybrid's two strings: {}", queue.text());
         assert!(queue.text().contains(r#"<meta name="viewport""#));
         let page = anna.get(&format!("/orders/{order}"));
         let csrf = page.csrf();
