@@ -3,7 +3,8 @@
 # `receipts serve` on an SQLite file and on the throwaway PostgreSQL (through its PgBouncer),
 # driven by wrk (Debian's). Prints Markdown.
 #
-#   benches/serve.sh               (SECONDS_EACH=N seconds per load; 15)
+#   benches/serve.sh               (SECONDS_EACH=N seconds per load; 15; RECEIPTS_BIN=an
+#                                   earlier build to compare, else this one is built)
 #
 # The shop: stringer anna with 1,000,000 orders (20,000 customers with 50 visits each; all
 # numbered and picked up but 200 open and 100 waiting), as benches/day.sh writes them, and
