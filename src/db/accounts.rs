@@ -128,20 +128,24 @@ pub fn list(conn: &mut DbConn) -> Result<Vec<Account>, Error> {
             accounts::disabled_at,
         ))
         .load(conn)?;
-    rows.into_iter()
-        .map(|(id, username, stringer, role, language, disabled_at)| {
-            let sessions = sessions::table.filter(sessions::account_id.eq(id)).count().get_result(conn)?;
-            Ok(Account {
-                id,
-                username,
-                stringer,
-                role: Role::from_code(&role),
-                language: language.and_then(|code| code.parse().ok()),
-                disabled_at,
-                sessions,
-            })
+    let sessions: std::collections::HashMap<i64, i64> = sessions::table
+        .group_by(sessions::account_id)
+        .select((sessions::account_id, diesel::dsl::count_star()))
+        .load(conn)?
+        .into_iter()
+        .collect();
+    Ok(rows
+        .into_iter()
+        .map(|(id, username, stringer, role, language, disabled_at)| Account {
+            id,
+            username,
+            stringer,
+            role: Role::from_code(&role),
+            language: language.and_then(|code| code.parse().ok()),
+            disabled_at,
+            sessions: sessions.get(&id).copied().unwrap_or(0),
         })
-        .collect()
+        .collect())
 }
 
 fn account_id(conn: &mut DbConn, username: &str) -> Result<i64, Error> {

@@ -127,6 +127,8 @@ fn router(counter: Shared) -> Router {
         .route("/login", get(session::login_form).post(session::login))
         .route("/logout", post(session::logout))
         .route("/healthz", get(healthz))
+        // The counter has no icon; the browsers that ask get nothing, not the 404 page.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/app.css", get(pages::stylesheet))
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -320,8 +320,15 @@ on_both_backends! {
         let mut second = Browser::new(&server);
         let again = second.log_in("anna", PASSWORD);
         assert_ne!(again.cookies[0], *cookie);
+        let sessions = || {
+            let listed: serde_json::Value =
+                serde_json::from_str(&ok(&db, &["account", "list", "--format", "json"])).unwrap();
+            listed.as_array().unwrap().iter().map(|a| (a["username"].to_string(), a["sessions"].as_i64().unwrap())).collect::<Vec<_>>()
+        };
+        assert_eq!(sessions(), [("\"anna\"".to_string(), 2), ("\"ben\"".to_string(), 1)]);
         let out = anna.post("/logout", &[("csrf", &csrf)]);
         assert_eq!((out.status, out.location.as_deref()), (303, Some("/login")));
+        assert_eq!(sessions()[0].1, 1, "the session logged out is gone");
         let mut replay = Browser::new(&server);
         replay.cookie = Some(format!("receipts_session={token}"));
         assert_eq!(replay.get("/").status, 303, "an ended session opens nothing");
@@ -403,6 +410,9 @@ on_both_backends! {
         stream.read_exact(&mut head).unwrap();
         assert_eq!(&head, b"HTTP/1.1 413");
         assert_eq!(Browser::new(&server).get("/healthz").status, 200);
+        // The icon every browser asks for: nothing, and no 404 page.
+        let icon = Browser::new(&server).get("/favicon.ico");
+        assert_eq!((icon.status, icon.body.len()), (204, 0));
     }
 }
 
