@@ -268,11 +268,7 @@ impl Notice<'_> {
         let racket = r.racket.as_ref().map(|racket| format!(" ({racket})")).unwrap_or_default();
         body.push_str(&(words.ready)(&racket));
         body.push('\n');
-        let string = match (&r.string, &r.cross_string) {
-            (Some(mains), Some(crosses)) => Some(format!("{mains} / {crosses}")),
-            (string, _) => string.clone(),
-        };
-        if let Some(string) = string {
+        if let Some(string) = crate::domain::strings_line(r.string.as_deref(), r.cross_string.as_deref()) {
             body.push_str(&(words.strung_with)(&string, r.tension.as_deref()));
             body.push('\n');
         }

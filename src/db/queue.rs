@@ -5,7 +5,7 @@
 
 use super::schema::{orders, rackets};
 use super::{DbConn, Tenant};
-use crate::domain::{OrderId, OrderKind, PaymentMethod};
+use crate::domain::{strings_line, OrderId, OrderKind, PaymentMethod};
 use crate::error::Error;
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
@@ -74,10 +74,7 @@ impl Queued {
             id: OrderId(row.id),
             customer: row.customer,
             racket: with_tag(row.racket, tag),
-            string: match (row.string, row.cross_string) {
-                (Some(mains), Some(crosses)) => Some(format!("{mains} / {crosses}")),
-                (string, _) => string,
-            },
+            string: strings_line(row.string.as_deref(), row.cross_string.as_deref()),
             tension: row.tension,
             ordered_at: row.ordered_at,
             due_at: row.due_at,
@@ -102,13 +99,12 @@ fn with_tag(racket: Option<String>, tag: Option<String>) -> Option<String> {
 
 pub fn of(conn: &mut DbConn, tenant: &Tenant, now: NaiveDateTime) -> Result<Queue, Error> {
     // Every predicate of the partial indexes said, so that they are used.
-    let mut open: Vec<QueuedRow> = tenant
+    let open: Vec<QueuedRow> = tenant
         .orders()
         .filter(orders::strung_at.is_null())
         .filter(orders::voided_at.is_null())
         .select(QueuedRow::as_select())
         .load(conn)?;
-    open.sort_by_key(|row| (row.due_at.or(row.ordered_at), row.id));
     let waiting: Vec<QueuedRow> = tenant
         .orders()
         .filter(orders::strung_at.is_not_null())
@@ -121,7 +117,9 @@ pub fn of(conn: &mut DbConn, tenant: &Tenant, now: NaiveDateTime) -> Result<Queu
         .load(conn)?;
     let tags = tags_of(conn, tenant, open.iter().chain(&waiting))?;
     let with_tags = |rows: Vec<QueuedRow>| rows.into_iter().map(|row| Queued::of(row, &tags)).collect();
-    Ok(Queue { open: with_tags(open), waiting: with_tags(waiting) })
+    let mut open: Vec<Queued> = with_tags(open);
+    open.sort_by_key(|order| (order.due(), order.id.0));
+    Ok(Queue { open, waiting: with_tags(waiting) })
 }
 
 /// One order of this stringer as the queue shows it (for its label).

@@ -1,5 +1,5 @@
 //! What the day at the counter is written in: promised times, items beside the stringing,
-//! lengths of string.
+//! lengths of string, the strings of an order.
 
 use super::{Price, Sport, Timestamp};
 use chrono::{Duration, NaiveDateTime};
@@ -121,6 +121,14 @@ impl fmt::Display for Length {
             rest if rest % 10 == 0 => write!(f, "{sign}{}.{} m", cm / 100, rest / 10),
             rest => write!(f, "{sign}{}.{rest:02} m", cm / 100),
         }
+    }
+}
+
+/// The strings of an order as one line shows them: a hybrid's as "mains / crosses".
+pub fn strings_line(mains: Option<&str>, crosses: Option<&str>) -> Option<String> {
+    match (mains, crosses) {
+        (Some(mains), Some(crosses)) => Some(format!("{mains} / {crosses}")),
+        (mains, _) => mains.map(str::to_string),
     }
 }
 

@@ -12,7 +12,7 @@ mod text;
 mod time;
 mod vat;
 
-pub use day::{Due, Item, Length, MAX_TURNAROUND_HOURS};
+pub use day::{strings_line, Due, Item, Length, MAX_TURNAROUND_HOURS};
 pub use iso::check_country;
 pub use language::Language;
 pub use money::{Currency, Price};

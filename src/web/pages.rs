@@ -11,7 +11,7 @@ use crate::db::orders::{self, Pickup};
 use crate::db::queue::{self, Queued};
 use crate::db::receipts::{self, Options};
 use crate::db::Tenant;
-use crate::domain::{format_local, local_date, now_utc, OrderId, PaymentMethod};
+use crate::domain::{format_local, local_date, now_utc, strings_line, OrderId, PaymentMethod};
 use crate::error::Error;
 use crate::mail::SmtpUrl;
 use crate::receipt::label::{self, Label, Size};
@@ -180,10 +180,7 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
         id: order.id.0,
         customer: order.customer.clone().unwrap_or_default(),
         racket: order.racket.clone().unwrap_or_default(),
-        string: match (&order.string, &order.cross_string) {
-            (Some(mains), Some(crosses)) => format!("{mains} / {crosses}"),
-            (string, _) => string.clone().unwrap_or_default(),
-        },
+        string: strings_line(order.string.as_deref(), order.cross_string.as_deref()).unwrap_or_default(),
         tension: order.tension.clone().unwrap_or_default(),
         price: order.total().map(|total| format!("{total} {}", order.currency)).unwrap_or_default(),
         number: order.number.map(|n| n.to_string()),
