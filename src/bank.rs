@@ -1,12 +1,13 @@
 //! The bank's files: ISO 20022 `camt.054` credit notifications and `camt.053` account
-//! statements (every published version from 001.02 to 001.12: the elements read here did
-//! not change between them), as Swiss and EU banks deliver them: a bare Document or one
-//! inside an envelope with its application header, any namespace prefixes, any line
-//! endings. Read as a stream (a statement can hold thousands of entries) into the
+//! statements (every published version from 001.01 to 001.12: the elements read here barely
+//! changed between them), as Swiss, Austrian and other EU banks deliver them: a bare Document
+//! or one inside an envelope with its application header, the ISO namespace or the Austrian
+//! banks' variant of it, any namespace prefixes, any line endings. Amounts are ISO 20022
+//! decimals (`105.750`, `.13`). Read as a stream (a statement can hold thousands of entries) into the
 //! transactions they book; a file that is not well-formed to its last closing tag (cut off
 //! in a download) is refused. Free of SQL: `db::payments` applies them.
 
-use crate::domain::{Currency, Price};
+use crate::domain::Currency;
 use crate::error::Error;
 use chrono::NaiveDate;
 use quick_xml::events::Event;
@@ -16,8 +17,10 @@ use std::io::BufRead;
 
 /// The namespace of ISO 20022 messages: `urn:iso:std:iso:20022:tech:xsd:camt.054.001.08`.
 const ISO_NAMESPACE: &str = "urn:iso:std:iso:20022:tech:xsd:";
-/// The versions read: 001.02 to 001.12.
-const VERSIONS: std::ops::RangeInclusive<u32> = 2..=12;
+/// The variant Austrian banks write: `ISO:camt.053.001.02:APC:STUZZA:payments:003`.
+const AUSTRIAN_NAMESPACE: &str = "ISO:";
+/// The versions read: 001.01 to 001.12.
+const VERSIONS: std::ops::RangeInclusive<u32> = 1..=12;
 
 /// One transaction of an entry: an entry's own, or one of a batch entry's.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +39,9 @@ pub struct Transaction {
     /// A structured creditor reference (QRR, SCOR or another creditor's), as the bank
     /// carries it, when the payer gave one.
     pub reference: Option<String>,
+    /// Booked in a batch whose entry gives only the total: `amount` is what the batch holds
+    /// beyond the transactions that name their own, not this one's.
+    pub batch_total_only: bool,
 }
 
 /// What the file is: `camt.054.001.08`.
@@ -61,6 +67,9 @@ enum Tag {
     AcctSvcrRef,
     CdtrRefInf,
     Ref,
+    /// 001.01's name for `Ref`.
+    CdtrRef,
+    InstdAmt,
     Other,
 }
 
@@ -84,6 +93,8 @@ impl Tag {
             "AcctSvcrRef" => Tag::AcctSvcrRef,
             "CdtrRefInf" => Tag::CdtrRefInf,
             "Ref" => Tag::Ref,
+            "CdtrRef" => Tag::CdtrRef,
+            "InstdAmt" => Tag::InstdAmt,
             _ => Tag::Other,
         }
     }
@@ -170,11 +181,14 @@ pub fn read(
                     } else if within(&[Tag::AmtDtls, Tag::TxAmt, Tag::Amt]) {
                         // Where 001.04 files often give the amount only.
                         tx.amount_details = Some((value, entry.currency.clone()));
+                    } else if within(&[Tag::AmtDtls, Tag::InstdAmt, Tag::Amt]) {
+                        // What the payer instructed: the amount when nothing else says.
+                        tx.amount_instructed = Some((value, entry.currency.clone()));
                     } else if within(&[Tag::TxDtls, Tag::CdtDbtInd]) {
                         tx.direction = Some(value);
                     } else if within(&[Tag::Refs, Tag::AcctSvcrRef]) {
                         tx.bank_reference = Some(value);
-                    } else if within(&[Tag::CdtrRefInf, Tag::Ref]) {
+                    } else if within(&[Tag::CdtrRefInf, Tag::Ref]) || within(&[Tag::CdtrRefInf, Tag::CdtrRef]) {
                         tx.reference = Some(value);
                     }
                 } else if within(&[Tag::Ntry, Tag::Amt]) {
@@ -218,13 +232,17 @@ pub fn read(
 /// a version read here, or what it is instead.
 fn camt_message(namespace: &ResolveResult<'_>) -> Result<Message, String> {
     let not_read =
-        |what: &str| format!("is {what}, not a camt.053 or camt.054 file (versions 001.02 to 001.12)");
+        |what: &str| format!("is {what}, not a camt.053 or camt.054 file (versions 001.01 to 001.12)");
     let ResolveResult::Bound(namespace) = namespace else {
         return Err(not_read("a Document without a namespace"));
     };
     let namespace = namespace.into_inner();
-    let Some(message) = namespace.strip_prefix(ISO_NAMESPACE) else {
-        return Err(not_read(&format!("a Document of {namespace}")));
+    let message = match namespace.strip_prefix(ISO_NAMESPACE) {
+        Some(message) => message,
+        None => match namespace.strip_prefix(AUSTRIAN_NAMESPACE).and_then(|rest| rest.split_once(":APC:")) {
+            Some((message, _)) => message,
+            None => return Err(not_read(&format!("a Document of {namespace}"))),
+        },
     };
     let read = match message.split('.').collect::<Vec<_>>().as_slice() {
         ["camt", "053" | "054", "001", version] => {
@@ -265,9 +283,28 @@ struct EntryParts {
 struct TransactionParts {
     amount: Option<(String, Option<String>)>,
     amount_details: Option<(String, Option<String>)>,
+    amount_instructed: Option<(String, Option<String>)>,
     direction: Option<String>,
     bank_reference: Option<String>,
     reference: Option<String>,
+}
+
+/// An ISO 20022 decimal amount (`105.75`, `105.750`, `.13`, up to five fraction digits) in
+/// cents; one with a fraction of a cent is not an amount an invoice can be paid with.
+fn amount_minor(text: &str) -> Result<i64, String> {
+    let not_amount = || format!("\"{text}\" is not an amount");
+    let (units, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if units.len() + fraction.len() == 0 || !digits(units) || !digits(fraction) || fraction.len() > 5 {
+        return Err(not_amount());
+    }
+    let (cents, below) = fraction.split_at(fraction.len().min(2));
+    if below.bytes().any(|b| b != b'0') {
+        return Err(format!("\"{text}\" holds a fraction of a cent"));
+    }
+    let units: i64 = if units.is_empty() { 0 } else { units.parse().map_err(|_| not_amount())? };
+    let cents: i64 = format!("{cents:0<2}").parse().map_err(|_| not_amount())?;
+    units.checked_mul(100).and_then(|minor| minor.checked_add(cents)).ok_or_else(not_amount)
 }
 
 impl EntryParts {
@@ -290,16 +327,35 @@ impl EntryParts {
         let transactions = std::mem::take(&mut self.transactions);
         let single = transactions.len() <= 1;
         let parts = if transactions.is_empty() { vec![TransactionParts::default()] } else { transactions };
+        // A batch's transactions name their own amounts; what the entry holds beyond those is
+        // the one that does not (the batch's total only, when several do not).
+        let own = |tx: &TransactionParts| {
+            tx.amount.clone().or(tx.amount_details.clone()).or(tx.amount_instructed.clone())
+        };
+        let unnamed = parts.iter().filter(|tx| own(tx).is_none()).count();
+        let rest = match unnamed {
+            0 => None,
+            _ => {
+                let (total, currency) = self.amount.clone().ok_or("it has no amount (Amt)")?;
+                let mut rest = amount_minor(&total)?;
+                for (amount, _) in parts.iter().filter_map(own) {
+                    rest -= amount_minor(&amount)?;
+                }
+                if rest <= 0 && !single {
+                    return Err(format!(
+                        "its transactions name more than the entry's amount {total}, and {unnamed} name none"
+                    ));
+                }
+                Some((rest, currency))
+            }
+        };
         let mut booked = Vec::with_capacity(parts.len());
-        for (i, tx) in parts.into_iter().enumerate() {
-            // A batch's transactions name their own amounts; a single one may leave it to
-            // the entry.
-            let (amount, currency) = match (tx.amount.or(tx.amount_details), single) {
-                (Some(amount), _) => amount,
-                (None, true) => self.amount.clone().ok_or("it has no amount (Amt)")?,
-                (None, false) => return Err(format!("transaction {} of the batch has no amount", i + 1)),
+        for (index_in_entry, tx) in parts.into_iter().enumerate() {
+            let (amount, currency) = match own(&tx) {
+                Some((amount, currency)) => (amount_minor(&amount)?, currency),
+                None => rest.clone().ok_or("it has no amount (Amt)")?,
             };
-            let amount = amount.parse::<Price>().map_err(|_| format!("\"{amount}\" is not an amount"))?;
+            let batch_total_only = own(&tx).is_none() && unnamed > 1;
             let currency = currency.ok_or("an amount has no currency (Ccy)")?.parse::<Currency>()?;
             let direction = tx.direction.or(self.direction.clone()).ok_or("it says neither CRDT nor DBIT")?;
             let credit = match direction.as_str() {
@@ -312,13 +368,14 @@ impl EntryParts {
             let bank_reference = match (tx.bank_reference, &self.bank_reference) {
                 (Some(reference), _) => Some(reference),
                 (None, Some(entry)) if single => Some(entry.clone()),
-                (None, Some(entry)) => Some(format!("{entry}/{}", i + 1)),
+                (None, Some(entry)) => Some(format!("{entry}/{}", index_in_entry + 1)),
                 (None, None) => None,
             };
             booked.push(Transaction {
                 credit,
                 booked_on,
-                amount: amount.0,
+                amount,
+                batch_total_only,
                 currency,
                 bank_reference,
                 entry: index,
@@ -326,5 +383,24 @@ impl EntryParts {
             });
         }
         Ok(booked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::amount_minor;
+
+    #[test]
+    fn amounts_are_iso_20022_decimals_in_cents() {
+        assert_eq!(amount_minor("105.75"), Ok(10575));
+        assert_eq!(amount_minor("105.750"), Ok(10575));
+        assert_eq!(amount_minor("105.75000"), Ok(10575));
+        assert_eq!(amount_minor(".13"), Ok(13));
+        assert_eq!(amount_minor("42"), Ok(4200));
+        assert_eq!(amount_minor("42."), Ok(4200));
+        assert_eq!(amount_minor("105.755"), Err("\"105.755\" holds a fraction of a cent".into()));
+        for bad in ["", ".", "42,00", "1.000000", "-5.00", "1e3"] {
+            assert_eq!(amount_minor(bad), Err(format!("\"{bad}\" is not an amount")), "{bad}");
+        }
     }
 }

@@ -1,19 +1,16 @@
 //! Files the program writes are written whole or not at all: into a temporary file beside the
 //! target, synced, then linked into place under the target's name, which never replaces a
 //! file that exists. An interrupted command (SIGINT, SIGTERM, SIGHUP) removes its temporary
-//! file on the way out; one killed outright (SIGKILL, a power cut) leaves it behind, and the
+//! file on the way out (`interrupt`); one killed outright (SIGKILL, a power cut) leaves it behind, and the
 //! next command writing there removes it once its process is gone.
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, Once};
+use std::sync::Mutex;
 
 /// Temporary files being written, removed if the process is interrupted.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-/// The exit status of a process ended by SIGINT, as shells report it.
-const INTERRUPTED: i32 = 130;
 
 /// A file being written; it appears under its name only by `commit`.
 #[derive(Debug)]
@@ -27,16 +24,7 @@ impl NewFile {
     /// Starts writing `target`; its temporary file is `.NAME.PID.partial` in the same
     /// directory (one filesystem, so the link into place is atomic).
     pub fn create(target: &Path) -> io::Result<NewFile> {
-        static HANDLER: Once = Once::new();
-        HANDLER.call_once(|| {
-            // Another handler set first (a test harness) keeps its own behaviour.
-            let _ = ctrlc::set_handler(|| {
-                for temp in PENDING.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
-                    let _ = std::fs::remove_file(temp);
-                }
-                std::process::exit(INTERRUPTED);
-            });
-        });
+        crate::interrupt::stop_on_interrupt();
         remove_abandoned(target);
         let temp = temp_path(target, std::process::id());
         PENDING.lock().unwrap_or_else(|p| p.into_inner()).push(temp.clone());
@@ -52,12 +40,6 @@ impl NewFile {
     /// `VACUUM INTO` does: the file is then closed and the writer creates it anew).
     pub fn temp_path(&self) -> &Path {
         &self.temp
-    }
-
-    /// Closes the temporary file and removes it, for a writer that wants to create it.
-    pub fn hand_over(&mut self) -> io::Result<()> {
-        self.file = None;
-        std::fs::remove_file(&self.temp)
     }
 
     /// Puts the written file in place under the target's name, unless a file is there
@@ -121,6 +103,13 @@ impl Drop for NewFile {
         self.file = None;
         let _ = std::fs::remove_file(&self.temp);
         forget(&self.temp);
+    }
+}
+
+/// Removes the temporary files being written: the process is interrupted.
+pub(crate) fn remove_pending() {
+    for temp in PENDING.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+        let _ = std::fs::remove_file(temp);
     }
 }
 

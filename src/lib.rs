@@ -10,6 +10,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod files;
+pub mod interrupt;
 pub mod mail;
 pub mod outbox;
 pub mod payment;

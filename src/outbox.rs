@@ -45,6 +45,8 @@ pub fn deliver(
     accepted: impl FnOnce(),
 ) -> Result<(), Error> {
     let message = prepared.notice().message()?;
+    // Accepted and journaled, or neither: an interrupt waits for both.
+    let _whole = crate::interrupt::Deferred::start();
     server.send(&message)?;
     accepted();
     let id = message_id(&message);
@@ -141,6 +143,8 @@ pub fn deliver_document(
     message: &lettre::Message,
     accepted: impl FnOnce(),
 ) -> Result<(), Error> {
+    // Accepted and journaled, or neither: an interrupt waits for both.
+    let _whole = crate::interrupt::Deferred::start();
     server.send(message)?;
     accepted();
     let id = message_id(message);

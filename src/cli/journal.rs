@@ -69,6 +69,15 @@ fn entry(logged: Logged<'_>) -> Entry {
         _ => String::new(),
     };
     let moved = logged.counter_old.is_some() || logged.counter_new.is_some();
+    // A changed time is stored as an instant in UTC; it is shown like `when`, in the
+    // stringer's zone with its offset.
+    let zone = logged.stringer.zone();
+    let local = |value: Option<String>| {
+        value.map(|value| match chrono::DateTime::parse_from_rfc3339(&value) {
+            Ok(at) if value.ends_with('Z') => format_iso_local(at.naive_utc(), zone),
+            _ => value,
+        })
+    };
     let what = match logged.kind {
         EventKind::V1Import => "import".to_string(),
         kind => kind.to_string(),
@@ -84,7 +93,7 @@ fn entry(logged: Logged<'_>) -> Entry {
         counter_new: logged.counter_new,
         reason: logged.reason,
         field: logged.field,
-        old: logged.old_value,
-        new: logged.new_value,
+        old: local(logged.old_value),
+        new: local(logged.new_value),
     }
 }

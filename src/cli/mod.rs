@@ -346,6 +346,10 @@ fn run_once(cli: Cli) -> anyhow::Result<()> {
 }
 
 fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
+    // `serve` finishes the requests under way when interrupted; every other command stops.
+    if !matches!(command, Command::Serve(_)) {
+        crate::interrupt::stop_on_interrupt();
+    }
     match command {
         Command::Stringer(cmd) => stringer::run(cmd, ctx),
         Command::Order(cmd) => order::run(cmd, ctx),

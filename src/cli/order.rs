@@ -556,6 +556,8 @@ struct OrderView {
     email: Option<String>,
     /// The lines printed under the customer's name.
     customer_address: Option<String>,
+    /// The country of that address (ISO 3166 alpha-2, e.g. CH).
+    customer_country: Option<String>,
     /// An invoice's last day to pay (the stringer's local date).
     due_on: Option<String>,
     /// The reference its invoice carries, as printed.
@@ -636,6 +638,7 @@ impl OrderView {
             customer_note: order.customer_note,
             email: order.email,
             customer_address,
+            customer_country: order.customer_postal.as_ref().map(|postal| postal.country.clone()),
             due_on: billing.due_on.map(|day| day.to_string()),
             payment_reference: billing.reference,
             payment_method: order.payment_method,

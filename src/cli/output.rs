@@ -154,7 +154,7 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
 
     pub fn push(&mut self, row: &R) -> io::Result<()> {
         match (&mut self.sink, self.format) {
-            (Sink::Csv(csv), _) => csv.serialize(row).map_err(io::Error::other)?,
+            (Sink::Csv(csv), _) => csv.serialize(row).map_err(csv_failure)?,
             (Sink::Text(out), Format::Json) => {
                 let text = serde_json::to_string_pretty(row).map_err(io::Error::other)?;
                 let indented = text.replace('\n', "\n  ");
@@ -186,7 +186,7 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
             (Sink::Csv(csv), _) => {
                 if self.written == 0 {
                     let headers: Vec<String> = R::headers().into_iter().map(|h| h.into_owned()).collect();
-                    csv.write_record(&headers)?;
+                    csv.write_record(&headers).map_err(csv_failure)?;
                 }
                 csv.flush()?;
             }
@@ -292,5 +292,17 @@ pub fn cannot_write(path: &Path, e: io::Error, what: &'static str) -> Error {
     match e.kind() {
         io::ErrorKind::AlreadyExists => Error::OutputExists { path: path.display().to_string(), what },
         _ => Error::InputFile(format!("cannot write {}: {e}", path.display())),
+    }
+}
+
+/// The csv writer's failure as the I/O error it is, when it is one: a reader that went away
+/// stays a broken pipe, which is no failure (`receipts export --year 2026 | head -1`).
+fn csv_failure(error: csv::Error) -> io::Error {
+    if !error.is_io_error() {
+        return io::Error::other(error);
+    }
+    match error.into_kind() {
+        csv::ErrorKind::Io(io) => io,
+        kind => io::Error::other(format!("{kind:?}")),
     }
 }

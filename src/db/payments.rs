@@ -41,10 +41,12 @@ pub enum Outcome {
     BeforeIssue,
     /// Under `--stringer`: a receipt of another stringer of this database.
     OtherStringer,
+    /// Booked in a batch that gives only its total, not this payment's amount.
+    BatchTotalOnly,
 }
 
 impl Outcome {
-    const ALL: [Outcome; 10] = [
+    const ALL: [Outcome; 11] = [
         Outcome::Applied,
         Outcome::AlreadyApplied,
         Outcome::UnknownReference,
@@ -55,6 +57,7 @@ impl Outcome {
         Outcome::OtherCurrency,
         Outcome::BeforeIssue,
         Outcome::OtherStringer,
+        Outcome::BatchTotalOnly,
     ];
 
     /// Whether somebody has to look at it.
@@ -75,6 +78,7 @@ impl Outcome {
             Outcome::OtherCurrency => "other_currency",
             Outcome::BeforeIssue => "before_issue",
             Outcome::OtherStringer => "other_stringer",
+            Outcome::BatchTotalOnly => "batch_total_only",
         }
     }
 
@@ -95,6 +99,9 @@ impl Outcome {
             Outcome::BeforeIssue => "booked before the invoice was issued: not its payment",
             Outcome::OtherStringer => {
                 "names a receipt of another stringer: import the file without --stringer, or as that stringer"
+            }
+            Outcome::BatchTotalOnly => {
+                "booked in a batch that gives only its total (the amount shown), not this payment's own: check it by hand"
             }
         }
     }
@@ -458,6 +465,8 @@ fn judge(invoice: &Invoice, credit: &Credit, paid_by_this_import: bool) -> Outco
         Outcome::BeforeIssue
     } else if invoice.currency != tx.currency.as_str() {
         Outcome::OtherCurrency
+    } else if tx.batch_total_only {
+        Outcome::BatchTotalOnly
     } else if tx.amount < asked {
         Outcome::Partial
     } else if tx.amount > asked {

@@ -1,8 +1,9 @@
 //! The racket's label (SPEC 19): one page of exactly the label's size, for a label printer's
 //! roll (62 × 100 mm) or a shipping label (4 × 6 in). The order id in large type, the
 //! customer, the racket and its tag, the string and tension, the promised time, and a QR
-//! code of the order. Every line fits the label's width: a long one is shortened with "…"
-//! between whole characters as people see them (grapheme clusters), never inside one.
+//! code of the order. Every line fits the label's width: a long one is set smaller, down to a
+//! readable 7 pt, and only what does not fit even then is shortened with "…" between whole
+//! characters as people see them (grapheme clusters), never inside one.
 
 use super::pdf::{archival_document, draw, faces, Face, Item, BLACK};
 use crate::db::queue::Queued;
@@ -135,8 +136,8 @@ fn layout(label: &Label, size: Size) -> Result<Vec<Item>, Error> {
     let mut line = |face: &'static Face, points: f32, text: &str, items: &mut Vec<Item>| {
         let points = points * scale;
         y += points;
-        let text = fitted(face, points, text, inner);
-        items.push(Item::Text { face, size: points, color: BLACK, at: (margin, y - points * 0.22), text });
+        let (size, text) = fitted(face, points, MIN_POINTS * scale, text, inner);
+        items.push(Item::Text { face, size, color: BLACK, at: (margin, y - points * 0.22), text });
         y += points * 0.25;
     };
     line(bold, 30.0, &format!("#{}", label.order), &mut items);
@@ -183,23 +184,33 @@ fn layout(label: &Label, size: Size) -> Result<Vec<Item>, Error> {
     Ok(items)
 }
 
-/// `text` on one line within `width` points: as it is when it fits, else shortened at the end
-/// to whole grapheme clusters followed by "…".
-fn fitted(face: &Face, size: f32, text: &str, width: f32) -> String {
+/// The smallest type a label's line is set in (points, on the 62 mm label) before it is cut.
+const MIN_POINTS: f32 = 7.0;
+
+/// `text` on one line within `width` points, and the size it is set in: `size` when it fits,
+/// else the size it fits at, down to `min`; what does not fit at `min` either is shortened at
+/// the end to whole grapheme clusters followed by "…".
+fn fitted(face: &Face, size: f32, min: f32, text: &str, width: f32) -> (f32, String) {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if face.width(&text, size) <= width {
-        return text;
+    let wide = face.width(&text, size);
+    if wide <= width {
+        return (size, text);
+    }
+    // Widths scale with the size: a hair below the exact ratio, so rounding cannot overflow.
+    let shrunk = size * width / wide * 0.999;
+    if shrunk >= min {
+        return (shrunk, text);
     }
     let clusters: Vec<&str> = text.graphemes(true).collect();
     let mut kept = clusters.len();
     while kept > 0 {
         let shortened = format!("{}…", clusters[..kept].concat().trim_end());
-        if face.width(&shortened, size) <= width {
-            return shortened;
+        if face.width(&shortened, min) <= width {
+            return (min, shortened);
         }
         kept -= 1;
     }
-    "…".to_string()
+    (min, "…".to_string())
 }
 
 #[cfg(test)]
@@ -207,18 +218,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_long_line_is_shortened_between_whole_characters() {
-        let (regular, _) = faces();
+    fn a_long_line_is_set_smaller_and_cut_only_below_the_smallest_size() {
+        let (regular, bold) = faces();
+        assert_eq!(fitted(regular, 13.0, 7.0, "Roger", 150.0), (13.0, "Roger".to_string()));
+        // A name a little too wide is set smaller, whole.
+        let (size, whole) = fitted(bold, 13.0, 7.0, "Roger Federer-Muster", 100.0);
+        assert!(size < 13.0 && size >= 7.0 && bold.width(&whole, size) <= 100.0, "{size} {whole}");
+        assert_eq!(whole, "Roger Federer-Muster");
+        // One too wide even at the smallest size is cut there.
         let name = "Zoé Bénédicte-Anne de la Fontaine-Schwarzenbach-Lévêque";
-        let short = fitted(regular, 13.0, name, 150.0);
-        assert!(short.ends_with('…') && regular.width(&short, 13.0) <= 150.0, "{short}");
+        let (size, short) = fitted(regular, 13.0, 7.0, name, 100.0);
+        assert!(size == 7.0 && short.ends_with('…') && regular.width(&short, 7.0) <= 100.0, "{short}");
         assert!(name.starts_with(short.trim_end_matches('…')));
         // "e" and a combining acute accent are one character as people see it: both or none.
         let decomposed = "Rene\u{301}e ".repeat(20);
-        let cut = fitted(regular, 13.0, &decomposed, 100.0);
+        let (_, cut) = fitted(regular, 13.0, 7.0, &decomposed, 100.0);
         let body = cut.trim_end_matches('…');
         assert!(!body.ends_with('e') || !decomposed[body.len()..].starts_with('\u{301}'), "{cut:?}");
-        assert_eq!(fitted(regular, 13.0, "Roger", 150.0), "Roger");
     }
 
     #[test]

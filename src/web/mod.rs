@@ -169,7 +169,7 @@ async fn log_request(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let response = next.run(request).await;
     eprintln!(
-        "{method} {path} {} {:.1}",
+        "{method} {path} {} {:.1} ms",
         response.status().as_u16(),
         started.elapsed().as_secs_f64() * 1000.0
     );

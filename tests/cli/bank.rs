@@ -82,7 +82,9 @@ fn invoices(db: &TestDb, stringer: &str, currency: &str, prices: &[&str]) -> Vec
                     currency,
                 ],
             );
-            ok(db, &["mint", "--order", &order, "--at", &format!("2026-03-{:02} 10:00", i + 2)]);
+            // A day each from 2 March; past the 28th, an hour each on the 29th.
+            let at = if i < 27 { format!("2026-03-{:02} 10:00", i + 2) } else { format!("2026-03-29 {}:00", i - 17) };
+            ok(db, &["mint", "--order", &order, "--at", &at]);
             order
         })
         .collect()
@@ -193,7 +195,7 @@ on_both_backends! {
         assert_eq!(journaled.len(), 8);
         assert_eq!(
             journaled[0],
-            ("2026-0001".into(), "2026-03-20T11:00:00Z".into(), format!("CHF 35.50 paid, reference {}, bank reference T0-1", qrr(stefan, 2026, 1)))
+            ("2026-0001".into(), "2026-03-20T12:00:00+01:00".into(), format!("CHF 35.50 paid, reference {}, bank reference T0-1", qrr(stefan, 2026, 1)))
         );
         assert_eq!(ok(&db, &["order", "list", "--status", "unpaid", "--format", "json"]), "[]");
         assert_eq!(run(&db, &["audit"]).code, 0);
@@ -416,7 +418,7 @@ fn files_that_are_not_camt_are_refused_naming_the_file() {
     assert_eq!(
         fails(&db, 65, &["payments", "import", &pain.path]),
         format!(
-            "error: {}: is pain.001.001.09, not a camt.053 or camt.054 file (versions 001.02 to 001.12)",
+            "error: {}: is pain.001.001.09, not a camt.053 or camt.054 file (versions 001.01 to 001.12)",
             pain.path
         )
     );
@@ -426,7 +428,7 @@ fn files_that_are_not_camt_are_refused_naming_the_file() {
     assert_eq!(
         fails(&db, 65, &["payments", "import", &intraday.path]),
         format!(
-            "error: {}: is camt.052.001.08, not a camt.053 or camt.054 file (versions 001.02 to 001.12)",
+            "error: {}: is camt.052.001.08, not a camt.053 or camt.054 file (versions 001.01 to 001.12)",
             intraday.path
         )
     );
@@ -436,7 +438,7 @@ fn files_that_are_not_camt_are_refused_naming_the_file() {
     assert_eq!(
         fails(&db, 65, &["payments", "import", &future.path]),
         format!(
-            "error: {}: is camt.053.001.13, not a camt.053 or camt.054 file (versions 001.02 to 001.12)",
+            "error: {}: is camt.053.001.13, not a camt.053 or camt.054 file (versions 001.01 to 001.12)",
             future.path
         )
     );
@@ -472,7 +474,9 @@ fn paying_file(stefan: i64, seq: i64, message: Message, version: Version) -> Str
 on_both_backends! {
     fn bank_files_of_every_version_and_shape_are_read(db: TestDb) {
         let versions: Vec<u8> = Version::ALL.collect();
-        let shapes: [(&str, Reshape); 6] = [
+        let shapes: [(&str, Reshape); 8] = [
+            ("the Austrian banks' namespace", camt::austrian),
+            ("five fraction digits", camt::five_fraction_digits),
             ("an envelope", camt::enveloped),
             ("namespace prefixes", |xml| camt::prefixed(xml, "ns2")),
             ("an envelope and prefixes", |xml| camt::enveloped(&camt::prefixed(xml, "camt"))),
@@ -533,6 +537,27 @@ on_both_backends! {
         assert_eq!(paid_at(&db, &orders[0]), "2026-03-31T10:00:00Z");
         assert_eq!(paid_at(&db, &orders[1]), "");
         assert!(ok(&db, &["payments", "list", "--format", "json"]) == "[]");
+    }
+
+    fn a_batch_that_gives_only_its_total_is_read_and_listed(db: TestDb) {
+        let (orders, stefan) = stefan_with(&db, 4);
+        let pays = |seq: i64, bank: &str| Tx::paying(&qrr(stefan, 2026, seq), (29 + seq) * 100, "CHF", bank);
+        let entries = [
+            // One transaction of the batch without an amount: it holds the rest of the total.
+            Entry { untold_amounts: 1, ..Entry::booked("2026-03-30", "E1", vec![pays(1, "T1"), pays(2, "T2")]) },
+            // Two without: only the batch's total is known, so neither is applied.
+            Entry { untold_amounts: 2, ..Entry::booked("2026-03-30", "E2", vec![pays(3, "T3"), pays(4, "T4")]) },
+        ];
+        let file = bank_file("bank.xml", &camt::file(Message::Statement, Version::V04, &entries));
+        let out = import(&db, &file, &[]);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        assert_eq!(
+            listed(&out),
+            [row("2026-0001", "applied", "T1"), row("2026-0002", "applied", "T2"), row("2026-0003", "batch_total_only", "T3"), row("2026-0004", "batch_total_only", "T4")]
+        );
+        assert!(out.stdout.contains("gives only its total"), "{}", out.stdout);
+        let paid: Vec<bool> = orders.iter().map(|order| !paid_at(&db, order).is_empty()).collect();
+        assert_eq!(paid, [true, true, false, false]);
     }
 
     fn a_file_cut_off_anywhere_applies_nothing(db: TestDb) {

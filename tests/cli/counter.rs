@@ -435,6 +435,15 @@ on_both_backends! {
         assert!(text.starts_with(&format!("#{long} Zoé Bénédicte-")), "{text}");
         assert!(text.contains('…'), "the long name is shortened: {text}");
         assert!(text.contains("Luxilon Alu Power 1.25 /") && text.contains("due "), "{text}");
+        // An ordinary name a little too wide for the type is set smaller, never cut.
+        let ordinary = add(&db, &["--customer", "Roger Federer-Muster", "--price", "30"]);
+        let ordinary_path = dir.path().join("ordinary.pdf");
+        ok(&db, &["label", &ordinary, "-o", ordinary_path.to_str().unwrap()]);
+        let (found, _) = words(&ordinary_path);
+        let name: Vec<_> = found.iter().filter(|w| w.0 == "Roger" || w.0 == "Federer-Muster").collect();
+        assert_eq!(name.len(), 2, "the whole name, uncut: {found:?}");
+        assert!(name.iter().all(|w| w.4 - w.2 >= 7.0), "still readable: {name:?}");
+        ok(&db, &["order", "delete", &ordinary]);
         // The tag on the racket's label; the order's page with a base URL; the other size.
         let tagged = dir.path().join("tagged.pdf");
         let mut cmd = receipts(&db);

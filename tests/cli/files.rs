@@ -207,3 +207,95 @@ fn a_command_that_fails_on_the_database_it_created_leaves_no_file() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(path.exists());
 }
+
+/// Starts `receipts ARGS` as a shell starts a job in the background: with SIGINT ignored,
+/// which a command that stops on Ctrl-C must not inherit.
+fn spawn_as_a_background_job(db: &TestDb, args: &[&str]) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = receipts(db);
+    cmd.args(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
+    // SAFETY: only an async-signal-safe call between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    cmd.spawn().unwrap()
+}
+
+/// Whether process `pid` has the file at `path` open.
+fn has_open(pid: u32, path: &str) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else { return false };
+    fds.flatten().any(|fd| std::fs::read_link(fd.path()).is_ok_and(|target| target == Path::new(path)))
+}
+
+/// Holds the database's write lock (and on PostgreSQL the orders table's every lock) until
+/// dropped, so a command started now cannot commit anything.
+struct Held(#[allow(dead_code, reason = "held for its lock")] Box<dyn diesel::connection::SimpleConnection>);
+
+fn hold_the_database(db: &TestDb) -> Held {
+    match db.backend {
+        Backend::Postgres => {
+            let mut conn = PgConnection::establish(&db.url).unwrap();
+            conn.batch_execute("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE").unwrap();
+            Held(Box::new(conn))
+        }
+        Backend::Sqlite => {
+            let mut conn = SqliteConnection::establish(&db.url).unwrap();
+            conn.batch_execute("BEGIN EXCLUSIVE").unwrap();
+            Held(Box::new(conn))
+        }
+    }
+}
+
+/// SIGINT to `receipts ARGS` while it waits for the database: it stops as interrupted (130),
+/// even started with SIGINT ignored, and what it was doing left no trace.
+fn interrupted(db: &TestDb, args: &[&str]) {
+    let held = hold_the_database(db);
+    let mut child = spawn_as_a_background_job(db, &[&["--lock-timeout", "60"], args].concat());
+    let started = Instant::now();
+    let waiting = || match db.backend {
+        Backend::Postgres => {
+            db.query_i64("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == Some(1)
+        }
+        Backend::Sqlite => has_open(child.id(), &db.url),
+    };
+    while !waiting() {
+        assert!(started.elapsed() < Duration::from_secs(30), "{args:?} reaches the database");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(130), "{args:?} stops on SIGINT: {stderr}");
+    drop(held);
+}
+
+on_both_backends! {
+    fn ctrl_c_stops_an_import_and_a_bank_file_and_nothing_of_them_is_kept(db: TestDb) {
+        ok(&db, &["stringer", "add", "zoe"]);
+        interrupted(&db, &["migrate-v1", &fixture("sample.csv"), "--timezone", "Europe/Zurich"]);
+        assert_eq!(db.query_i64("SELECT count(*) FROM orders"), Some(0), "nothing imported");
+        assert_eq!(run(&db, &["migrate-v1", &fixture("sample.csv"), "--timezone", "Europe/Zurich"]).code, 0);
+        let imported = db.query_i64("SELECT count(*) FROM orders").unwrap();
+        assert!(imported > 300, "{imported}");
+
+        // A bank file paying an invoice: interrupted, nothing applied; again, applied.
+        let zoe = super::bank::stringer_id(&db, "zoe");
+        ok(&db, &["stringer", "edit", "zoe", "--timezone", "Europe/Zurich", "--iban", "CH44 3199 9123 0008 8901 2", "--postcode", "8001", "--town", "Zürich", "--country", "CH"]);
+        let order = ok(&db, &["order", "add", "--stringer", "zoe", "--customer", "Roger", "--price", "30"]);
+        ok(&db, &["mint", "--order", &order, "--at", "2026-03-20 10:00", "--backdate"]);
+        let tx = support::camt::Tx::paying(&super::payment::qrr(zoe, 2026, 1), 3000, "CHF", "T1");
+        let xml = support::camt::file(support::camt::Message::Notification, support::camt::Version::V08, &[support::camt::Entry::booked("2026-03-30", "E1", vec![tx])]);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bank.xml");
+        std::fs::write(&file, xml).unwrap();
+        interrupted(&db, &["payments", "import", file.to_str().unwrap()]);
+        assert_eq!(db.query_i64("SELECT count(*) FROM payments"), Some(0), "nothing applied");
+        assert_eq!(run(&db, &["payments", "import", file.to_str().unwrap()]).code, 0);
+        assert_eq!(db.query_i64("SELECT count(*) FROM payments"), Some(1));
+    }
+}

@@ -132,6 +132,9 @@ on_both_backends! {
         assert!(entries[0]["order"].is_i64() && entries[0]["reason"].is_null(), "{}", entries[0]);
         let when = entries[0]["when"].as_str().unwrap();
         assert!(chrono::DateTime::parse_from_rfc3339(when).is_ok() && (when.ends_with("+01:00") || when.ends_with("+02:00")), "{when}");
+        // A changed time too: the payment's, in Zurich's offset like `when`, not in UTC.
+        let paid = entries[4]["new"].as_str().unwrap();
+        assert!(chrono::DateTime::parse_from_rfc3339(paid).is_ok() && (paid.ends_with("+01:00") || paid.ends_with("+02:00")), "{paid}");
         let csv_out = ok(&db, &["journal", "--format", "csv"]);
         assert_eq!(csv_out.lines().next(), Some("when,what,stringer,numbers,order,counter_year,counter_old,counter_new,reason,field,old,new"));
         assert_eq!(csv_out.lines().count(), 1 + 9, "seven entries of stefan, two of anna");

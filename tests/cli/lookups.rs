@@ -75,6 +75,11 @@ on_both_backends! {
         let printed = format!("{} {}", &reference[..2], reference.as_bytes()[2..].chunks(5).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join(" "));
         assert_eq!(shown["payment_reference"], printed.as_str());
         assert!(shown["due_on"].is_null(), "a paid receipt is due no more");
+        assert!(shown["customer_country"].is_null(), "an address given as lines names no country");
+        let abroad = order(&db, "Angelique", &["--customer-street", "Hauptstrasse", "--customer-house-number", "3", "--customer-postcode", "10115", "--customer-town", "Berlin", "--customer-country", "DE"]);
+        let shown_abroad = json(&db, &["order", "show", &abroad, "--format", "json"]);
+        assert_eq!((&shown_abroad["customer_country"], &shown_abroad["customer_address"]), (&serde_json::json!("DE"), &serde_json::json!("Hauptstrasse 3\n10115 Berlin")));
+        ok(&db, &["order", "delete", &abroad]);
         let text = ok(&db, &["order", "show", &paid]);
         for wanted in ["roger@example.com", "Seestrasse 5, 8002 Zürich", "transfer", printed.as_str(), "status       paid"] {
             assert!(text.contains(wanted), "{wanted}: {text}");

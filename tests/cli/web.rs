@@ -342,6 +342,9 @@ on_both_backends! {
         // Nothing secret in the request log.
         let log = server.logged().join("\n");
         assert!(log.contains("POST /login 303"), "{log}");
+        // Each request's line ends in its duration with the unit: `GET / 200 0.4 ms`.
+        let requests: Vec<&str> = log.lines().filter(|l| l.starts_with("GET ") || l.starts_with("POST ")).collect();
+        assert!(!requests.is_empty() && requests.iter().all(|l| l.ends_with(" ms")), "{log}");
         for secret in [PASSWORD, token.as_str(), csrf.as_str()] {
             assert!(!log.contains(secret), "the log holds a secret: {log}");
         }

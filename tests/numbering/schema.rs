@@ -194,3 +194,31 @@ crate::on_both_backends! {
         assert_eq!(handles, vec!["Stefan", "anna", "stefan"], "nothing was changed");
     }
 }
+
+crate::on_both_backends! {
+    /// SPEC 9: every `created_at` and `updated_at` is filled by the database when a row is
+    /// written without it.
+    fn every_created_and_updated_time_has_a_default(db: TestDb) {
+        let without_default = match db.backend {
+            Backend::Postgres => db.query_i64(
+                "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public' \
+                 AND column_name IN ('created_at', 'updated_at') AND column_default IS NULL",
+            ),
+            Backend::Sqlite => db.query_i64(
+                "SELECT count(*) FROM sqlite_master AS t, pragma_table_xinfo(t.name) AS c \
+                 WHERE t.type = 'table' AND c.name IN ('created_at', 'updated_at') AND c.dflt_value IS NULL",
+            ),
+        };
+        assert_eq!(without_default, Some(0));
+        let with_default = match db.backend {
+            Backend::Postgres => db.query_i64(
+                "SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public' \
+                 AND table_name = 'sessions' AND column_name = 'created_at' AND column_default IS NOT NULL",
+            ),
+            Backend::Sqlite => db.query_i64(
+                "SELECT count(*) FROM pragma_table_xinfo('sessions') WHERE name = 'created_at' AND dflt_value IS NOT NULL",
+            ),
+        };
+        assert_eq!(with_default, Some(1), "sessions.created_at has its default");
+    }
+}

@@ -1,7 +1,8 @@
 //! Bank files as Swiss and EU banks write them (ISO 20022 camt.053 statements and camt.054
-//! credit notifications, versions 001.02 to 001.12), made from a list of entries, so tests
+//! credit notifications, versions 001.01 to 001.12), made from a list of entries, so tests
 //! import real-looking files without keeping any; and the shapes real files come in (inside
-//! an envelope, with namespace prefixes, other line endings, cut off).
+//! an envelope, with namespace prefixes, the Austrian banks' namespace, other line endings,
+//! amounts with more fraction digits, cut off).
 
 use std::fmt::Write;
 
@@ -22,7 +23,7 @@ impl Version {
     pub const V04: Version = Version(4);
     pub const V08: Version = Version(8);
     /// Every published version.
-    pub const ALL: std::ops::RangeInclusive<u8> = 2..=12;
+    pub const ALL: std::ops::RangeInclusive<u8> = 1..=12;
 
     fn status_is_a_choice(self) -> bool {
         self.0 >= 6
@@ -103,6 +104,8 @@ pub struct Entry {
     pub transactions: Vec<Tx>,
     /// Without transaction details (`NtryDtls`): the entry alone books its one transaction.
     pub details: bool,
+    /// How many of the last transactions carry no amount of their own: the entry's says it.
+    pub untold_amounts: usize,
 }
 
 impl Entry {
@@ -114,6 +117,7 @@ impl Entry {
             bank_reference: Some(bank_reference.to_string()),
             transactions,
             details: true,
+            untold_amounts: 0,
         }
     }
 }
@@ -185,14 +189,17 @@ fn write_entry(xml: &mut String, version: Version, entry: &Entry) {
     if entry.transactions.len() > 1 {
         write!(xml, "<Btch><NbOfTxs>{}</NbOfTxs></Btch>", entry.transactions.len()).unwrap();
     }
-    for tx in &entry.transactions {
+    let told = entry.transactions.len() - entry.untold_amounts;
+    for (i, tx) in entry.transactions.iter().enumerate() {
         xml.push_str("<TxDtls><Refs>");
         if let Some(reference) = &tx.bank_reference {
             write!(xml, "<AcctSvcrRef>{reference}</AcctSvcrRef>").unwrap();
         }
         xml.push_str("<EndToEndId>NOTPROVIDED</EndToEndId></Refs>");
         let amount = format!(r#"<Amt Ccy="{}">{}</Amt>"#, tx.currency, amount(tx.minor));
-        if version.status_is_a_choice() {
+        if i >= told {
+            write!(xml, "<CdtDbtInd>{}</CdtDbtInd>", if tx.credit { "CRDT" } else { "DBIT" }).unwrap();
+        } else if version.status_is_a_choice() {
             write!(
                 xml,
                 "{amount}<CdtDbtInd>{}</CdtDbtInd><AmtDtls><InstdAmt>{amount}</InstdAmt><TxAmt>{amount}</TxAmt></AmtDtls>",
@@ -205,6 +212,12 @@ fn write_entry(xml: &mut String, version: Version, entry: &Entry) {
         }
         xml.push_str("<RltdPties><Dbtr><Nm>Roger Federer</Nm></Dbtr></RltdPties>");
         match (&tx.reference, &tx.unstructured) {
+            // 001.01 names the reference `CdtrRef`.
+            (Some(reference), _) if version.0 == 1 => write!(
+                xml,
+                "<RmtInf><Strd><CdtrRefInf><CdtrRefTp><Cd>SCOR</Cd></CdtrRefTp><CdtrRef>{reference}</CdtrRef></CdtrRefInf></Strd></RmtInf>"
+            )
+            .unwrap(),
             (Some(reference), _) => write!(
                 xml,
                 "<RmtInf><Strd><CdtrRefInf><Tp><CdOrPrtry><Prtry>{}</Prtry></CdOrPrtry></Tp><Ref>{reference}</Ref></CdtrRefInf></Strd></RmtInf>",
@@ -248,6 +261,28 @@ pub fn prefixed(xml: &str, prefix: &str) -> String {
         }
         out.push_str(prefix);
         out.push(':');
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The file with the namespace Austrian banks write: `ISO:camt.053.001.02:APC:STUZZA:payments:003`.
+pub fn austrian(xml: &str) -> String {
+    let start = xml.find("urn:iso:std:iso:20022:tech:xsd:camt.").expect("a camt namespace");
+    let end = start + xml[start..].find('"').unwrap();
+    let message = &xml[start + "urn:iso:std:iso:20022:tech:xsd:".len()..end];
+    format!("{}ISO:{message}:APC:STUZZA:payments:003{}", &xml[..start], &xml[end..])
+}
+
+/// The file with every amount written with five fraction digits (`30.00000`), as ISO 20022
+/// allows.
+pub fn five_fraction_digits(xml: &str) -> String {
+    let mut out = String::new();
+    let mut rest = xml;
+    while let Some(end) = rest.find("</Amt>") {
+        out.push_str(&rest[..end]);
+        out.push_str("000</Amt>");
+        rest = &rest[end + "</Amt>".len()..];
     }
     out.push_str(rest);
     out

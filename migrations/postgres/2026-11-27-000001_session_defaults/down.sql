@@ -1,0 +1,1 @@
+ALTER TABLE sessions ALTER COLUMN created_at DROP DEFAULT;
