@@ -299,3 +299,20 @@ on_both_backends! {
         assert_eq!(db.query_i64("SELECT count(*) FROM payments"), Some(1));
     }
 }
+
+/// A year of receipts and an export, interrupted while they wait to read (PostgreSQL holds
+/// them up at a locked table; SQLite readers never wait): nothing of them is left behind.
+#[test]
+fn ctrl_c_stops_a_year_of_receipts_and_an_export_leaving_no_file() {
+    let db = TestDb::postgres();
+    busy_shop(&db);
+    let dir = tempfile::tempdir().unwrap();
+    let receipts_dir = dir.path().join("receipts");
+    std::fs::create_dir(&receipts_dir).unwrap();
+    interrupted(&db, &["receipt", "--year", "2026", "--out-dir", receipts_dir.to_str().unwrap()]);
+    let export = dir.path().join("ledger.csv");
+    interrupted(&db, &["export", "--year", "2026", "-o", export.to_str().unwrap()]);
+    assert_eq!(std::fs::read_dir(&receipts_dir).unwrap().count(), 0, "no receipt, no partial file");
+    assert_eq!(partial_files(dir.path()), Vec::<String>::new());
+    assert!(!export.exists());
+}
