@@ -16,6 +16,9 @@
 #    250 ms between requests), then flat out. Then: every request answered, ben's numbers
 #    1..N with one mint journaled each, `receipts audit` passes, and the peak memory of
 #    `serve` over both loads.
+# 3. The register under 50 clients at the counter's pace: a search and the list's first and
+#    last page, with 20,000 customers (anna's) and with 1,000 (cleo's, a shop of her own).
+#    ONLY=register runs this part alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${RECEIPTS_TEST_PG_URL:-}" ] || exec scripts/with-postgres "$0" "$@"
@@ -60,6 +63,10 @@ FROM \$1;
 UPDATE orders SET ordered_at = \$3, due_at = \$4 WHERE strung_at IS NULL;
 INSERT INTO receipt_counters (stringer_id, year, last_n, created_at, updated_at)
 VALUES (1, 2024, 999800, '2024-01-01', '2024-01-01');
+INSERT INTO customers (stringer_id, name, search_name, email, search_email, created_at, updated_at)
+SELECT 3, 'Customer ' || i, 'customer ' || i, 'c' || i || '@example.com', 'c' || i || '@example.com',
+       '2024-01-01 10:00:00', '2024-01-01 10:00:00'
+FROM \$1 WHERE i <= 1000;
 INSERT INTO orders (stringer_id, kind, customer, racket, string, tension, price_minor, currency,
                     ordered_at, due_at, created_at, updated_at)
 SELECT 2, 'client', 'Walk-in ' || i, 'Blade 98', 'Hawk 1.20', '22 kg', 3000, 'CHF', \$3\$T, \$4\$T,
@@ -76,7 +83,8 @@ make_shop() {
     local url=$1 series=$2 time_type=$3
     "$receipts" --database-url "$url" stringer add anna --timezone Europe/Zurich >/dev/null 2>&1
     "$receipts" --database-url "$url" stringer add ben --timezone Europe/Zurich >/dev/null 2>&1
-    for who in anna ben; do
+    "$receipts" --database-url "$url" stringer add cleo --timezone Europe/Zurich >/dev/null 2>&1
+    for who in anna ben cleo; do
         echo "$password" | "$receipts" --database-url "$url" account add "$who" --stringer "$who" \
             --role staff --password-stdin >/dev/null 2>&1
     done
@@ -159,6 +167,37 @@ request = function()
 end
 if think > 0 then delay = function() return math.random(0, 2 * think) end end
 LUA
+
+cat >"$work/page.lua" <<'LUA'
+-- A client at the counter's pace viewing one page: each waits THINK ms on average.
+local think = tonumber(os.getenv("THINK") or "0")
+if think > 0 then delay = function() return math.random(0, 2 * think) end end
+LUA
+
+if [ "${ONLY:-}" = register ]; then
+    echo "### The register: 50 clients at the counter's pace (${think_ms} ms between requests), ${seconds} s each (wrk; ms)"
+    echo
+    echo "| backend | customers | page | requests/s | p50 | p90 | p99 | failed |"
+    echo "|---|---:|---|---:|---:|---:|---:|---:|"
+    for backend in SQLite PostgreSQL; do
+        url=$sqlite_db
+        [ "$backend" = SQLite ] || url=$pg_via_bouncer
+        start_server "$url"
+        for shop in "anna 20,000 customer+1999 19950" "cleo 1,000 customer+199 950"; do
+            read -r who count text last <<<"$shop"
+            log_in "$who"
+            for page in "/customers?q=$text" "/customers" "/customers?from=$last"; do
+                status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: $cookie" "$base$page")
+                [ "$status" = 200 ] || { echo "$page answered $status" >&2; exit 1; }
+                THINK=$think_ms wrk -t1 -c50 -d"${seconds}s" --latency -s "$work/page.lua" \
+                    -H "Cookie: $cookie" "$base$page" >"$work/wrk"
+                echo "| $backend | $count | \`${page}\` | $(wrk_row "$work/wrk") |"
+            done
+        done
+        stop_server
+    done
+    exit 0
+fi
 
 echo "### Each page alone on 1,000,000 orders: 4 clients, ${seconds} s each (wrk; ms)"
 echo

@@ -76,6 +76,19 @@ on_both_backends! {
         assert_eq!(found("44 555"), vec![added[1]]);
         assert_eq!(found("%"), Vec::<i64>::new(), "a % is a character");
         assert_eq!(found("").len(), 5);
+        // Short texts, and texts with the search syntax's own characters, find the same way.
+        assert_eq!(found("mo"), vec![added[4]]);
+        assert_eq!(found("555 6"), vec![added[1]], "digits with a space: a phone number");
+        assert_eq!(found("\"anna"), Vec::<i64>::new());
+        assert_eq!(found("anna mo*"), Vec::<i64>::new(), "a * is a character");
+        // What is changed, merged or forgotten is found as it is now.
+        ok(&db, &["customer", "edit", &added[4].to_string(), "--name", "Anna Moser-Keller", "--email", "anna@example.ch"]);
+        assert_eq!(found("moser-kel"), vec![added[4]]);
+        assert_eq!(found("example.ch"), vec![added[4]]);
+        ok(&db, &["customer", "forget", &added[4].to_string(), "--reason", "asked to be forgotten"]);
+        assert_eq!(found("moser"), Vec::<i64>::new(), "a forgotten name is found no more");
+        ok(&db, &["customer", "merge", &added[2].to_string(), "--into", &added[0].to_string()]);
+        assert_eq!(found("muller"), added[..2].to_vec(), "the merged one is gone");
     }
 
     fn an_order_for_a_known_customer_takes_the_same_as_last_time_of_that_racket(db: TestDb) {

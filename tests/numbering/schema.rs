@@ -76,10 +76,13 @@ fn both_migration_trees_have_the_same_steps_and_build_the_same_tables() {
     .unwrap()
     .into_iter()
     .collect();
+    // SQLite's full-text index of the register (`customers_text` and its shadow tables) is
+    // what PostgreSQL's trigram indexes are there: not tables of the schema.
     let lite_columns: BTreeSet<Column> = lite.connect().without_transaction(|c| {
     diesel::sql_query(
         "SELECT m.name AS table_name, c.name AS column_name FROM sqlite_master m, pragma_table_xinfo(m.name) c \
-         WHERE m.type = 'table' AND m.name <> '__diesel_schema_migrations'",
+         WHERE m.type = 'table' AND m.name <> '__diesel_schema_migrations' \
+         AND m.name NOT LIKE 'customers\\_text%' ESCAPE '\\'",
     )
     .load(c)
     })
