@@ -50,6 +50,15 @@ pub enum Error {
     )]
     SeveralCustomers { name: String, candidates: Vec<String> },
 
+    /// A name no customer has, while some have one like it (asked at the counter before a
+    /// near-duplicate is added).
+    #[error(
+        "no customer is called \"{name}\", but {} a name like it: {}; take one of them, or confirm a new customer",
+        if .similar.len() == 1 { "one has".to_string() } else { format!("{} have", .similar.len()) },
+        .similar.iter().map(|(id, name)| format!("{name} ({id})")).collect::<Vec<_>>().join("; ")
+    )]
+    SimilarCustomers { name: String, similar: Vec<(crate::domain::CustomerId, String)> },
+
     /// A racket of one customer named for another's order.
     #[error("racket {racket} is not customer {customer}'s: name one of theirs, or add it (`receipts racket add --customer {customer}`)")]
     RacketOfAnotherCustomer { racket: crate::domain::RacketId, customer: crate::domain::CustomerId },
@@ -455,6 +464,7 @@ impl Error {
             Error::BadInput(_)
             | Error::BlankName
             | Error::SeveralCustomers { .. }
+            | Error::SimilarCustomers { .. }
             | Error::NothingToCopy { .. }
             | Error::NoEmail { .. }
             | Error::FileProblems { .. }

@@ -342,6 +342,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
         racket: opts.racket_id,
         racket_tag: opts.racket_tag,
         same: opts.same,
+        ask_if_similar: false,
     };
     let details = opts.details.into_details();
     let (taken, address) =

@@ -274,6 +274,12 @@ pub fn search(
     Ok(rows.into_iter().map(Customer::from).collect())
 }
 
+/// The tenant's newest customers, at most `limit`, newest first: the names the counter's
+/// form offers as one types.
+pub fn newest(conn: &mut DbConn, tenant: &Tenant, limit: i64) -> Result<Vec<String>, Error> {
+    Ok(tenant.customers().select(customers::name).order(customers::id.desc()).limit(limit).load(conn)?)
+}
+
 /// `text` for a LIKE pattern: its own `%`, `_` and `\` taken literally.
 fn escaped(text: &str) -> String {
     text.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")

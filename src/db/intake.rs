@@ -27,6 +27,9 @@ pub struct Intake {
     pub racket_tag: Option<String>,
     /// Copy string, tension and price from the racket's last job, where not given.
     pub same: bool,
+    /// A name no customer has, while some have one like it, is refused naming them instead
+    /// of adding a new customer (the counter asks once; the CLI adds).
+    pub ask_if_similar: bool,
 }
 
 /// What an order is about, as the counter gives it: the CLI's flags and the web form's
@@ -223,7 +226,7 @@ pub fn take(
         (Some(id), _) => Some((customers::find(conn, tenant, id)?, false)),
         (None, Some(racket)) => Some((customers::find(conn, tenant, racket.customer)?, false)),
         (None, None) => match details.customer.as_deref().filter(|name| !name.trim().is_empty()) {
-            Some(name) => Some(by_name(conn, tenant, name, &details)?),
+            Some(name) => Some(by_name(conn, tenant, name, &details, intake.ask_if_similar)?),
             None => None,
         },
     };
@@ -286,14 +289,28 @@ pub fn take(
 
 /// The one customer of this name, or a new one (with the order's contact) when there is
 /// none; several are refused, listed, so that the register never gains a duplicate silently.
+/// How many customers of a similar name are offered instead of a new one.
+const SIMILAR_SHOWN: i64 = 5;
+
 fn by_name(
     conn: &mut DbConn,
     tenant: &Tenant,
     name: &str,
     details: &OrderChanges,
+    ask_if_similar: bool,
 ) -> Result<(Customer, bool), Error> {
     let mut found = customers::named(conn, tenant, name)?;
     match found.len() {
+        0 if ask_if_similar => {
+            let similar = customers::search(conn, tenant, Some(name), Some((0, SIMILAR_SHOWN)))?;
+            if !similar.is_empty() {
+                return Err(Error::SimilarCustomers {
+                    name: name.to_string(),
+                    similar: similar.into_iter().map(|c| (c.id, c.name)).collect(),
+                });
+            }
+            by_name(conn, tenant, name, details, false)
+        }
         0 => {
             let new = CustomerChanges {
                 name: Some(name.to_string()),

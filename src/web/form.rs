@@ -1,5 +1,6 @@
-//! A posted form's fields, as the browser sent them: repeated names kept (`item` is given
-//! once per line), nothing refused before the page can say what is wrong with it.
+//! A posted form's fields, as the browser sent them: repeated names kept (`item_text` and
+//! `item_price` are given once per line), nothing refused before the page can say what is
+//! wrong with it.
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -18,13 +19,10 @@ impl Fields {
         self.get(name).filter(|value| !value.trim().is_empty())
     }
 
-    /// Every non-empty value of a repeated field, in order.
-    pub fn all(&self, name: &str) -> Vec<&str> {
-        self.0
-            .iter()
-            .filter(|(key, value)| key == name && !value.trim().is_empty())
-            .map(|(_, value)| value.as_str())
-            .collect()
+    /// Every value of a repeated field, empty ones too, in order (lines of several fields
+    /// stay aligned).
+    pub fn every(&self, name: &str) -> Vec<&str> {
+        self.0.iter().filter(|(key, _)| key == name).map(|(_, value)| value.as_str()).collect()
     }
 
     /// A filled field parsed as `T`; its error names the field as the CLI names the flag.

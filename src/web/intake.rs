@@ -8,7 +8,7 @@ use super::session::{Nav, Staff, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::intake::{self, Details, Intake};
-use crate::db::{customers, rackets};
+use crate::db::{customers, rackets, stringers};
 use crate::domain::{now_utc, CustomerId, Item, OrderKind, RacketId};
 use crate::error::Error;
 use askama::Template;
@@ -35,13 +35,26 @@ struct NewOrderPage {
     racket: Option<(i64, String)>,
     same: bool,
     fields: Vec<Field>,
+    /// The promised time (`datetime-local`: 2026-11-28T17:00), and the one first shown: the
+    /// stringer's turnaround from then, which the order takes from when it is taken instead.
+    due: Field,
+    due_shown: String,
+    /// The lines after the stringing: (description, price).
+    items: Vec<(String, String)>,
+    items_problem: Option<String>,
+    /// The shop's newest customers' names, offered as one types (the browser's own list).
+    names: Vec<String>,
+    /// Customers with a name like the one typed, offered before a new one is added.
+    similar: Vec<(i64, String)>,
     /// A refusal about no one field.
     problem: Option<String>,
 }
 
-/// The visible fields, in the order the counter asks.
-const FIELDS: [&str; 6] = ["customer", "racket", "string", "tension", "price", "due"];
+/// The text fields, in the order the counter asks.
+const FIELDS: [&str; 5] = ["customer", "racket", "string", "tension", "price"];
 const ITEM_LINES: usize = 3;
+/// How many of the shop's customers' names the form offers as one types.
+const NAMES_OFFERED: i64 = 500;
 
 impl NewOrderPage {
     fn new(staff: &Staff, typed: Option<&Fields>) -> NewOrderPage {
@@ -51,28 +64,21 @@ impl NewOrderPage {
             "racket" => w.racket,
             "string" => w.string,
             "tension" => w.tension,
-            "price" => w.price,
-            "due" => w.due,
-            _ => w.item,
+            _ => w.price,
         };
-        let mut fields: Vec<Field> = FIELDS
+        let value = |name: &str| typed.and_then(|f| f.get(name)).unwrap_or_default().to_string();
+        let fields: Vec<Field> = FIELDS
             .iter()
-            .map(|&name| Field {
-                name,
-                label: label(name),
-                value: typed.and_then(|f| f.get(name)).unwrap_or_default().to_string(),
-                problem: None,
+            .map(|&name| Field { name, label: label(name), value: value(name), problem: None })
+            .collect();
+        let (texts, prices) = typed.map(|f| (f.every("item_text"), f.every("item_price"))).unwrap_or_default();
+        let typed_lines = texts.len().max(prices.len());
+        let items = (0..ITEM_LINES.max(typed_lines))
+            .map(|line| {
+                let at = |values: &[&str]| values.get(line).map(|v| v.to_string()).unwrap_or_default();
+                (at(&texts), at(&prices))
             })
             .collect();
-        let items = typed.map(|f| f.all("item")).unwrap_or_default();
-        for line in 0..ITEM_LINES.max(items.len()) {
-            fields.push(Field {
-                name: "item",
-                label: w.item,
-                value: items.get(line).map(|i| i.to_string()).unwrap_or_default(),
-                problem: None,
-            });
-        }
         NewOrderPage {
             w,
             nav: staff.nav(),
@@ -80,21 +86,31 @@ impl NewOrderPage {
             racket: None,
             same: typed.is_some_and(|f| f.filled("same").is_some()),
             fields,
+            due: Field { name: "due", label: w.ready_by, value: value("due"), problem: None },
+            due_shown: value("due_shown"),
+            items,
+            items_problem: None,
+            names: Vec::new(),
+            similar: Vec::new(),
             problem: None,
         }
     }
 
     /// Puts a refusal next to the field it names (`--tension ...`), else above the form.
     fn refused(mut self, message: String) -> NewOrderPage {
+        let names = |field: &str| message.contains(&format!("--{field}")) || message.starts_with(&format!("{field} "));
+        if names("due") {
+            self.due.problem = Some(message);
+            return self;
+        }
+        if names("item") {
+            self.items_problem = Some(message);
+            return self;
+        }
         let hidden = |name: &str| {
             (name == "customer" && self.customer.is_some()) || (name == "racket" && self.racket.is_some())
         };
-        let named = self.fields.iter_mut().find(|field| {
-            !hidden(field.name)
-                && (message.contains(&format!("--{}", field.name))
-                    || message.starts_with(&format!("{} ", field.name)))
-        });
-        match named {
+        match self.fields.iter_mut().find(|field| !hidden(field.name) && names(field.name)) {
             Some(field) => field.problem = Some(message),
             None => self.problem = Some(message),
         }
@@ -117,9 +133,14 @@ pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Qu
         let tenant = &session.tenant;
         let customer = customer_id.map(|id| customers::find(conn, tenant, CustomerId(id))).transpose()?;
         let racket = racket_id.map(|id| rackets::find(conn, tenant, RacketId(id))).transpose()?;
-        Ok((customer, racket))
+        let names = match customer {
+            Some(_) => Vec::new(),
+            None => customers::newest(conn, tenant, NAMES_OFFERED)?,
+        };
+        let turnaround = stringers::profile(conn, tenant)?.turnaround_hours;
+        Ok((customer, racket, names, turnaround))
     });
-    let (staff, (customer, racket)) = match named.await {
+    let (staff, (customer, racket, names, turnaround)) = match named.await {
         Ok(named) => named,
         Err(response) => return response,
     };
@@ -127,6 +148,10 @@ pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Qu
     page.customer = customer.map(|c| (c.id.0, c.name));
     page.racket = racket.map(|r| (r.id.0, r.order_text().unwrap_or_default()));
     page.same = preset.same.is_some() && page.racket.is_some();
+    page.names = names;
+    let promised = now_utc() + chrono::Duration::hours(turnaround.into());
+    page.due.value = format_input_local(promised, staff.session.tenant.zone());
+    page.due_shown = page.due.value.clone();
     Html(page.render().unwrap_or_default()).into_response()
 }
 
@@ -148,6 +173,12 @@ pub async fn take(State(counter): State<Shared>, staff: Staff, fields: Fields) -
         .await;
     match taken {
         Ok((taken, _)) => Redirect::to(&format!("/orders/{}", taken.order)).into_response(),
+        Err(Error::SimilarCustomers { similar, .. }) => {
+            let mut page = refused_page(&staff, &fields);
+            // The choices stand below the name typed, which the form keeps.
+            page.similar = similar.into_iter().map(|(id, name)| (id.0, name)).collect();
+            (StatusCode::UNPROCESSABLE_ENTITY, Html(page.render().unwrap_or_default())).into_response()
+        }
         Err(
             e @ (Error::BadInput(_)
             | Error::Usage(_)
@@ -165,36 +196,67 @@ pub async fn take(State(counter): State<Shared>, staff: Staff, fields: Fields) -
 
 /// The form again with what was typed and why it was refused.
 fn refused_form(staff: &Staff, fields: &Fields, message: String) -> Response {
+    let page = refused_page(staff, fields).refused(message);
+    (StatusCode::UNPROCESSABLE_ENTITY, Html(page.render().unwrap_or_default())).into_response()
+}
+
+/// The form with what was typed.
+fn refused_page(staff: &Staff, fields: &Fields) -> NewOrderPage {
     let mut page = NewOrderPage::new(staff, Some(fields));
     // Whom it was for, as the hidden fields said (their names are shown from the register
     // only on the form's first showing).
     page.customer = fields.parsed::<i64>("customer_id").ok().flatten().map(|id| (id, format!("#{id}")));
     page.racket = fields.parsed::<i64>("racket_id").ok().flatten().map(|id| (id, format!("#{id}")));
-    let page = page.refused(message);
-    (StatusCode::UNPROCESSABLE_ENTITY, Html(page.render().unwrap_or_default())).into_response()
+    page
 }
 
-/// The order as the form gives it, parsed as the CLI parses its flags.
+/// An instant as a `datetime-local` field shows it in the stringer's zone: 2026-11-28T17:00.
+fn format_input_local(utc: chrono::NaiveDateTime, zone: chrono_tz::Tz) -> String {
+    use chrono::TimeZone;
+    zone.from_utc_datetime(&utc).format("%Y-%m-%dT%H:%M").to_string()
+}
+
+/// The order as the form gives it, parsed as the CLI parses its flags. A customer picked
+/// among the similar ones is that customer; "new" confirms the name typed as a new one.
 fn read_order(fields: &Fields) -> Result<(Intake, Details), String> {
     let text = |name: &str| fields.get(name).map(str::to_string).filter(|v| !v.is_empty());
+    let pick = fields.filled("customer_pick");
+    let picked = pick.filter(|&p| p != "new").map(|p| p.parse::<i64>().map(CustomerId)).transpose();
+    let picked = picked.map_err(|_| "--customer: pick one of the customers offered".to_string())?;
     let intake = Intake {
-        customer: fields.parsed::<i64>("customer_id")?.map(CustomerId),
+        customer: picked.or(fields.parsed::<i64>("customer_id")?.map(CustomerId)),
         racket: fields.parsed::<i64>("racket_id")?.map(RacketId),
         racket_tag: None,
         same: fields.filled("same").is_some(),
+        ask_if_similar: pick.is_none(),
     };
-    let items = fields
-        .all("item")
-        .into_iter()
-        .map(|line| line.trim().parse::<Item>().map_err(|e| format!("--item: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (texts, prices) = (fields.every("item_text"), fields.every("item_price"));
+    let mut items = Vec::new();
+    for line in 0..texts.len().max(prices.len()) {
+        let text = texts.get(line).map_or("", |v| v.trim());
+        let price = prices.get(line).map_or("", |v| v.trim());
+        match (text, price) {
+            ("", "") => {}
+            ("", price) => return Err(format!("--item: the price {price} needs a description")),
+            (item, "") => return Err(format!("--item: \"{item}\" needs a price")),
+            (item, price) => {
+                items.push(format!("{item}={price}").parse::<Item>().map_err(|e| format!("--item: {e}"))?)
+            }
+        }
+    }
+    // The promised time as first shown is the stringer's turnaround: counted from when the
+    // order is taken, not from when the form was opened.
+    let due = match (fields.filled("due"), fields.get("due_shown")) {
+        (Some(due), Some(shown)) if due.trim() == shown.trim() => None,
+        _ => fields.parsed("due")?,
+    };
     let details = Details {
-        customer: text("customer"),
+        customer: if picked.is_some() { None } else { text("customer") },
         racket: text("racket"),
         string: text("string"),
         tension: text("tension"),
         price: fields.parsed("price")?,
-        due: fields.parsed("due")?,
+        due,
         items,
         ..Details::default()
     };

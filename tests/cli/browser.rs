@@ -201,8 +201,8 @@ async fn a_day_at_the_counter(db: &TestDb, screen: Screen) {
 
     click_to(c, c.find(Locator::LinkText("Customers")).await.unwrap(), "form.search").await;
     c.find(Locator::Css("input[name=q]")).await.unwrap().send_keys("muller").await.unwrap();
-    button(c, "Search").await.click().await.unwrap();
-    c.wait().for_element(Locator::XPath("//a[contains(., 'Roger Müller')]")).await.unwrap();
+    // The results' page says what was searched (the first page lists everyone, him too).
+    click_to(c, button(c, "Search").await, "input[name=q][value=muller]").await;
     fits(c, screen, "the customers").await;
     let roger = c.find(Locator::XPath("//a[contains(., 'Roger Müller')]")).await.unwrap();
     click_to(c, roger, "h2").await;
@@ -271,6 +271,23 @@ async fn a_day_at_the_counter(db: &TestDb, screen: Screen) {
         c.find(Locator::XPath("//tr[td[1][normalize-space()='cash']]")).await.unwrap().text().await.unwrap();
     assert!(row.contains("CHF") && row.contains("38.00"), "the day's cash: {row}");
     fits(c, screen, "the takings").await;
+
+    // The regular's name typed short at the counter: asked once which customer it is (the
+    // regular offered), never a near-duplicate added without a word.
+    click_to(c, c.find(Locator::LinkText("New order")).await.unwrap(), "input[type=datetime-local]").await;
+    fits(c, screen, "the new order form").await;
+    c.find(Locator::Css("input[name=customer]")).await.unwrap().send_keys("Roger Mül").await.unwrap();
+    c.find(Locator::Css("input[name=price]")).await.unwrap().send_keys("20").await.unwrap();
+    click_to(c, button(c, "Take the order").await, "fieldset.choices").await;
+    fits(c, screen, "the customers offered").await;
+    let regular = "//label[contains(., 'Roger Müller')]/input[@name='customer_pick']";
+    c.find(Locator::XPath(regular)).await.unwrap().click().await.unwrap();
+    click_to(c, button(c, "Take the order").await, "div.actions").await;
+    let taken = c.current_url().await.unwrap().path().trim_start_matches("/orders/").to_string();
+    let json: Value = serde_json::from_str(&ok(db, &["order", "show", &taken, "--format", "json"])).unwrap();
+    assert_eq!(json["customer"], "Roger Müller", "the regular's order");
+    let customers: Value = serde_json::from_str(&ok(db, &["customer", "list", "--format", "json"])).unwrap();
+    assert_eq!(customers.as_array().unwrap().len(), 2, "nobody added");
 
     click_to(c, c.find(Locator::LinkText("Queue")).await.unwrap(), "ul.orders").await;
     if let Screen::Desk = screen {

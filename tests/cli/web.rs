@@ -518,7 +518,7 @@ on_both_backends! {
         let taken = anna.post(
             "/orders/new",
             &[("csrf", &csrf), ("customer_id", &roger_id), ("racket_id", &racket_id), ("same", "yes"),
-              ("price", ""), ("item", "Overgrip=3.50"), ("item", "")],
+              ("price", ""), ("item_text", "Overgrip"), ("item_price", "3.50"), ("item_text", ""), ("item_price", "")],
         );
         assert_eq!(taken.status, 303, "{}", taken.text());
         let id = taken.location.unwrap().trim_start_matches("/orders/").to_string();
@@ -558,6 +558,63 @@ on_both_backends! {
         let foreign = anna.post("/orders/new", &[("csrf", &csrf), ("customer_id", &iga), ("price", "10")]);
         assert_eq!(foreign.status, 404, "{}", foreign.text());
         assert_eq!(ok(&db, &["order", "list", "--format", "csv"]).lines().count(), before);
+    }
+}
+
+on_both_backends! {
+    fn a_name_like_a_regulars_asks_before_a_new_customer_is_added(db: TestDb) {
+        shop(&db);
+        let meier = ok(&db, &["customer", "add", "Anna Meier", "--stringer", "anna"]);
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let form = anna.get("/orders/new");
+        let text = form.text();
+        // The shop's names offered as one types (the browser's own list, no script), a date
+        // and time field for the promised time with the turnaround shown, items as a
+        // description and a price.
+        assert!(text.contains("list=\"customer-names\"") && text.contains("<option value=\"Anna Meier\">"), "{text}");
+        assert!(text.contains("type=\"datetime-local\" name=\"due\" value=\"20"), "{text}");
+        assert!(text.contains("name=\"item_text\"") && text.contains("name=\"item_price\""), "{text}");
+        assert!(!text.contains("TEXT=PRICE"), "{text}");
+        let csrf = form.csrf();
+        let customers = || ok(&db, &["customer", "list", "--stringer", "anna", "--format", "csv"]).lines().count();
+        let before = (customers(), ok(&db, &["order", "list", "--format", "csv"]).lines().count());
+
+        // "Anna Mei" for the regular Anna Meier: asked, naming her; nothing added.
+        let typed = [("csrf", csrf.as_str()), ("customer", "Anna Mei"), ("price", "30"), ("item_text", "Grip"), ("item_price", "4.50")];
+        let asked = anna.post("/orders/new", &typed);
+        assert_eq!(asked.status, 422, "{}", asked.text());
+        let text = asked.text();
+        assert!(text.contains(&format!("name=\"customer_pick\" value=\"{meier}\"")) && text.contains("Anna Meier"), "{text}");
+        assert!(text.contains("name=\"customer_pick\" value=\"new\""), "{text}");
+        assert!(text.contains("value=\"Grip\"") && text.contains("value=\"4.50\""), "what was typed stays: {text}");
+        assert_eq!((customers(), ok(&db, &["order", "list", "--format", "csv"]).lines().count()), before);
+
+        // She is Anna Meier: the order is hers.
+        let taken = anna.post("/orders/new", &[&typed[..], &[("customer_pick", meier.as_str())]].concat());
+        assert_eq!(taken.status, 303, "{}", taken.text());
+        let id = taken.location.unwrap().trim_start_matches("/orders/").to_string();
+        let shown: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &id, "--format", "json"])).unwrap();
+        assert_eq!((shown["customer"].as_str(), shown["items"][0]["text"].as_str(), shown["total"].as_str()), (Some("Anna Meier"), Some("Grip"), Some("34.50")));
+        assert_eq!(customers(), before.0, "nobody added");
+
+        // Confirmed as somebody new: added once, under the name typed.
+        let taken = anna.post("/orders/new", &[&typed[..], &[("customer_pick", "new")]].concat());
+        assert_eq!(taken.status, 303, "{}", taken.text());
+        assert_eq!(customers(), before.0 + 1);
+        let named: serde_json::Value = serde_json::from_str(&ok(&db, &["customer", "list", "--stringer", "anna", "--format", "json"])).unwrap();
+        assert_eq!(named.as_array().unwrap().iter().filter(|c| c["name"] == "Anna Mei").count(), 1, "the new one: {named}");
+
+        // A price without a description, and a promised time, as a person types them.
+        let refused = anna.post("/orders/new", &[("csrf", csrf.as_str()), ("customer", "Zoe"), ("price", "30"), ("item_text", ""), ("item_price", "4")]);
+        assert_eq!(refused.status, 422);
+        assert!(refused.text().contains("needs a description"), "{}", refused.text());
+        let taken = anna.post("/orders/new", &[("csrf", csrf.as_str()), ("customer", "Zoe"), ("price", "30"), ("due", "2030-05-04T17:30")]);
+        assert_eq!(taken.status, 303, "{}", taken.text());
+        let id = taken.location.unwrap().trim_start_matches("/orders/").to_string();
+        let shown: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &id, "--format", "json"])).unwrap();
+        assert!(shown["due_at"].as_str().unwrap().starts_with("2030-05-04T"), "{shown}");
     }
 }
 
