@@ -10,6 +10,7 @@ use std::io::{BufRead, IsTerminal};
 use tabled::Tabled;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// An account for the counter in the browser (`receipts serve`), working for one
     /// stringer; the password is read twice from the terminal

@@ -11,6 +11,7 @@ use serde::Serialize;
 use tabled::Tabled;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Add a customer to the register (prints the id)
     Add(AddOpts),
@@ -26,7 +27,8 @@ pub enum Command {
     Forget(ForgetOpts),
 }
 
-/// A customer's details, for `add` and `edit`.
+// A customer's details, for `add` and `edit`. (No doc comment: a flattened struct's would be the summary
+// of the command it is in.)
 #[derive(Debug, Args)]
 pub struct Details {
     /// E-mail address, where documents and notices go

@@ -4,6 +4,7 @@ use anyhow::Context as _;
 use clap::Subcommand;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Apply the schema migrations this database lacks (SQLite files get them on first use)
     Migrate,

@@ -81,6 +81,9 @@ where
 // Parsed once per process: the size of its variants does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
+// Each command's arguments are defined only when that command runs (or help, completions
+// and the manual ask for them all): a process starts without building the whole tree.
+#[command(defer = true)]
 pub enum Command {
     /// Add, list, show and edit stringers
     #[command(subcommand)]
@@ -157,7 +160,8 @@ pub enum Command {
     Man(man::Opts),
 }
 
-/// `--stringer H`: whose orders a command acts on.
+// `--stringer H`: whose orders a command acts on. (No doc comment: a flattened struct's
+// would become the help's summary of the command it is flattened into.)
 #[derive(Debug, Clone, Args)]
 pub struct StringerOpt {
     /// The stringer's handle [env: RECEIPTS_STRINGER]

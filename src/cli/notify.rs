@@ -39,7 +39,7 @@ pub struct Opts {
     stringer: StringerOpt,
 }
 
-/// The mail server, as `send` takes it.
+// The mail server, as `send` takes it (no doc comment: see `StringerOpt`).
 #[derive(Debug, Clone, Args)]
 pub struct ServerOpt {
     /// The mail server: smtp://USER:PASSWORD@HOST:PORT (STARTTLS) or smtps://... (TLS)

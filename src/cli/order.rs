@@ -21,6 +21,7 @@ use tabled::Tabled;
 // Parsed once per process: the size of its variants does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Take an order (prints its id)
     Add(AddOpts),
@@ -89,7 +90,8 @@ pub struct AddOpts {
     same: bool,
 }
 
-/// What an order is about, for `order add` and `order edit`.
+// What an order is about, for `order add` and `order edit`. (No doc comment: a flattened struct's would be the summary
+// of the command it is in.)
 #[derive(Debug, Args)]
 pub struct DetailOpts {
     /// The customer's name, printed on the receipt
@@ -154,7 +156,8 @@ fn parse_yes_no(text: &str) -> Result<bool, String> {
     }
 }
 
-/// The customer's structured address, which fills a QR-bill's "Payable by".
+// The customer's structured address, which fills a QR-bill's "Payable by". (No doc comment: a flattened struct's would be the summary
+// of the command it is in.)
 #[derive(Debug, Args)]
 pub struct CustomerPostal {
     /// The customer's street, for the QR-bill (with --customer-postcode, --customer-town and

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use tabled::Tabled;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Mark invoices paid from a bank file (camt.054 notification or camt.053 statement):
     /// exact payments by their reference, each bank transaction once; everything else listed

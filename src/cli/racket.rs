@@ -11,6 +11,7 @@ use serde::Serialize;
 use tabled::Tabled;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Add a racket to a customer (prints the id)
     Add(AddOpts),

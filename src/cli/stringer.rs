@@ -20,6 +20,7 @@ use tabled::Tabled;
 // Parsed once per process: the size of its variants does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Add a stringer (prints the handle)
     Add(AddOpts),
@@ -121,7 +122,8 @@ pub struct EditOpts {
     pickup_note: Option<String>,
 }
 
-/// Where invoices are paid to, and the structured address a QR-bill needs.
+// Where invoices are paid to, and the structured address a QR-bill needs. (No doc comment: a flattened struct's would be the summary
+// of the command it is in.)
 #[derive(Debug, Args)]
 pub struct BankOpts {
     /// The account invoices are paid to (spaces allowed; empty to remove): a Swiss or

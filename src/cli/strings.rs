@@ -9,6 +9,7 @@ use serde::Serialize;
 use tabled::Tabled;
 
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Record a reel bought: the string is stocked, and every racket strung with it uses its
     /// length (prints the metres left)

@@ -216,7 +216,9 @@ fn format_input_local(utc: chrono::NaiveDateTime, zone: chrono_tz::Tz) -> String
     zone.from_utc_datetime(&utc).format("%Y-%m-%dT%H:%M").to_string()
 }
 
-/// The order as the form gives it, parsed as the CLI parses its flags. A customer picked
+/// The order as the form gives it, parsed as the CLI parses its flags (the fields SPEC 20
+/// names, and the form's own: an item as a description and a price, the promised time as
+/// first shown, the customer picked among similar ones). A customer picked
 /// among the similar ones is that customer; "new" confirms the name typed as a new one.
 fn read_order(fields: &Fields) -> Result<(Intake, Details), String> {
     let text = |name: &str| fields.get(name).map(str::to_string).filter(|v| !v.is_empty());
@@ -230,8 +232,14 @@ fn read_order(fields: &Fields) -> Result<(Intake, Details), String> {
         same: fields.filled("same").is_some(),
         ask_if_similar: pick.is_none(),
     };
+    // An item as the CLI writes it (`item=Overgrip=3.50`, SPEC 20), and as the form asks it.
+    let mut items = fields
+        .every("item")
+        .into_iter()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.trim().parse::<Item>().map_err(|e| format!("--item: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
     let (texts, prices) = (fields.every("item_text"), fields.every("item_price"));
-    let mut items = Vec::new();
     for line in 0..texts.len().max(prices.len()) {
         let text = texts.get(line).map_or("", |v| v.trim());
         let price = prices.get(line).map_or("", |v| v.trim());

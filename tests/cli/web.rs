@@ -606,6 +606,9 @@ on_both_backends! {
         let named: serde_json::Value = serde_json::from_str(&ok(&db, &["customer", "list", "--stringer", "anna", "--format", "json"])).unwrap();
         assert_eq!(named.as_array().unwrap().iter().filter(|c| c["name"] == "Anna Mei").count(), 1, "the new one: {named}");
 
+        // An item as the CLI writes it, as SPEC 20 names the field, is taken too.
+        let taken = anna.post("/orders/new", &[("csrf", csrf.as_str()), ("customer", "Zoe"), ("price", "30"), ("item", "Grip=4.50")]);
+        assert_eq!(taken.status, 303, "{}", taken.text());
         // A price without a description, and a promised time, as a person types them.
         let refused = anna.post("/orders/new", &[("csrf", csrf.as_str()), ("customer", "Zoe"), ("price", "30"), ("item_text", ""), ("item_price", "4")]);
         assert_eq!(refused.status, 422);
