@@ -303,12 +303,13 @@ pub enum Error {
     )]
     InDoubt(String),
 
-    /// What was read could not be confirmed as stored on a synchronous standby, so a
-    /// failover could take it back: nothing is reported until it can be.
+    /// What was read could not be confirmed as stored on a synchronous standby (lost while
+    /// the confirmation waited), so a failover could take it back: nothing is reported until
+    /// it can be.
     #[error(
-        "the database could not confirm that what it shows is stored on a synchronous standby (the \
-         formation runs without one, e.g. pg_auto_failover's wait_primary), so a failover could take it \
-         back: nothing was printed; run the same command again once the standby is back (--retry-for waits)"
+        "the database lost its synchronous standby while confirming that what it shows is stored \
+         there (a standby gone, or a failover under way), so a failover could take it back: nothing \
+         was printed; run the same command again (--retry-for waits)"
     )]
     NotDurable,
 

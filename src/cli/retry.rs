@@ -64,15 +64,30 @@ impl Command {
 
 /// Runs the command, and again while it fails in a way worth retrying and the deadline
 /// allows; each attempt parses the same command line anew and opens its own connection.
+///
+/// What the waiting says stays one line: on a terminal a status line, replaced as it goes and
+/// cleared at the end; then the error alone when it failed for good, or one warning naming the
+/// first failure when it succeeded after all.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    let deadline = Instant::now() + cli.retry_for;
+    let started = Instant::now();
+    let deadline = started + cli.retry_for;
     let safe = cli.command.safe_to_repeat();
     let mut cli = cli;
     let mut pause = Duration::from_millis(250);
-    let mut said = String::new();
+    let mut first_failure: Option<String> = None;
+    let status = Status::new();
     loop {
         let error = match super::run_once(cli) {
-            Ok(()) => return Ok(()),
+            Ok(()) => {
+                status.clear();
+                if let Some(failure) = first_failure {
+                    eprintln!(
+                        "warning: {failure}; succeeded on trying again after {:.1} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+                return Ok(());
+            }
             Err(error) => error,
         };
         let worth_it = safe
@@ -80,16 +95,40 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             && !BEYOND_REPEAT.load(Ordering::Relaxed)
             && Instant::now() + pause < deadline;
         if !worth_it {
+            status.clear();
             return Err(error);
         }
         let message = format!("{error:#}");
-        if message != said {
-            let left = deadline.saturating_duration_since(Instant::now()).as_secs();
-            eprintln!("warning: {message}; trying again (for up to {left} s more)");
-            said = message;
-        }
+        let left = deadline.saturating_duration_since(Instant::now()).as_secs();
+        status.show(&format!("{message}; trying again (for up to {left} s more)"));
+        first_failure.get_or_insert(message);
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_secs(2));
         cli = Cli::parse();
+    }
+}
+
+/// A status line on stderr while a command waits to try again: shown on a terminal only.
+struct Status {
+    terminal: bool,
+}
+
+impl Status {
+    fn new() -> Status {
+        use std::io::IsTerminal;
+        Status { terminal: io::stderr().is_terminal() }
+    }
+
+    fn show(&self, text: &str) {
+        if self.terminal {
+            // Back to the line's start, the line cleared: the status replaces the last one.
+            eprint!("\r\x1b[Kwaiting: {text}");
+        }
+    }
+
+    fn clear(&self) {
+        if self.terminal {
+            eprint!("\r\x1b[K");
+        }
     }
 }

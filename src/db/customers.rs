@@ -210,7 +210,7 @@ pub fn edit(
 /// The tenant's customers whose name or e-mail holds `text` (case, accents and repeated
 /// spaces ignored), or whose phone number holds its digits; all of them without a text. By
 /// name, then id. Both sides are folded when they are written (`search_name`,
-/// `search_email`). `page`: (offset, limit), for a page of them.
+/// `search_email`). `page`: a page of them.
 ///
 /// Every kind is answered from an index: the list by the (stringer, name) index in its
 /// order; a text by the trigrams of what it looks in (PostgreSQL's pg_trgm answers the
@@ -221,14 +221,42 @@ pub fn search(
     conn: &mut DbConn,
     tenant: &Tenant,
     text: Option<&str>,
-    page: Option<(i64, i64)>,
+    page: Option<Page>,
 ) -> Result<Vec<Customer>, Error> {
-    let Some(text) = text.map(fold).filter(|t| !t.is_empty()) else {
-        let mut query = tenant.customers().select(CustomerRow::as_select()).into_boxed();
-        query = query.order((customers::search_name, customers::id));
-        if let Some((offset, limit)) = page {
-            query = query.offset(offset).limit(limit);
+    // A page after a customer starts where that one stands in the order (the keyset), read
+    // from the index there however far into the list: no rows skipped one by one.
+    let after = match page.map(|p| p.start) {
+        Some(Start::After(id)) => {
+            let name: Option<String> = tenant
+                .customers()
+                .filter(customers::id.eq(id.0))
+                .select(customers::search_name)
+                .first(conn)
+                .optional()?;
+            let name = name.ok_or_else(|| Error::NoSuchCustomer { customer: id, stringer: Some(tenant.handle().to_string()) })?;
+            Some((name, id.0))
         }
+        _ => None,
+    };
+    let page_of = |mut query: customers::BoxedQuery<'static, _, _>| {
+        if let Some((name, id)) = after.clone() {
+            query = query.filter(
+                diesel::dsl::sql::<diesel::sql_types::Bool>("(customers.search_name, customers.id) > (")
+                    .bind::<diesel::sql_types::Text, _>(name)
+                    .sql(", ")
+                    .bind::<diesel::sql_types::BigInt, _>(id)
+                    .sql(")"),
+            );
+        }
+        query = query.order((customers::search_name, customers::id));
+        match page {
+            Some(Page { start: Start::Offset(offset), limit }) => query.offset(offset).limit(limit),
+            Some(Page { limit, .. }) => query.limit(limit),
+            None => query,
+        }
+    };
+    let Some(text) = text.map(fold).filter(|t| !t.is_empty()) else {
+        let query = page_of(tenant.customers().select(CustomerRow::as_select()).into_boxed());
         return Ok(query.load::<CustomerRow>(conn)?.into_iter().map(Customer::from).collect());
     };
     // The stringer's customers are not looked up by the (stringer, name) index when a text
@@ -266,12 +294,23 @@ pub fn search(
             )
         }
     };
-    query = query.order((customers::search_name, customers::id));
-    if let Some((offset, limit)) = page {
-        query = query.offset(offset).limit(limit);
-    }
-    let rows: Vec<CustomerRow> = query.load(conn)?;
+    let rows: Vec<CustomerRow> = page_of(query).load(conn)?;
     Ok(rows.into_iter().map(Customer::from).collect())
+}
+
+/// A page of a listing: at most `limit`, from where `start` says.
+#[derive(Debug, Clone, Copy)]
+pub struct Page {
+    pub start: Start,
+    pub limit: i64,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Start {
+    /// After skipping this many.
+    Offset(i64),
+    /// After this customer, in the listing's order.
+    After(CustomerId),
 }
 
 /// The tenant's newest customers, at most `limit`, newest first: the names the counter's

@@ -302,7 +302,8 @@ fn by_name(
     let mut found = customers::named(conn, tenant, name)?;
     match found.len() {
         0 if ask_if_similar => {
-            let similar = customers::search(conn, tenant, Some(name), Some((0, SIMILAR_SHOWN)))?;
+            let first = customers::Page { start: customers::Start::Offset(0), limit: SIMILAR_SHOWN };
+            let similar = customers::search(conn, tenant, Some(name), Some(first))?;
             if !similar.is_empty() {
                 return Err(Error::SimilarCustomers {
                     name: name.to_string(),

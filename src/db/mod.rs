@@ -391,11 +391,14 @@ impl Db {
     /// never have received (PostgreSQL replays them from its own disk), and a failover that
     /// follows takes them back. So a small write to the log commits with
     /// `synchronous_commit = on`: the server confirms it only once a synchronous standby has
-    /// the log up to it, the earlier commits included. A server that replicates
-    /// with no synchronous standby (pg_auto_failover's `wait_primary`), or stopped having one
-    /// while the commit waited, confirms nothing: refused, and worth trying again. A lone
-    /// server (one host in the URL, no standby streaming from it) has nowhere to fail over
-    /// to: its own disk is where the database stays. SQLite: always durable once read.
+    /// the log up to it, the earlier commits included. A server that stopped having a
+    /// synchronous standby while the commit waited (a standby lost, or this primary being
+    /// demoted for a failover) confirms nothing: refused, and worth trying again. A primary
+    /// that had none to begin with (pg_auto_failover's `wait_primary`: its standby is gone or
+    /// still catching up, so no node can be promoted in its place without first taking
+    /// everything from it) holds the number as durably as a fresh mint it would commit now,
+    /// which is printed: so is this one. A lone server (one host in the URL, no standby
+    /// streaming from it) has nowhere to fail over to. SQLite: always durable once read.
     ///
     /// Only the rare path pays: a mint or an import that commits its own change waits for
     /// the standby anyway.
@@ -424,12 +427,14 @@ impl Db {
         )
         .get_result::<Replication>(pg)
         .map_err(Error::from)?;
-        let synchronous = !before.standbys.trim().is_empty() && !after.standbys.trim().is_empty();
+        let (synchronous_before, synchronous_after) =
+            (!before.standbys.trim().is_empty(), !after.standbys.trim().is_empty());
         let replicated = several_hosts || before.senders > 0;
-        if synchronous || !replicated {
-            return Ok(());
+        let lost_while_waiting = synchronous_before && !synchronous_after;
+        if lost_while_waiting && replicated {
+            return Err(Error::NotDurable);
         }
-        Err(Error::NotDurable)
+        Ok(())
     }
 
     /// A plain failure, explained where the database can tell more: which file is read-only

@@ -5,7 +5,8 @@ use super::pages::{string_and_tension, Id};
 use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
-use crate::db::{customers, rackets};
+use crate::db::customers::{self, Page, Start};
+use crate::db::rackets;
 use crate::domain::{format_local, CustomerId};
 use askama::Template;
 use axum::extract::{Query, State};
@@ -29,26 +30,35 @@ struct CustomersPage {
 #[derive(Deserialize)]
 pub struct Search {
     q: Option<String>,
+    /// The customer the page follows (the next page's link says it).
+    after: Option<i64>,
+    /// How many to skip instead.
     from: Option<i64>,
 }
 
-/// `GET /customers[?q=TEXT][&from=N]`: everyone, or who the text finds, a page at a time.
+/// `GET /customers[?q=TEXT][&after=ID | &from=N]`: everyone, or who the text finds, a page
+/// at a time; the next page follows the last one shown, however far into the register.
 pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Query<Search>) -> Response {
     let q = search.q.unwrap_or_default();
-    let from = search.from.unwrap_or(0).max(0);
+    let start = match (search.after, search.from) {
+        (Some(id), _) => Start::After(CustomerId(id)),
+        (None, from) => Start::Offset(from.unwrap_or(0).max(0)),
+    };
     let text = q.clone();
     let found = visit.read(&counter, move |conn, session| {
         let text = Some(text.as_str()).filter(|t| !t.is_empty());
-        customers::search(conn, &session.tenant, text, Some((from, PAGE + 1)))
+        customers::search(conn, &session.tenant, text, Some(Page { start, limit: PAGE + 1 }))
     });
     let (staff, mut found) = match found.await {
         Ok(found) => found,
         Err(response) => return response,
     };
+    found.truncate(PAGE as usize + 1);
     let more = (found.len() as i64 > PAGE).then(|| {
+        let last = &found[PAGE as usize - 1];
         let query: String = form_urlencoded::Serializer::new(String::new())
             .append_pair("q", &q)
-            .append_pair("from", &(from + PAGE).to_string())
+            .append_pair("after", &last.id.0.to_string())
             .finish();
         format!("/customers?{query}")
     });

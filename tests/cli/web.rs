@@ -562,6 +562,39 @@ on_both_backends! {
 }
 
 on_both_backends! {
+    fn the_register_is_read_a_page_at_a_time_each_after_the_last(db: TestDb) {
+        shop(&db);
+        // 120 customers of anna, added in no particular order of their names.
+        let mut names: Vec<String> = (0..120).map(|i| format!("Kunde {:03}", (i * 37) % 120)).collect();
+        for name in &names {
+            ok(&db, &["customer", "add", name, "--stringer", "anna"]);
+        }
+        names.push("Roger".into());
+        names.sort();
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let mut seen = Vec::new();
+        let mut next = Some("/customers".to_string());
+        while let Some(page) = next.take() {
+            let text = anna.get(&page.replace("&#38;", "&")).text();
+            seen.extend(text.match_indices("Kunde ").map(|(at, _)| text[at..at + 9].to_string()));
+            seen.extend(text.contains(">Roger<").then(|| "Roger".to_string()));
+            next = text.split("href=\"/customers?").nth(1).map(|rest| format!("/customers?{}", rest.split('"').next().unwrap()));
+            assert!(next.as_deref().is_none_or(|link| link.contains("after=")), "{next:?}");
+            assert!(seen.len() <= names.len(), "pages repeat: {seen:?}");
+        }
+        assert_eq!(seen, names, "every customer once, in order, over three pages");
+        // A page after another stringer's customer: not found.
+        let bens: serde_json::Value =
+            serde_json::from_str(&ok(&db, &["customer", "list", "--stringer", "ben", "--format", "json"])).unwrap();
+        assert_eq!(anna.get(&format!("/customers?after={}", bens[0]["id"])).status, 404);
+        // Skipping a number of them still works.
+        assert!(anna.get("/customers?from=119").text().contains("Kunde 119"));
+    }
+}
+
+on_both_backends! {
     fn a_name_like_a_regulars_asks_before_a_new_customer_is_added(db: TestDb) {
         shop(&db);
         let meier = ok(&db, &["customer", "add", "Anna Meier", "--stringer", "anna"]);
