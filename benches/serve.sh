@@ -17,7 +17,8 @@
 #    1..N with one mint journaled each, `receipts audit` passes, and the peak memory of
 #    `serve` over both loads.
 # 3. The register under 50 clients at the counter's pace: a search and the list's first and
-#    last page, with 20,000 customers (anna's) and with 1,000 (cleo's, a shop of her own).
+#    last page (skipping to it, and following the customer before it), with 20,000
+#    customers (anna's) and with 1,000 (cleo's, a shop of her own).
 #    ONLY=register runs this part alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -118,6 +119,13 @@ start_server() {
     base=${base%/}
 }
 
+# Starts `serve` on the backend named (SQLite, or PostgreSQL through PgBouncer); sets $url.
+serve_on() {
+    url=$sqlite_db
+    [ "$1" = SQLite ] || url=$pg_via_bouncer
+    start_server "$url"
+}
+
 stop_server() {
     kill -TERM "$(pgrep -P "$server" receipts)"
     wait "$server" || true
@@ -174,23 +182,30 @@ local think = tonumber(os.getenv("THINK") or "0")
 if think > 0 then delay = function() return math.random(0, 2 * think) end end
 LUA
 
+# measure PAGE CLIENTS [THINK_MS]: the page answers 200, then wrk's figures into $work/wrk.
+measure() {
+    local status
+    status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: $cookie" "$base$1")
+    [ "$status" = 200 ] || { echo "$1 answered $status" >&2; exit 1; }
+    THINK=${3:-0} wrk -t1 -c"$2" -d"${seconds}s" --latency -s "$work/page.lua" \
+        -H "Cookie: $cookie" "$base$1" >"$work/wrk"
+}
+
 if [ "${ONLY:-}" = register ]; then
     echo "### The register: 50 clients at the counter's pace (${think_ms} ms between requests), ${seconds} s each (wrk; ms)"
     echo
     echo "| backend | customers | page | requests/s | p50 | p90 | p99 | failed |"
     echo "|---|---:|---|---:|---:|---:|---:|---:|"
     for backend in SQLite PostgreSQL; do
-        url=$sqlite_db
-        [ "$backend" = SQLite ] || url=$pg_via_bouncer
-        start_server "$url"
-        for shop in "anna 20,000 customer+1999 19950" "cleo 1,000 customer+199 950"; do
-            read -r who count text last <<<"$shop"
+        serve_on "$backend"
+        # Who, how many customers, a search, where the last page starts and the customer
+        # before it ("customer 9953" stands 19,950th of anna's by name; cleo's ids follow
+        # anna's 20,000).
+        for shop in "anna 20,000 customer+1999 19950 9953" "cleo 1,000 customer+199 950 20953"; do
+            read -r who count text last before_last <<<"$shop"
             log_in "$who"
-            for page in "/customers?q=$text" "/customers" "/customers?from=$last"; do
-                status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: $cookie" "$base$page")
-                [ "$status" = 200 ] || { echo "$page answered $status" >&2; exit 1; }
-                THINK=$think_ms wrk -t1 -c50 -d"${seconds}s" --latency -s "$work/page.lua" \
-                    -H "Cookie: $cookie" "$base$page" >"$work/wrk"
+            for page in "/customers?q=$text" "/customers" "/customers?from=$last" "/customers?after=$before_last"; do
+                measure "$page" 50 "$think_ms"
                 echo "| $backend | $count | \`${page}\` | $(wrk_row "$work/wrk") |"
             done
         done
@@ -204,15 +219,11 @@ echo
 echo "| backend | page | requests/s | p50 | p90 | p99 | failed |"
 echo "|---|---|---:|---:|---:|---:|---:|"
 for backend in SQLite PostgreSQL; do
-    url=$sqlite_db
-    [ "$backend" = SQLite ] || url=$pg_via_bouncer
-    start_server "$url"
+    serve_on "$backend"
     log_in anna
     order=$(queued | sed -n 1p)
     for page in "/" "/orders/$order" "/customers/1" "/orders/new?customer_id=1&racket_id=1&same=yes" "/customers?q=customer+1999"; do
-        status=$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: $cookie" "$base$page")
-        [ "$status" = 200 ] || { echo "$page answered $status" >&2; exit 1; }
-        wrk -t1 -c4 -d"${seconds}s" --latency -H "Cookie: $cookie" "$base$page" >"$work/wrk"
+        measure "$page" 4
         echo "| $backend | \`${page}\` | $(wrk_row "$work/wrk") |"
     done
     stop_server
@@ -229,9 +240,7 @@ echo "| backend | load | clients | requests/s | p50 | p90 | p99 | failed |"
 echo "|---|---|---|---:|---:|---:|---:|---:|"
 checks=()
 for backend in SQLite PostgreSQL; do
-    url=$sqlite_db
-    [ "$backend" = SQLite ] || url=$pg_via_bouncer
-    start_server "$url"
+    serve_on "$backend"
     log_in anna
     anna_cookie=$cookie
     log_in ben

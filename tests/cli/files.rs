@@ -210,7 +210,7 @@ fn a_command_that_fails_on_the_database_it_created_leaves_no_file() {
 
 /// Starts `receipts ARGS` as a shell starts a job in the background: with SIGINT ignored,
 /// which a command that stops on Ctrl-C must not inherit.
-fn spawn_as_a_background_job(db: &TestDb, args: &[&str]) -> std::process::Child {
+pub(super) fn spawn_as_a_background_job(db: &TestDb, args: &[&str]) -> std::process::Child {
     use std::os::unix::process::CommandExt;
     let mut cmd = receipts(db);
     cmd.args(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());

@@ -392,3 +392,33 @@ fn a_server_that_takes_the_message_and_never_answers_is_given_up_on_in_time() {
     assert!(took < std::time::Duration::from_secs(14), "one bound of 10 s, not one per step: {took:?}");
     assert!(sends(&db).is_empty());
 }
+
+on_both_backends! {
+    /// Ctrl-C while `send --unsent` hands a message to a server that never confirms it: the
+    /// command stops as interrupted (130, also when started with SIGINT ignored) once that
+    /// step has ended (the server's time is up), nothing unconfirmed is journaled as sent,
+    /// and the next run sends them all.
+    fn ctrl_c_stops_a_batch_of_sends_and_journals_nothing_unconfirmed(db: TestDb) {
+        mailing_shop(&db);
+        let second = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Anna", "--price", "20", "--email", "anna@example.com"]);
+        ok(&db, &["mint", "--order", &second, "--at", "2026-03-03 10:00"]);
+        let stalling = Sink::start(Behaviour::StallAfterData);
+        let url = stalling.url(None);
+        let mut child = super::files::spawn_as_a_background_job(&db, &["send", "--unsent", "--smtp-url", &url]);
+        let started = std::time::Instant::now();
+        while stalling.received().is_empty() {
+            assert!(started.elapsed() < std::time::Duration::from_secs(30), "the first message reaches the server");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130));
+        assert_eq!(stalling.received().len(), 1, "the batch went no further");
+        assert!(journaled(&db, "send").is_empty(), "nothing unconfirmed is journaled");
+        let sink = Sink::start(Behaviour::Accept);
+        let out = send(&db, &sink.url(None), &["--unsent"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!((sink.received().len(), journaled(&db, "send").len()), (2, 2));
+    }
+}
