@@ -188,7 +188,8 @@ pub fn read(
                         tx.direction = Some(value);
                     } else if within(&[Tag::Refs, Tag::AcctSvcrRef]) {
                         tx.bank_reference = Some(value);
-                    } else if within(&[Tag::CdtrRefInf, Tag::Ref]) || within(&[Tag::CdtrRefInf, Tag::CdtrRef]) {
+                    } else if within(&[Tag::CdtrRefInf, Tag::Ref]) || within(&[Tag::CdtrRefInf, Tag::CdtrRef])
+                    {
                         tx.reference = Some(value);
                     }
                 } else if within(&[Tag::Ntry, Tag::Amt]) {

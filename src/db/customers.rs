@@ -233,7 +233,10 @@ pub fn search(
                 .select(customers::search_name)
                 .first(conn)
                 .optional()?;
-            let name = name.ok_or_else(|| Error::NoSuchCustomer { customer: id, stringer: Some(tenant.handle().to_string()) })?;
+            let name = name.ok_or_else(|| Error::NoSuchCustomer {
+                customer: id,
+                stringer: Some(tenant.handle().to_string()),
+            })?;
             Some((name, id.0))
         }
         _ => None,

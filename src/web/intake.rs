@@ -71,7 +71,8 @@ impl NewOrderPage {
             .iter()
             .map(|&name| Field { name, label: label(name), value: value(name), problem: None })
             .collect();
-        let (texts, prices) = typed.map(|f| (f.every("item_text"), f.every("item_price"))).unwrap_or_default();
+        let (texts, prices) =
+            typed.map(|f| (f.every("item_text"), f.every("item_price"))).unwrap_or_default();
         let typed_lines = texts.len().max(prices.len());
         let items = (0..ITEM_LINES.max(typed_lines))
             .map(|line| {
@@ -98,7 +99,9 @@ impl NewOrderPage {
 
     /// Puts a refusal next to the field it names (`--tension ...`), else above the form.
     fn refused(mut self, message: String) -> NewOrderPage {
-        let names = |field: &str| message.contains(&format!("--{field}")) || message.starts_with(&format!("{field} "));
+        let names = |field: &str| {
+            message.contains(&format!("--{field}")) || message.starts_with(&format!("{field} "))
+        };
         if names("due") {
             self.due.problem = Some(message);
             return self;

@@ -83,7 +83,11 @@ fn invoices(db: &TestDb, stringer: &str, currency: &str, prices: &[&str]) -> Vec
                 ],
             );
             // A day each from 2 March; past the 28th, an hour each on the 29th.
-            let at = if i < 27 { format!("2026-03-{:02} 10:00", i + 2) } else { format!("2026-03-29 {}:00", i - 17) };
+            let at = if i < 27 {
+                format!("2026-03-{:02} 10:00", i + 2)
+            } else {
+                format!("2026-03-29 {}:00", i - 17)
+            };
             ok(db, &["mint", "--order", &order, "--at", &at]);
             order
         })

@@ -274,7 +274,8 @@ impl Storm {
         let started = Instant::now();
         let minters = (0..MINTERS)
             .map(|_| {
-                let (queue, stop, sender, url) = (queue.clone(), stop.clone(), sender.clone(), url.to_string());
+                let (queue, stop, sender, url) =
+                    (queue.clone(), stop.clone(), sender.clone(), url.to_string());
                 thread::spawn(move || {
                     while !stop.load(Ordering::SeqCst) {
                         let Some(order) = queue.lock().unwrap().pop() else { break };
@@ -322,14 +323,22 @@ fn a_primary_lost_for_good_mid_storm_leaves_every_mint_printed() {
     assert!(failed.is_empty(), "every mint printed its number: {failed:?}");
     let in_doubt = results.iter().filter(|m| m.stderr.contains("while committing")).count();
     let mut per_stringer: BTreeMap<String, Vec<i64>> = BTreeMap::new();
-    let printed: HashMap<i64, String> = results.iter().map(|m| (m.order, m.stdout.trim().to_string())).collect();
+    let printed: HashMap<i64, String> =
+        results.iter().map(|m| (m.order, m.stdout.trim().to_string())).collect();
     for order in json(&url, &["order", "list", "--format", "json"]).as_array().unwrap() {
         let Some(number) = order["receipt_number"].as_str() else { continue };
         let id = order["id"].as_i64().unwrap();
         assert_eq!(printed.get(&id).map(String::as_str), Some(number), "order {id} holds {number}");
-        per_stringer.entry(order["stringer"].as_str().unwrap().into()).or_default().push(number[5..].parse().unwrap());
+        per_stringer
+            .entry(order["stringer"].as_str().unwrap().into())
+            .or_default()
+            .push(number[5..].parse().unwrap());
     }
-    assert_eq!(per_stringer.values().map(Vec::len).sum::<usize>(), printed.len(), "every number printed is stored");
+    assert_eq!(
+        per_stringer.values().map(Vec::len).sum::<usize>(),
+        printed.len(),
+        "every number printed is stored"
+    );
     for (stringer, seqs) in &mut per_stringer {
         seqs.sort_unstable();
         let n = seqs.len() as i64;
