@@ -2,7 +2,8 @@
 # Speed at the counter: `receipts` run once per action, as whole processes, side by side
 # with the sqlite3 shell doing the same work, alternating run by run in one run of this
 # script; then the statements one `receipts mint` process sends to PostgreSQL
-# (pg_stat_statements). Prints Markdown.
+# (pg_stat_statements). Prints Markdown. Each side gets its database as an argument, as
+# the shell does (`env DATABASE_URL=...` would add a process of its own to every run).
 #
 #   benches/counter.sh             (RUNS=N runs per command; 200)
 #   BASELINE=path/to/receipts benches/counter.sh
@@ -93,7 +94,7 @@ for entry in "${binaries[@]}"; do
 
     a=() b=()
     for i in $(seq 0 $(( runs - 1 ))); do
-        a+=("$(once env DATABASE_URL="$db" "$receipts" mint --order "${ours[$i]}")")
+        a+=("$(once "$receipts" --database-url "$db" mint --order "${ours[$i]}")")
         b+=("$(once sqlite3 "$db" "$(mint_sql "${theirs[$i]}" "$ben")")")
     done
     row "$label" "$(median "${a[@]}")" "$(median "${b[@]}")" \
@@ -101,7 +102,7 @@ for entry in "${binaries[@]}"; do
 
     a=() b=()
     for i in $(seq 0 $(( runs - 1 ))); do
-        a+=("$(once env DATABASE_URL="$db" "$receipts" receipt "${ours[$i]}")")
+        a+=("$(once "$receipts" --database-url "$db" receipt "${ours[$i]}")")
         b+=("$(once sqlite3 "$db" "SELECT * FROM orders WHERE id = ${ours[$i]}")")
     done
     row "$label" "$(median "${a[@]}")" "$(median "${b[@]}")" \
@@ -146,7 +147,7 @@ for entry in "${binaries[@]}"; do
         times=()
         for i in $(seq 0 $(( runs - 1 ))); do
             [ "$i" -ne 1 ] || psql -qAt "$RECEIPTS_TEST_PG_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
-            times+=("$(once env DATABASE_URL="$url" "$receipts" mint --order "${ours[$i]}")")
+            times+=("$(once "$receipts" --database-url "$url" mint --order "${ours[$i]}")")
         done
         calls=$(psql -qAt "$RECEIPTS_TEST_PG_URL" -c "$statements")
         echo "| $label | $what | $(awk -v c="$calls" -v n=$(( runs - 1 )) 'BEGIN { printf "%.2f", c / n }') | $(median "${times[@]}") |"

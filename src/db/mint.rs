@@ -346,15 +346,16 @@ fn mint_step_by_step(
     let now = now_utc();
     let unnumbered =
         tenant.orders().filter(orders_table::id.eq(order.0)).filter(orders_table::receipt_seq.is_null());
-    let Some((kind, price, items, currency, has_address)) = unnumbered
+    let Some((kind, price, items, currency, has_address, names_a_string)) = unnumbered
         .select((
             orders_table::kind,
             orders_table::price_minor,
             orders_table::items_minor,
             orders_table::currency,
             orders_table::customer_address.is_not_null().or(orders_table::customer_postal.is_not_null()),
+            orders_table::string.is_not_null().or(orders_table::cross_string.is_not_null()),
         ))
-        .first::<(String, Option<i64>, i64, String, bool)>(conn)
+        .first::<(String, Option<i64>, i64, String, bool, bool)>(conn)
         .optional()?
     else {
         return Ok(None);
@@ -415,7 +416,10 @@ fn mint_step_by_step(
     let event = Event::mint(tenant.id(), order, ReceiptNumber::new(year, seq));
     let event = if reason.is_empty() { event } else { event.noting(&reason) };
     events::record(conn, &event)?;
-    stock::use_for(conn, tenant, order, now)?;
+    // An order that names no string takes none from stock: no statement for it.
+    if names_a_string {
+        stock::use_for(conn, tenant, order, now)?;
+    }
     Ok(Some(seq))
 }
 
