@@ -223,7 +223,7 @@ mod tests {
         assert_eq!(fitted(regular, 13.0, 7.0, "Roger", 150.0), (13.0, "Roger".to_string()));
         // A name a little too wide is set smaller, whole.
         let (size, whole) = fitted(bold, 13.0, 7.0, "Roger Federer-Muster", 100.0);
-        assert!(size < 13.0 && size >= 7.0 && bold.width(&whole, size) <= 100.0, "{size} {whole}");
+        assert!((7.0..13.0).contains(&size) && bold.width(&whole, size) <= 100.0, "{size} {whole}");
         assert_eq!(whole, "Roger Federer-Muster");
         // One too wide even at the smallest size is cut there.
         let name = "Zoé Bénédicte-Anne de la Fontaine-Schwarzenbach-Lévêque";

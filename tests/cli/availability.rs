@@ -4,7 +4,6 @@
 //! formation in `tests/ha`.
 
 use super::*;
-use std::io::{BufRead, BufReader};
 use std::time::{Duration, Instant};
 use support::proxy::{Cut, Proxy};
 
