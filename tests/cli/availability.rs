@@ -114,10 +114,11 @@ fn retry_for_waits_out_an_outage_only_for_commands_safe_to_repeat() {
     assert!(started.elapsed() < Duration::from_secs(10));
     // With time to wait, the mint succeeds once the database is back: its first try meets a
     // port that hangs up at once, its next ones the server.
-    let hanging_up = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+    let hanging_up = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let coming_back = via(&db, &format!("127.0.0.1:{}", hanging_up.local_addr().unwrap().port()));
     let child = binary()
         .env_clear()
-        .env("DATABASE_URL", &down)
+        .env("DATABASE_URL", &coming_back)
         .env("RECEIPTS_RETRY_FOR", "60")
         .args(["mint", "--order", &order])
         .stdout(std::process::Stdio::piped())
@@ -125,8 +126,7 @@ fn retry_for_waits_out_an_outage_only_for_commands_safe_to_repeat() {
         .spawn()
         .unwrap();
     drop(hanging_up.accept().unwrap());
-    drop(hanging_up);
-    let _proxy = Proxy::start(port, server_of(&db), None);
+    let _proxy = Proxy::serve(hanging_up, server_of(&db), None);
     let out: Output = child.wait_with_output().unwrap().into();
     assert_eq!((out.code, out.stdout.as_str()), (0, "2026-0001\n"), "{}", out.stderr);
     let warned: Vec<&str> = out.stderr.lines().filter(|l| l.starts_with("warning: ")).collect();

@@ -86,9 +86,10 @@ on_both_backends! {
         assert_eq!(
             edits(&db),
             [
-                ("paid_at".into(), "".into(), "2026-11-22T08:00:00Z".into(), "".into()),
+                // Times in the stringer's zone with its offset, as the journal's `when`.
+                ("paid_at".into(), "".into(), "2026-11-22T09:00:00+01:00".into(), "".into()),
                 ("notes".into(), "".into(), "paid cash".into(), "".into()),
-                ("paid_at".into(), "2026-11-22T08:00:00Z".into(), "".into(), "booked to the wrong order".into()),
+                ("paid_at".into(), "2026-11-22T09:00:00+01:00".into(), "".into(), "booked to the wrong order".into()),
             ]
         );
         assert!(ok(&db, &["receipt", &order]).contains("INVOICE"), "unpaid again");

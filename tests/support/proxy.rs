@@ -29,6 +29,11 @@ impl Proxy {
     /// statement that contains `cut_at` is cut as `cut` says. Everything else passes.
     pub fn start(port: u16, target: String, cut_at: Option<(&'static str, Cut)>) -> Proxy {
         let listener = TcpListener::bind(("127.0.0.1", port)).expect("bind the proxy port");
+        Proxy::serve(listener, target, cut_at)
+    }
+
+    /// The same on a listener bound already (a test that first answered on it otherwise).
+    pub fn serve(listener: TcpListener, target: String, cut_at: Option<(&'static str, Cut)>) -> Proxy {
         let port = listener.local_addr().unwrap().port();
         let cut_done = Arc::new(AtomicBool::new(false));
         let done = cut_done.clone();
