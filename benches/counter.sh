@@ -90,7 +90,7 @@ for entry in "${binaries[@]}"; do
         a+=("$(once "$receipts" --version)")
         b+=("$(once sqlite3 --version)")
     done
-    row "$label" "$(median "${a[@]}")" "$(median "${b[@]}")" '`--version`' "1.5"
+    row "$label" "$(median "${a[@]}")" "$(median "${b[@]}")" '`--version`' "1.2"
 
     a=() b=()
     for i in $(seq 0 $(( runs - 1 ))); do
@@ -98,7 +98,7 @@ for entry in "${binaries[@]}"; do
         b+=("$(once sqlite3 "$db" "$(mint_sql "${theirs[$i]}" "$ben")")")
     done
     row "$label" "$(median "${a[@]}")" "$(median "${b[@]}")" \
-        '`mint --order N` / the same upsert and update' "1.5"
+        '`mint --order N` / the same upsert and update' "1.2"
 
     a=() b=()
     for i in $(seq 0 $(( runs - 1 ))); do
