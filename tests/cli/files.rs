@@ -60,6 +60,10 @@ fn mint_the_rest(db: &TestDb) {
     }
 }
 
+/// The test database's sessions waiting for a lock (its own only: tests run side by side).
+const LOCK_WAITERS: &str = "SELECT count(*) FROM pg_stat_activity \
+     WHERE datname = current_database() AND wait_event_type = 'Lock'";
+
 /// Files in `dir` whose names start with a dot: the temporary files of writes under way.
 fn partial_files(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
@@ -154,9 +158,7 @@ fn an_interrupted_export_removes_the_file_it_began() {
             .spawn()
             .unwrap();
         let started = Instant::now();
-        while partial_files(dir.path()).is_empty()
-            || db.query_i64("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") != Some(1)
-        {
+        while partial_files(dir.path()).is_empty() || db.query_i64(LOCK_WAITERS) != Some(1) {
             assert!(started.elapsed() < Duration::from_secs(30), "the export begins its file and waits");
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -256,9 +258,7 @@ fn interrupted(db: &TestDb, args: &[&str]) {
     let mut child = spawn_as_a_background_job(db, &[&["--lock-timeout", "60"], args].concat());
     let started = Instant::now();
     let waiting = || match db.backend {
-        Backend::Postgres => {
-            db.query_i64("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == Some(1)
-        }
+        Backend::Postgres => db.query_i64(LOCK_WAITERS) == Some(1),
         Backend::Sqlite => has_open(child.id(), &db.url),
     };
     while !waiting() {

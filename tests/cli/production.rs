@@ -138,7 +138,8 @@ fn lock_waiter(url: &str) -> i64 {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let waiting = diesel::sql_query(
-            "SELECT pid::bigint AS pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+            "SELECT pid::bigint AS pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
+             AND pid <> pg_backend_pid()",
         )
         .load::<Pid>(&mut conn)
         .unwrap();
