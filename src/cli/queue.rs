@@ -121,7 +121,7 @@ fn rows_of(tenant: &Tenant, queue: &Queue, now: NaiveDateTime) -> Vec<QueueRow> 
     let today = local_date(now, zone);
     let row = |order: &Queued, section: Section| {
         let due_at = order.due();
-        let overdue = section == Section::Open && due_at.is_some_and(|due| due < now);
+        let overdue = order.is_overdue(now);
         let due = match due_at.map(|due| local_date(due, zone)) {
             _ if overdue => "overdue".to_string(),
             Some(day) if day == today => "today".to_string(),

@@ -68,6 +68,11 @@ impl Queued {
         self.due_at.or(self.ordered_at)
     }
 
+    /// Not strung, and due before `now`: the one rule of the queue, the web and the label.
+    pub fn is_overdue(&self, now: NaiveDateTime) -> bool {
+        self.strung_at.is_none() && self.due().is_some_and(|due| due < now)
+    }
+
     fn of(row: QueuedRow, tags: &HashMap<i64, String>) -> Queued {
         let tag = row.racket_id.and_then(|id| tags.get(&id).cloned());
         Queued {

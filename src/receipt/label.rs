@@ -89,7 +89,7 @@ impl Label {
             racket: order.racket.clone(),
             string: order.string.clone(),
             tension: order.tension.clone(),
-            due: order.due_at.map(|due| format!("due {}", format_local(due, zone))),
+            due: order.due().map(|due| format!("due {}", format_local(due, zone))),
             code,
         }
     }

@@ -107,7 +107,7 @@ impl Line {
             racket: order.racket.clone().unwrap_or_default(),
             string: string_and_tension(order.string.as_deref(), order.tension.as_deref()),
             when: when.map(|at| format_local(at, zone)).unwrap_or_default(),
-            overdue: order.strung_at.is_none() && order.due_at.is_some_and(|due| due < now),
+            overdue: order.is_overdue(now),
         }
     }
 }

@@ -562,6 +562,30 @@ on_both_backends! {
 }
 
 on_both_backends! {
+    /// An order taken before promised times were kept is due when it was taken: overdue in
+    /// `receipts queue`, on the web's queue and dated so on its label, all by one rule.
+    fn an_order_without_a_promised_time_is_overdue_at_both_doors(db: TestDb) {
+        let (order, _) = shop(&db);
+        db.execute(&format!("UPDATE orders SET due_at = NULL, ordered_at = '2020-01-02 10:00:00' WHERE id = {order}"))
+            .unwrap();
+        let queue: serde_json::Value =
+            serde_json::from_str(&ok(&db, &["queue", "--stringer", "anna", "--format", "json"])).unwrap();
+        let row = queue.as_array().unwrap().iter().find(|r| r["order"] == order).expect("in the queue");
+        assert_eq!(row["overdue"], true, "{row}");
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let page = anna.get("/").text();
+        assert!(page.contains(&format!("<li class=\"overdue\"><a href=\"/orders/{order}\">")), "{page}");
+        let dir = tempfile::tempdir().unwrap();
+        let label = dir.path().join("label.pdf");
+        ok(&db, &["label", &order.to_string(), "-o", label.to_str().unwrap()]);
+        let text = tool("pdftotext", &[label.to_str().unwrap(), "-"]);
+        assert!(text.contains("due 2020-01-02"), "{text}");
+    }
+}
+
+on_both_backends! {
     fn the_register_is_read_a_page_at_a_time_each_after_the_last(db: TestDb) {
         shop(&db);
         // 120 customers of anna, added in no particular order of their names.
