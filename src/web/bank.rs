@@ -10,7 +10,7 @@ use crate::error::Error;
 use askama::Template;
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 
 /// A line of the report: one credit that carries a reference of ours.
 struct Credit {
@@ -35,7 +35,7 @@ struct PaymentsPage {
 fn owner_only(staff: &Staff) -> Option<Response> {
     (!staff.is_owner()).then(|| {
         let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
-        (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response()
+        super::rendered(StatusCode::FORBIDDEN, &page)
     })
 }
 
@@ -48,7 +48,7 @@ pub async fn form(staff: Staff) -> Response {
     if let Some(refused) = owner_only(&staff) {
         return refused;
     }
-    Html(page(&staff, None, Vec::new()).render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page(&staff, None, Vec::new()))
 }
 
 /// `POST /payments/import` (multipart: `csrf`, `file`, `dry_run`): the file applied (or with
@@ -106,5 +106,5 @@ pub async fn import(State(counter): State<Shared>, staff: Staff, mut multipart: 
         })
         .collect();
     let summary = report.summary(&name, &message, dry_run);
-    Html(page(&staff, Some(summary), credits).render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page(&staff, Some(summary), credits))
 }

@@ -10,7 +10,8 @@ use crate::db::rackets;
 use crate::domain::{format_local, CustomerId};
 use askama::Template;
 use axum::extract::{Query, State};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use serde::Deserialize;
 
 const PAGE: i64 = 50;
@@ -70,7 +71,7 @@ pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Qu
         found: found.into_iter().map(|c| (c.id.0, c.name, c.email.or(c.phone).unwrap_or_default())).collect(),
         more,
     };
-    Html(page.render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page)
 }
 
 /// A racket on the customer's page: what it had last time.
@@ -149,5 +150,5 @@ pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Re
             })
             .collect(),
     };
-    Html(page.render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page)
 }

@@ -10,7 +10,8 @@ use crate::domain::{local_date, now_utc, parse_day, Price};
 use crate::error::Error;
 use askama::Template;
 use axum::extract::{Query, State};
-use axum::response::{Html, IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use serde::Deserialize;
 
 /// A line of the till: method (or the total), currency, VAT rate, payments, amount, VAT.
@@ -77,7 +78,7 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
         total: true,
     }));
     let page = TakingsPage { w, nav: staff.nav(), day: date.to_string(), lines };
-    Html(page.render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page)
 }
 
 /// A method's word in the page's language (`unrecorded` as it is).
@@ -121,5 +122,5 @@ pub async fn strings(State(counter): State<Shared>, visit: Visit) -> Response {
             })
             .collect(),
     };
-    Html(page.render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page)
 }

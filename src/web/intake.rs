@@ -14,7 +14,7 @@ use crate::error::Error;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 /// One field of the form.
@@ -155,7 +155,7 @@ pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Qu
     let promised = now_utc() + chrono::Duration::hours(turnaround.into());
     page.due.value = format_input_local(promised, staff.session.tenant.zone());
     page.due_shown = page.due.value.clone();
-    Html(page.render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page)
 }
 
 /// `POST /orders/new`: the order taken, 303 to its page; or the form again, refused (422).
@@ -180,7 +180,7 @@ pub async fn take(State(counter): State<Shared>, staff: Staff, fields: Fields) -
             let mut page = refused_page(&staff, &fields);
             // The choices stand below the name typed, which the form keeps.
             page.similar = similar.into_iter().map(|(id, name)| (id.0, name)).collect();
-            (StatusCode::UNPROCESSABLE_ENTITY, Html(page.render().unwrap_or_default())).into_response()
+            super::rendered(StatusCode::UNPROCESSABLE_ENTITY, &page)
         }
         Err(
             e @ (Error::BadInput(_)
@@ -200,7 +200,7 @@ pub async fn take(State(counter): State<Shared>, staff: Staff, fields: Fields) -
 /// The form again with what was typed and why it was refused.
 fn refused_form(staff: &Staff, fields: &Fields, message: String) -> Response {
     let page = refused_page(staff, fields).refused(message);
-    (StatusCode::UNPROCESSABLE_ENTITY, Html(page.render().unwrap_or_default())).into_response()
+    super::rendered(StatusCode::UNPROCESSABLE_ENTITY, &page)
 }
 
 /// The form with what was typed.

@@ -15,9 +15,11 @@ mod words;
 use crate::db::{Access, DatabaseUrl, Db};
 use crate::error::Error;
 use crate::mail::SmtpUrl;
+use askama::Template;
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
+use axum::response::Html;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -237,5 +239,48 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = interrupt => {}
         _ = terminate.recv() => {}
+    }
+}
+
+/// A page with its status, or 500 when its template cannot be rendered: never a blank page
+/// answered as if all were well. The reason goes to the server's log, not to the browser.
+fn rendered(status: StatusCode, page: &impl Template) -> Response {
+    match page.render() {
+        Ok(html) => (status, Html(html)).into_response(),
+        Err(e) => {
+            eprintln!("error: a page could not be rendered: {e}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "The page could not be made (see the server's log).")
+                .into_response()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value whose text cannot be written, as a template's field.
+    struct Unwritable;
+
+    impl std::fmt::Display for Unwritable {
+        fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            Err(std::fmt::Error)
+        }
+    }
+
+    #[derive(Template)]
+    #[template(source = "<p>{{ value }}</p>", ext = "html")]
+    struct Page<T: std::fmt::Display> {
+        value: T,
+    }
+
+    #[test]
+    fn a_page_that_cannot_be_rendered_answers_500_not_a_blank_200() {
+        assert_eq!(rendered(StatusCode::OK, &Page { value: "fine" }).status(), StatusCode::OK);
+        assert_eq!(rendered(StatusCode::NOT_FOUND, &Page { value: "gone" }).status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            rendered(StatusCode::OK, &Page { value: Unwritable }).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
     }
 }

@@ -20,7 +20,7 @@ use askama::Template;
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use chrono_tz::Tz;
 
 /// A page's answer to an error: 404 for what this stringer does not have, 422 with the
@@ -45,7 +45,7 @@ pub fn failure(error: Error, w: &'static Words) -> Response {
     } else {
         error.to_string()
     };
-    (status, Html(ProblemPage { w, message }.render().unwrap_or_default())).into_response()
+    super::rendered(status, &ProblemPage { w, message })
 }
 
 #[derive(Template)]
@@ -57,7 +57,7 @@ pub struct ProblemPage {
 
 fn not_found_page(w: &'static Words) -> Response {
     let page = ProblemPage { w, message: w.not_found.to_string() };
-    (StatusCode::NOT_FOUND, Html(page.render().unwrap_or_default())).into_response()
+    super::rendered(StatusCode::NOT_FOUND, &page)
 }
 
 pub async fn not_found(headers: axum::http::HeaderMap) -> Response {
@@ -136,7 +136,7 @@ pub async fn queue(State(counter): State<Shared>, visit: Visit) -> Response {
         open: queue.open.iter().map(|o| Line::of(o, zone, o.due(), now)).collect(),
         waiting: queue.waiting.iter().map(|o| Line::of(o, zone, o.strung_at, now)).collect(),
     };
-    Html(page.render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page)
 }
 
 #[derive(Template)]
@@ -198,7 +198,7 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
         can_void: staff.is_owner() && order.number.is_some() && order.voided_at.is_none(),
         methods: PaymentMethod::ALL.into_iter().map(|m| (m.as_str(), method_word(w, m))).collect(),
     };
-    Html(page.render().unwrap_or_default()).into_response()
+    super::rendered(StatusCode::OK, &page)
 }
 
 /// A payment method in the page's language.
@@ -296,7 +296,7 @@ pub async fn send(State(counter): State<Shared>, staff: Staff, Id(id): Id, form:
 pub async fn void(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
     if !staff.is_owner() {
         let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
-        return (StatusCode::FORBIDDEN, Html(page.render().unwrap_or_default())).into_response();
+        return super::rendered(StatusCode::FORBIDDEN, &page);
     }
     let reason = form.get("reason").unwrap_or_default().to_string();
     let tenant = staff.session.tenant.clone();

@@ -157,17 +157,22 @@ enum Refusal {
     Throttled,
 }
 
-fn login_page(headers: &HeaderMap, username: String, refusal: Option<Refusal>) -> Html<String> {
+fn login_page(
+    headers: &HeaderMap,
+    status: StatusCode,
+    username: String,
+    refusal: Option<Refusal>,
+) -> Response {
     let w = Words::of(language_of(None, headers, None));
     let problem = refusal.map(|refusal| match refusal {
         Refusal::Refused => w.login_refused,
         Refusal::Throttled => w.login_throttled,
     });
-    Html(LoginPage { w, username, problem }.render().unwrap_or_default())
+    super::rendered(status, &LoginPage { w, username, problem })
 }
 
-pub async fn login_form(headers: HeaderMap) -> Html<String> {
-    login_page(&headers, String::new(), None)
+pub async fn login_form(headers: HeaderMap) -> Response {
+    login_page(&headers, StatusCode::OK, String::new(), None)
 }
 
 /// `POST /login`: 303 to the queue with a new session cookie, 401 with the form again, or
@@ -184,11 +189,10 @@ pub async fn login(State(counter): State<Shared>, headers: HeaderMap, form: Fiel
             response
         }
         Ok(Login::Refused) => {
-            (StatusCode::UNAUTHORIZED, login_page(&headers, username, Some(Refusal::Refused))).into_response()
+            login_page(&headers, StatusCode::UNAUTHORIZED, username, Some(Refusal::Refused))
         }
         Ok(Login::Throttled) => {
-            (StatusCode::TOO_MANY_REQUESTS, login_page(&headers, username, Some(Refusal::Throttled)))
-                .into_response()
+            login_page(&headers, StatusCode::TOO_MANY_REQUESTS, username, Some(Refusal::Throttled))
         }
         Err(e) => super::pages::failure(e, Words::of(Default::default())),
     }
