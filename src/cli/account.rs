@@ -41,6 +41,7 @@ pub struct AddOpts {
 
 #[derive(Debug, Args)]
 pub struct PasswdOpts {
+    /// The account's username
     username: String,
     #[command(flatten)]
     password: PasswordOpt,
@@ -48,6 +49,7 @@ pub struct PasswdOpts {
 
 #[derive(Debug, Args)]
 pub struct DisableOpts {
+    /// The account's username
     username: String,
 }
 

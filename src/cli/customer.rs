@@ -34,15 +34,19 @@ pub struct Details {
     /// E-mail address, where documents and notices go
     #[arg(long, value_name = "ADDRESS")]
     email: Option<String>,
+    /// Phone number, as the customer gives it (search reads its digits)
     #[arg(long)]
     phone: Option<String>,
     /// Street of the structured address (a QR-bill's "Payable by")
     #[arg(long)]
     street: Option<String>,
+    /// House number of the structured address
     #[arg(long, value_name = "NUMBER")]
     house_number: Option<String>,
+    /// Postcode of the structured address
     #[arg(long, value_name = "CODE")]
     postcode: Option<String>,
+    /// Town of the structured address
     #[arg(long)]
     town: Option<String>,
     /// Country of the structured address (ISO 3166, e.g. CH)
@@ -68,6 +72,7 @@ pub struct AddOpts {
 
 #[derive(Debug, Args)]
 pub struct EditOpts {
+    /// The customer's id (`receipts customer list`)
     #[arg(value_name = "ID")]
     customer: CustomerId,
     /// The customer's name
@@ -93,6 +98,7 @@ pub struct ListOpts {
 
 #[derive(Debug, Args)]
 pub struct ShowOpts {
+    /// The customer's id (`receipts customer list`)
     #[arg(value_name = "ID")]
     customer: CustomerId,
     #[command(flatten)]
@@ -116,6 +122,7 @@ pub struct MergeOpts {
 
 #[derive(Debug, Args)]
 pub struct ForgetOpts {
+    /// The customer's id (`receipts customer list`)
     #[arg(value_name = "ID")]
     customer: CustomerId,
     /// Why, for the journal (e.g. "asked to be forgotten on 2026-11-25")

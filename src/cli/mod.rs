@@ -153,6 +153,7 @@ pub enum Command {
     Db(database::Command),
     /// Print a completion script for a shell (bash, zsh, fish, ...)
     Completions {
+        /// The shell the script is for
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
@@ -412,6 +413,28 @@ mod tests {
     fn the_command_line_is_well_formed() {
         use clap::CommandFactory;
         super::Cli::command().debug_assert();
+    }
+
+    /// Every option and argument of every command says what it is for in `--help`.
+    #[test]
+    fn every_option_has_a_help_line() {
+        use clap::CommandFactory;
+        fn missing(command: &clap::Command, path: &str, found: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let builtin = matches!(arg.get_id().as_str(), "help" | "version");
+                if !builtin && arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    found.push(format!("{path} {}", arg.get_id()));
+                }
+            }
+            for sub in command.get_subcommands() {
+                missing(sub, &format!("{path} {}", sub.get_name()), found);
+            }
+        }
+        let mut command = super::Cli::command();
+        command.build();
+        let mut found = Vec::new();
+        missing(&command, "receipts", &mut found);
+        assert_eq!(found, Vec::<String>::new());
     }
 
     #[test]

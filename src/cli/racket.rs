@@ -28,6 +28,7 @@ pub struct Details {
     /// E.g. "Babolat Pure Aero 2023"
     #[arg(long)]
     model: Option<String>,
+    /// What it is played: how much string it takes when an order does not say
     #[arg(long, value_parser = one_of::<Sport>(Sport::ALL.map(|s| s.as_str().into())))]
     sport: Option<Sport>,
     /// The string pattern, e.g. 16x19
@@ -71,6 +72,7 @@ pub struct AddOpts {
 
 #[derive(Debug, Args)]
 pub struct EditOpts {
+    /// The racket's id (`receipts racket list`)
     #[arg(value_name = "ID")]
     racket: RacketId,
     #[command(flatten)]
