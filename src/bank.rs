@@ -3,9 +3,9 @@
 //! changed between them), as Swiss, Austrian and other EU banks deliver them: a bare Document
 //! or one inside an envelope with its application header, the ISO namespace or the Austrian
 //! banks' variant of it, any namespace prefixes, any line endings. Amounts are ISO 20022
-//! decimals (`105.750`, `.13`). Read as a stream (a statement can hold thousands of entries) into the
-//! transactions they book; a file that is not well-formed to its last closing tag (cut off
-//! in a download) is refused. Free of SQL: `db::payments` applies them.
+//! decimals (`105.750`, `.13`). Read as a stream (a statement can hold thousands of entries)
+//! into the transactions they book; a file that is not well-formed to its last closing tag
+//! (cut off in a download) is refused. Free of SQL: `db::payments` applies them.
 
 use crate::domain::Currency;
 use crate::error::Error;
@@ -352,11 +352,12 @@ impl EntryParts {
         };
         let mut booked = Vec::with_capacity(parts.len());
         for (index_in_entry, tx) in parts.into_iter().enumerate() {
-            let (amount, currency) = match own(&tx) {
+            let named = own(&tx);
+            let batch_total_only = named.is_none() && unnamed > 1;
+            let (amount, currency) = match named {
                 Some((amount, currency)) => (amount_minor(&amount)?, currency),
                 None => rest.clone().ok_or("it has no amount (Amt)")?,
             };
-            let batch_total_only = own(&tx).is_none() && unnamed > 1;
             let currency = currency.ok_or("an amount has no currency (Ccy)")?.parse::<Currency>()?;
             let direction = tx.direction.or(self.direction.clone()).ok_or("it says neither CRDT nor DBIT")?;
             let credit = match direction.as_str() {

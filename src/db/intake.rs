@@ -287,11 +287,12 @@ pub fn take(
     })
 }
 
-/// The one customer of this name, or a new one (with the order's contact) when there is
-/// none; several are refused, listed, so that the register never gains a duplicate silently.
 /// How many customers of a similar name are offered instead of a new one.
 const SIMILAR_SHOWN: i64 = 5;
 
+/// The one customer of this name, or a new one (with the order's contact) when there is
+/// none; several are refused, listed, so that the register never gains a duplicate silently.
+/// With `ask_if_similar`, a new one is refused too while others have a name like it.
 fn by_name(
     conn: &mut DbConn,
     tenant: &Tenant,
@@ -301,18 +302,17 @@ fn by_name(
 ) -> Result<(Customer, bool), Error> {
     let mut found = customers::named(conn, tenant, name)?;
     match found.len() {
-        0 if ask_if_similar => {
-            let first = customers::Page { start: customers::Start::Offset(0), limit: SIMILAR_SHOWN };
-            let similar = customers::search(conn, tenant, Some(name), Some(first))?;
-            if !similar.is_empty() {
-                return Err(Error::SimilarCustomers {
-                    name: name.to_string(),
-                    similar: similar.into_iter().map(|c| (c.id, c.name)).collect(),
-                });
-            }
-            by_name(conn, tenant, name, details, false)
-        }
         0 => {
+            if ask_if_similar {
+                let first = customers::Page { start: customers::Start::Offset(0), limit: SIMILAR_SHOWN };
+                let similar = customers::search(conn, tenant, Some(name), Some(first))?;
+                if !similar.is_empty() {
+                    return Err(Error::SimilarCustomers {
+                        name: name.to_string(),
+                        similar: similar.into_iter().map(|c| (c.id, c.name)).collect(),
+                    });
+                }
+            }
             let new = CustomerChanges {
                 name: Some(name.to_string()),
                 email: details.email.clone(),

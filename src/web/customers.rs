@@ -54,7 +54,6 @@ pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Qu
         Ok(found) => found,
         Err(response) => return response,
     };
-    found.truncate(PAGE as usize + 1);
     let more = (found.len() as i64 > PAGE).then(|| {
         let last = &found[PAGE as usize - 1];
         let query: String = form_urlencoded::Serializer::new(String::new())

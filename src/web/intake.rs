@@ -9,7 +9,7 @@ use super::words::Words;
 use super::Shared;
 use crate::db::intake::{self, Details, Intake};
 use crate::db::{customers, rackets, stringers};
-use crate::domain::{now_utc, CustomerId, Item, OrderKind, RacketId};
+use crate::domain::{format_local, now_utc, CustomerId, Item, OrderKind, RacketId};
 use crate::error::Error;
 use askama::Template;
 use axum::extract::{Query, State};
@@ -153,7 +153,8 @@ pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Qu
     page.same = preset.same.is_some() && page.racket.is_some();
     page.names = names;
     let promised = now_utc() + chrono::Duration::hours(turnaround.into());
-    page.due.value = format_input_local(promised, staff.session.tenant.zone());
+    // As a `datetime-local` field shows it: 2026-11-28T17:00 in the stringer's zone.
+    page.due.value = format_local(promised, staff.session.tenant.zone()).replacen(' ', "T", 1);
     page.due_shown = page.due.value.clone();
     super::rendered(StatusCode::OK, &page)
 }
@@ -213,16 +214,10 @@ fn refused_page(staff: &Staff, fields: &Fields) -> NewOrderPage {
     page
 }
 
-/// An instant as a `datetime-local` field shows it in the stringer's zone: 2026-11-28T17:00.
-fn format_input_local(utc: chrono::NaiveDateTime, zone: chrono_tz::Tz) -> String {
-    use chrono::TimeZone;
-    zone.from_utc_datetime(&utc).format("%Y-%m-%dT%H:%M").to_string()
-}
-
-/// The order as the form gives it, parsed as the CLI parses its flags (the fields SPEC 20
-/// names, and the form's own: an item as a description and a price, the promised time as
-/// first shown, the customer picked among similar ones). A customer picked
-/// among the similar ones is that customer; "new" confirms the name typed as a new one.
+/// The order as the form gives it, parsed as the CLI parses its flags: the fields SPEC 20
+/// names, and the form's own (an item as a description and a price; the promised time as
+/// first shown; `customer_pick`, one of the customers of a similar name, or "new" to confirm
+/// the name typed as a new customer).
 fn read_order(fields: &Fields) -> Result<(Intake, Details), String> {
     let text = |name: &str| fields.get(name).map(str::to_string).filter(|v| !v.is_empty());
     let pick = fields.filled("customer_pick");
