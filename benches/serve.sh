@@ -135,7 +135,10 @@ stop_server() {
 # Logs $1 in: sets $cookie and $csrf.
 log_in() {
     local jar="$work/jar"
-    curl -s -o /dev/null -c "$jar" --data-urlencode "username=$1" --data-urlencode "password=$password" "$base/login"
+    local login
+    login=$(curl -s -c "$jar" "$base/login" | grep -o 'name="csrf" value="[0-9a-f]*"' | grep -o '[0-9a-f]\{64\}')
+    curl -s -o /dev/null -b "$jar" -c "$jar" --data-urlencode "csrf=$login" \
+        --data-urlencode "username=$1" --data-urlencode "password=$password" "$base/login"
     cookie="receipts_session=$(awk '$6 == "receipts_session" { print $7 }' "$jar")"
     curl -s -o "$work/queue.html" -H "Cookie: $cookie" "$base/"
     csrf=$(grep -o 'name="csrf" value="[0-9a-f]*"' "$work/queue.html" | head -n 1 | grep -o '[0-9a-f]\{64\}')

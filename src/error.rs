@@ -213,6 +213,10 @@ pub enum Error {
     #[error("the mail server {server} refused the message: {reason}")]
     MailRefused { server: String, reason: String },
 
+    /// Mail was asked of a counter started without a mail server.
+    #[error("no mail server: start `receipts serve` with --smtp-url")]
+    NoMailServer,
+
     /// The mail server could not be reached, or stopped answering.
     #[error("cannot reach the mail server {server}: {reason}")]
     MailUnreachable { server: String, reason: String },
@@ -275,6 +279,11 @@ pub enum Error {
 
     #[error("{0}")]
     BadInput(String),
+
+    /// A value given for one input that cannot be taken: `--tension "abc" is not a tension`.
+    /// The command line names the flag; a form shows the problem beside its field.
+    #[error("--{} {problem}", .field.replace('_', "-"))]
+    Invalid { field: &'static str, problem: String },
 
     /// A file with problems, each of its line (the first of them are listed before the error).
     #[error(
@@ -459,10 +468,12 @@ impl Error {
         Error::InputFile(format!("cannot read {}: {reason}", path.display()))
     }
 
-    pub fn exit_code(&self) -> u8 {
+    /// What kind of failure this is; the exit code and the web's HTTP status follow from it.
+    pub fn class(&self) -> Class {
         match self {
-            Error::Usage(_) => exit::USAGE,
+            Error::Usage(_) => Class::Usage,
             Error::BadInput(_)
+            | Error::Invalid { .. }
             | Error::BlankName
             | Error::SeveralCustomers { .. }
             | Error::SimilarCustomers { .. }
@@ -476,24 +487,24 @@ impl Error {
             | Error::OutOfOrder { .. }
             | Error::Unprintable { .. }
             | Error::NotForQrBill { .. }
-            | Error::NoVatRate { .. } => exit::BAD_INPUT,
-            Error::InputFile(_) => exit::NO_INPUT,
-            Error::Unreachable { .. }
-            | Error::ConnectionLost(_)
-            | Error::InDoubt(_)
-            | Error::MailUnreachable { .. } => exit::UNAVAILABLE,
-            Error::OutputExists { .. } => exit::CANNOT_CREATE,
-            Error::Busy(_) | Error::NotDurable => exit::TEMPORARY,
+            | Error::NoVatRate { .. } => Class::BadInput,
+            Error::InputFile(_) => Class::NoInput,
             Error::NoSuchStringer(_)
             | Error::NoSuchOrder { .. }
             | Error::NoSuchReceipt { .. }
             | Error::NoSuchCustomer { .. }
-            | Error::TagTaken { .. }
+            | Error::NoSuchRacket { .. } => Class::NotFound,
+            Error::OutputExists { .. } => Class::Exists,
+            Error::Unreachable { .. }
+            | Error::ConnectionLost(_)
+            | Error::InDoubt(_)
+            | Error::MailUnreachable { .. }
+            | Error::NoMailServer => Class::Unavailable,
+            Error::Busy(_) | Error::NotDurable => Class::Temporary,
+            Error::TagTaken { .. }
             | Error::RacketOfAnotherCustomer { .. }
             | Error::AlreadyForgotten { .. }
-            | Error::NoSuchRacket { .. }
             | Error::HandleTaken { .. }
-            | Error::UnknownZone { .. }
             | Error::DocumentFrozen { .. }
             | Error::NotReady { .. }
             | Error::PickedUp { .. }
@@ -516,14 +527,77 @@ impl Error {
             | Error::AlreadySent { .. }
             | Error::NotAll { .. }
             | Error::BackupUnsound { .. }
+            | Error::AuditFailed(_) => Class::Refused,
+            Error::UnknownZone { .. }
             | Error::CannotMigrate(_)
             | Error::Internal { .. }
             | Error::NotMigrated
             | Error::DatabaseFile { .. }
             | Error::CounterBehind { .. }
-            | Error::AuditFailed(_)
             | Error::Output(_)
-            | Error::Database(_) => exit::FAILURE,
+            | Error::Database(_) => Class::Internal,
+        }
+    }
+
+    pub fn exit_code(&self) -> u8 {
+        self.class().exit_code()
+    }
+
+    /// The input a refusal is about, by the name its flag and its form field share
+    /// (`tension`, `item`, `customer`), so that a form shows it beside that field.
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Error::Invalid { field, .. } => Some(field),
+            Error::BlankName | Error::SeveralCustomers { .. } | Error::SimilarCustomers { .. } => {
+                Some("customer")
+            }
+            Error::RacketOfAnotherCustomer { .. } | Error::NothingToCopy { .. } | Error::TagTaken { .. } => {
+                Some("racket")
+            }
+            Error::NoPrice { .. } => Some("price"),
+            Error::Unprintable { field, .. } | Error::NotForQrBill { field, .. } => {
+                ["customer", "racket", "string", "tension", "item"]
+                    .into_iter()
+                    .find(|name| field.starts_with(name))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The kinds of failure, each with its exit code (the command line's contract).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// The command was asked wrongly (a flag, a setting).
+    Usage,
+    /// What was given is not acceptable as it is.
+    BadInput,
+    /// An input file cannot be read.
+    NoInput,
+    /// No such stringer, order, customer, racket or receipt (for whoever asks).
+    NotFound,
+    /// Understood, and refused by the state of things (picked up already, void, sent).
+    Refused,
+    /// An output file exists and differs: nothing is overwritten.
+    Exists,
+    /// The database or the mail server cannot be reached.
+    Unavailable,
+    /// Trying again may work (a lock, a collision, a failover under way).
+    Temporary,
+    /// The program or its set-up is at fault, not the user.
+    Internal,
+}
+
+impl Class {
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Class::Usage => exit::USAGE,
+            Class::BadInput => exit::BAD_INPUT,
+            Class::NoInput => exit::NO_INPUT,
+            Class::Unavailable => exit::UNAVAILABLE,
+            Class::Exists => exit::CANNOT_CREATE,
+            Class::Temporary => exit::TEMPORARY,
+            Class::NotFound | Class::Refused | Class::Internal => exit::FAILURE,
         }
     }
 }

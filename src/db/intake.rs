@@ -70,14 +70,14 @@ impl Details {
     /// The details, each printed one checked to be printable; the promised time and the
     /// items beside them.
     pub fn check(self) -> Result<(OrderChanges, Option<Due>, Vec<Item>), Error> {
-        let customer = trimmed(self.customer, "--customer")?;
-        let racket = trimmed(self.racket, "--racket")?;
-        let string = trimmed(self.string, "--string")?;
-        let cross_string = trimmed(self.cross_string, "--cross-string")?;
-        let tension = trimmed(self.tension, "--tension")?
+        let customer = trimmed(self.customer, "customer")?;
+        let racket = trimmed(self.racket, "racket")?;
+        let string = trimmed(self.string, "string")?;
+        let cross_string = trimmed(self.cross_string, "cross_string")?;
+        let tension = trimmed(self.tension, "tension")?
             .map(|t| if t.is_empty() { Ok(t) } else { check_tension(&t) })
             .transpose()
-            .map_err(Error::BadInput)?;
+            .map_err(|problem| Error::Invalid { field: "tension", problem })?;
         for (field, text) in [
             ("customer", &customer),
             ("racket", &racket),
@@ -151,11 +151,12 @@ impl PostalText {
 }
 
 /// A detail as given, trimmed: one of only spaces is refused (an empty one clears it).
-fn trimmed(value: Option<String>, flag: &str) -> Result<Option<String>, Error> {
+fn trimmed(value: Option<String>, field: &'static str) -> Result<Option<String>, Error> {
     match value {
-        Some(text) if !text.is_empty() && text.trim().is_empty() => {
-            Err(Error::BadInput(format!("{flag} holds only spaces: give a value, or \"\" to clear it")))
-        }
+        Some(text) if !text.is_empty() && text.trim().is_empty() => Err(Error::Invalid {
+            field,
+            problem: "holds only spaces: give a value, or \"\" to clear it".into(),
+        }),
         Some(text) => Ok(Some(text.trim().to_string())),
         None => Ok(None),
     }

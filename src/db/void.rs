@@ -201,7 +201,10 @@ fn insert_placeholders(
 fn required_reason(reason: &str) -> Result<&str, Error> {
     let reason = reason.trim();
     if reason.is_empty() {
-        return Err(Error::Usage("a void needs a reason: pass --reason TEXT".into()));
+        return Err(Error::Invalid {
+            field: "reason",
+            problem: "is empty, and a void needs a reason".into(),
+        });
     }
     Ok(reason)
 }

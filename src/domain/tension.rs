@@ -7,12 +7,13 @@ const LB: std::ops::RangeInclusive<f64> = 10.0..=90.0;
 
 /// `text` as a tension, trimmed; refused when it is not a number, or a mains/crosses pair,
 /// with an optional unit, or lies outside 5-40 kg or 10-90 lb (a value without a unit is in
-/// kilograms up to 40, in pounds above).
+/// kilograms up to 40, in pounds above). The refusal is the problem alone: whoever asked
+/// names the input.
 pub fn check_tension(text: &str) -> Result<String, String> {
     let trimmed = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let shape = || {
         format!(
-            "--tension \"{text}\" is not a tension: write one value or mains/crosses, with kg or lb if you \
+            "\"{text}\" is not a tension: write one value or mains/crosses, with kg or lb if you \
              like: 24, 24/23, 24.5/23.5 kg, 52/50 lb"
         )
     };
@@ -41,7 +42,7 @@ pub fn check_tension(text: &str) -> Result<String, String> {
     let range = if unit == "kg" { KG } else { LB };
     if numbers.iter().any(|n| !range.contains(n)) {
         return Err(format!(
-            "--tension \"{text}\" is outside {}-{} {unit}, where rackets are strung: check the value and its unit",
+            "\"{text}\" is outside {}-{} {unit}, where rackets are strung: check the value and its unit",
             range.start(),
             range.end()
         ));

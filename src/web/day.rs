@@ -46,7 +46,7 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
         let tenant = &session.tenant;
         let date = match day.date.as_deref().filter(|d| !d.is_empty()).map(parse_day).transpose() {
             Ok(date) => date.unwrap_or_else(|| local_date(now_utc(), tenant.zone())),
-            Err(e) => return Err(Error::BadInput(format!("--date {e}"))),
+            Err(problem) => return Err(Error::Invalid { field: "date", problem }),
         };
         let frozen = Frozen::load(conn, Some(tenant))?;
         Ok((date, takings::of(conn, tenant, &frozen, date, date)?))

@@ -3,14 +3,14 @@
 //! with what was typed, the CLI's words next to the field they are about.
 
 use super::form::Fields;
-use super::pages::failure;
-use super::session::{Nav, Staff, Visit};
+use super::problem::{self, PageError, PageResult};
+use super::session::{Nav, Posted, Staff, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::intake::{self, Details, Intake};
 use crate::db::{customers, rackets, stringers};
 use crate::domain::{format_local, now_utc, CustomerId, Item, OrderKind, RacketId};
-use crate::error::Error;
+use crate::error::{Class, Error};
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -97,25 +97,23 @@ impl NewOrderPage {
         }
     }
 
-    /// Puts a refusal next to the field it names (`--tension ...`), else above the form.
-    fn refused(mut self, message: String) -> NewOrderPage {
-        let names = |field: &str| {
-            message.contains(&format!("--{field}")) || message.starts_with(&format!("{field} "))
-        };
-        if names("due") {
-            self.due.problem = Some(message);
-            return self;
-        }
-        if names("item") {
-            self.items_problem = Some(message);
-            return self;
-        }
-        let hidden = |name: &str| {
-            (name == "customer" && self.customer.is_some()) || (name == "racket" && self.racket.is_some())
-        };
-        match self.fields.iter_mut().find(|field| !hidden(field.name) && names(field.name)) {
-            Some(field) => field.problem = Some(message),
-            None => self.problem = Some(message),
+    /// Puts a refusal next to the field it is about, else above the form.
+    fn refused(mut self, error: &Error) -> NewOrderPage {
+        let message = problem::explain(error, self.w);
+        match error.field() {
+            Some("due") => self.due.problem = Some(message),
+            Some("item") => self.items_problem = Some(message),
+            field => {
+                let hidden = |name: &str| {
+                    (name == "customer" && self.customer.is_some())
+                        || (name == "racket" && self.racket.is_some())
+                };
+                let shown = self.fields.iter_mut().find(|f| Some(f.name) == field && !hidden(f.name));
+                match shown {
+                    Some(field) => field.problem = Some(message),
+                    None => self.problem = Some(message),
+                }
+            }
         }
         self
     }
@@ -160,14 +158,11 @@ pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Qu
 }
 
 /// `POST /orders/new`: the order taken, 303 to its page; or the form again, refused (422).
-pub async fn take(State(counter): State<Shared>, staff: Staff, fields: Fields) -> Response {
-    if let Some(refused) = staff.refuses_csrf(fields.get("csrf")) {
-        return refused;
-    }
-    let read = read_order(&fields);
-    let (intake, details) = match read {
+pub async fn take(State(counter): State<Shared>, posted: Posted<Staff>) -> PageResult {
+    let Posted { by: staff, form } = posted;
+    let (intake, details) = match read_order(&form) {
         Ok(read) => read,
-        Err(message) => return refused_form(&staff, &fields, message),
+        Err(e) => return Ok(refused_form(&staff, &form, &e)),
     };
     let tenant = staff.session.tenant.clone();
     let taken = counter
@@ -176,31 +171,23 @@ pub async fn take(State(counter): State<Shared>, staff: Staff, fields: Fields) -
         })
         .await;
     match taken {
-        Ok((taken, _)) => Redirect::to(&format!("/orders/{}", taken.order)).into_response(),
+        Ok((taken, _)) => Ok(Redirect::to(&format!("/orders/{}", taken.order)).into_response()),
         Err(Error::SimilarCustomers { similar, .. }) => {
-            let mut page = refused_page(&staff, &fields);
+            let mut page = refused_page(&staff, &form);
             // The choices stand below the name typed, which the form keeps.
             page.similar = similar.into_iter().map(|(id, name)| (id.0, name)).collect();
-            super::rendered(StatusCode::UNPROCESSABLE_ENTITY, &page)
+            Ok(super::rendered(StatusCode::UNPROCESSABLE_ENTITY, &page))
         }
-        Err(
-            e @ (Error::BadInput(_)
-            | Error::Usage(_)
-            | Error::SeveralCustomers { .. }
-            | Error::BlankName
-            | Error::NothingToCopy { .. }
-            | Error::RacketOfAnotherCustomer { .. }
-            | Error::TagTaken { .. }
-            | Error::Unprintable { .. }
-            | Error::NotForQrBill { .. }),
-        ) => refused_form(&staff, &fields, e.to_string()),
-        Err(e) => failure(e, staff.words),
+        Err(e) if matches!(e.class(), Class::BadInput | Class::Usage | Class::Refused) => {
+            Ok(refused_form(&staff, &form, &e))
+        }
+        Err(e) => Err(PageError::Failed(e, staff.words)),
     }
 }
 
 /// The form again with what was typed and why it was refused.
-fn refused_form(staff: &Staff, fields: &Fields, message: String) -> Response {
-    let page = refused_page(staff, fields).refused(message);
+fn refused_form(staff: &Staff, fields: &Fields, error: &Error) -> Response {
+    let page = refused_page(staff, fields).refused(error);
     super::rendered(StatusCode::UNPROCESSABLE_ENTITY, &page)
 }
 
@@ -218,11 +205,15 @@ fn refused_page(staff: &Staff, fields: &Fields) -> NewOrderPage {
 /// names, and the form's own (an item as a description and a price; the promised time as
 /// first shown; `customer_pick`, one of the customers of a similar name, or "new" to confirm
 /// the name typed as a new customer).
-fn read_order(fields: &Fields) -> Result<(Intake, Details), String> {
+fn read_order(fields: &Fields) -> Result<(Intake, Details), Error> {
     let text = |name: &str| fields.get(name).map(str::to_string).filter(|v| !v.is_empty());
     let pick = fields.filled("customer_pick");
     let picked = pick.filter(|&p| p != "new").map(|p| p.parse::<i64>().map(CustomerId)).transpose();
-    let picked = picked.map_err(|_| "--customer: pick one of the customers offered".to_string())?;
+    let picked = picked.map_err(|_| Error::Invalid {
+        field: "customer",
+        problem: "pick one of the customers offered".into(),
+    })?;
+    let item = |problem: String| Error::Invalid { field: "item", problem };
     let intake = Intake {
         customer: picked.or(fields.parsed::<i64>("customer_id")?.map(CustomerId)),
         racket: fields.parsed::<i64>("racket_id")?.map(RacketId),
@@ -235,7 +226,7 @@ fn read_order(fields: &Fields) -> Result<(Intake, Details), String> {
         .every("item")
         .into_iter()
         .filter(|line| !line.trim().is_empty())
-        .map(|line| line.trim().parse::<Item>().map_err(|e| format!("--item: {e}")))
+        .map(|line| line.trim().parse::<Item>().map_err(item))
         .collect::<Result<Vec<_>, _>>()?;
     let (texts, prices) = (fields.every("item_text"), fields.every("item_price"));
     for line in 0..texts.len().max(prices.len()) {
@@ -243,11 +234,9 @@ fn read_order(fields: &Fields) -> Result<(Intake, Details), String> {
         let price = prices.get(line).map_or("", |v| v.trim());
         match (text, price) {
             ("", "") => {}
-            ("", price) => return Err(format!("--item: the price {price} needs a description")),
-            (item, "") => return Err(format!("--item: \"{item}\" needs a price")),
-            (item, price) => {
-                items.push(format!("{item}={price}").parse::<Item>().map_err(|e| format!("--item: {e}"))?)
-            }
+            ("", price) => return Err(item(format!("the price {price} needs a description"))),
+            (text, "") => return Err(item(format!("\"{text}\" needs a price"))),
+            (text, price) => items.push(format!("{text}={price}").parse::<Item>().map_err(item)?),
         }
     }
     // The promised time as first shown is the stringer's turnaround: counted from when the

@@ -9,6 +9,7 @@ mod day;
 mod form;
 mod intake;
 mod pages;
+mod problem;
 mod session;
 mod words;
 

@@ -2,8 +2,8 @@
 //! the library function its command calls; the tenant is the session's stringer, so an id
 //! of another stringer's row is not found (404) like an id that does not exist.
 
-use super::form::Fields;
-use super::session::{Nav, Staff, Visit};
+use super::problem::{self, PageError, PageResult};
+use super::session::{Nav, Owner, Posted, Staff, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::mint::{mint_now, Outcome};
@@ -23,50 +23,13 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono_tz::Tz;
 
-/// A page's answer to an error: 404 for what this stringer does not have, 422 with the
-/// CLI's words for a refusal, 503 when the database is away, 500 for the rest (its detail
-/// on stderr, not on the page).
-pub fn failure(error: Error, w: &'static Words) -> Response {
-    let status = match &error {
-        Error::NoSuchOrder { .. } | Error::NoSuchCustomer { .. } | Error::NoSuchRacket { .. } => {
-            return not_found_page(w)
-        }
-        Error::Unreachable { .. } | Error::ConnectionLost(_) | Error::Busy(_) | Error::NotDurable => {
-            StatusCode::SERVICE_UNAVAILABLE
-        }
-        Error::Internal { .. } | Error::Database(_) | Error::Output(_) | Error::InDoubt(_) => {
-            StatusCode::INTERNAL_SERVER_ERROR
-        }
-        _ => StatusCode::UNPROCESSABLE_ENTITY,
-    };
-    let message = if status == StatusCode::INTERNAL_SERVER_ERROR {
-        eprintln!("error: {error}");
-        w.failed.to_string()
-    } else {
-        error.to_string()
-    };
-    super::rendered(status, &ProblemPage { w, message })
-}
-
-#[derive(Template)]
-#[template(path = "problem.html")]
-pub struct ProblemPage {
-    pub w: &'static Words,
-    pub message: String,
-}
-
-fn not_found_page(w: &'static Words) -> Response {
-    let page = ProblemPage { w, message: w.not_found.to_string() };
-    super::rendered(StatusCode::NOT_FOUND, &page)
-}
-
 pub async fn not_found(headers: axum::http::HeaderMap) -> Response {
     not_found_in_their_language(&headers)
 }
 
 /// The 404 page in the browser's language (no session tells another).
 fn not_found_in_their_language(headers: &axum::http::HeaderMap) -> Response {
-    not_found_page(Words::of(super::words::language_of(None, headers, None)))
+    problem::not_found_page(Words::of(super::words::language_of(None, headers, None)))
 }
 
 /// The id in a page's URL. What is not a number names nothing there: 404, as an id of no
@@ -212,131 +175,106 @@ pub fn string_and_tension(string: Option<&str>, tension: Option<&str>) -> String
     [string, tension].into_iter().flatten().collect::<Vec<_>>().join(" ")
 }
 
-/// An action of the order's page: its CSRF token checked, `work` done on a pooled
-/// connection, and 303 back to the order's page; a refusal shown in the CLI's words.
-async fn act<T: Send + 'static>(
-    counter: &Shared,
-    staff: &Staff,
-    form: &Fields,
-    id: i64,
-    work: impl FnOnce(&mut crate::db::Db) -> Result<T, Error> + Send + 'static,
-) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
-        return refused;
-    }
-    match counter.db(work).await {
-        Ok(_) => Redirect::to(&format!("/orders/{id}")).into_response(),
-        Err(e) => failure(e, staff.words),
-    }
+/// 303 back to the order's page once an action is done.
+fn back_to(id: i64) -> PageResult {
+    Ok(Redirect::to(&format!("/orders/{id}")).into_response())
 }
 
 /// `POST /orders/{id}/strung`: mints, and answers 303 to the order's page, which shows the
 /// number. Posted again for a numbered order (a double click), it mints nothing.
-pub async fn strung(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
-    let handle = staff.session.tenant.handle().to_string();
-    act(&counter, &staff, &form, id, move |db| {
-        let (tenant, minted) = mint_now(db, Some(&handle), OrderId(id), false)?;
-        if minted.outcome == Outcome::Fresh {
-            eprintln!("order {id} strung: receipt {} for {}", minted.number, tenant.handle());
-        }
-        Ok(())
-    })
-    .await
+pub async fn strung(State(counter): State<Shared>, Id(id): Id, posted: Posted<Staff>) -> PageResult {
+    let tenant = posted.by.session.tenant.clone();
+    posted
+        .by
+        .db(&counter, move |db| {
+            let (tenant, minted) = mint_now(db, Some(tenant.handle()), OrderId(id), false)?;
+            if minted.outcome == Outcome::Fresh {
+                eprintln!("order {id} strung: receipt {} for {}", minted.number, tenant.handle());
+            }
+            Ok(())
+        })
+        .await?;
+    back_to(id)
 }
 
 /// `POST /orders/{id}/pickup`: the racket taken, and paid there when `paid` names a method.
-pub async fn pickup(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
-    let paid = form.parsed::<PaymentMethod>("paid").map_err(Error::BadInput);
+pub async fn pickup(State(counter): State<Shared>, Id(id): Id, posted: Posted<Staff>) -> PageResult {
+    let Posted { by: staff, form } = posted;
+    let paid = form.parsed::<PaymentMethod>("paid").map_err(|e| PageError::Failed(e, staff.words))?;
     let tenant = staff.session.tenant.clone();
-    act(&counter, &staff, &form, id, move |db| {
-        let pickup = Pickup { at: now_utc(), paid: paid? };
-        db.write(|conn| orders::pickup(conn, &tenant, OrderId(id), pickup))
-    })
-    .await
+    let pickup = Pickup { at: now_utc(), paid };
+    staff.db(&counter, move |db| db.write(|conn| orders::pickup(conn, &tenant, OrderId(id), pickup))).await?;
+    back_to(id)
 }
 
 /// An action that e-mails over the counter's mail server (`serve --smtp-url`).
-async fn mail<T: Send + 'static>(
+async fn mail(
     counter: &Shared,
     staff: &Staff,
-    form: &Fields,
-    id: i64,
-    work: impl FnOnce(&mut crate::db::Db, &SmtpUrl, &Tenant) -> Result<T, Error> + Send + 'static,
-) -> Response {
+    work: impl FnOnce(&mut crate::db::Db, &SmtpUrl, &Tenant) -> Result<(), Error> + Send + 'static,
+) -> Result<(), PageError> {
     let server = counter.smtp.clone();
     let tenant = staff.session.tenant.clone();
-    act(counter, staff, form, id, move |db| {
-        let server = server
-            .ok_or_else(|| Error::Usage("no mail server: start `receipts serve` with --smtp-url".into()))?;
-        work(db, &server, &tenant)
-    })
-    .await
+    staff.db(counter, move |db| work(db, &server.ok_or(Error::NoMailServer)?, &tenant)).await
 }
 
 /// `POST /orders/{id}/notify`: tells the customer the racket is ready, as `receipts notify`
 /// does (once; journaled once the mail server took it).
-pub async fn notify(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
-    mail(&counter, &staff, &form, id, move |db, server, tenant| {
-        crate::outbox::notify(db, server, tenant, OrderId(id), false, || ())
+pub async fn notify(State(counter): State<Shared>, Id(id): Id, posted: Posted<Staff>) -> PageResult {
+    mail(&counter, &posted.by, move |db, server, tenant| {
+        crate::outbox::notify(db, server, tenant, OrderId(id), false, || ()).map(drop)
     })
-    .await
+    .await?;
+    back_to(id)
 }
 
 /// `POST /orders/{id}/send`: e-mails the document, as `receipts send` does (once; the
 /// number made durable first; journaled once the mail server took it).
-pub async fn send(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
-    mail(&counter, &staff, &form, id, move |db, server, tenant| {
-        crate::outbox::send(db, server, tenant, OrderId(id), None, Options::default(), false, || ())
+pub async fn send(State(counter): State<Shared>, Id(id): Id, posted: Posted<Staff>) -> PageResult {
+    mail(&counter, &posted.by, move |db, server, tenant| {
+        crate::outbox::send(db, server, tenant, OrderId(id), None, Options::default(), false, || ()).map(drop)
     })
-    .await
+    .await?;
+    back_to(id)
 }
 
 /// `POST /orders/{id}/void` (the owner's): the number stays taken, with the reason on record,
 /// as `receipts void --order`.
-pub async fn void(State(counter): State<Shared>, staff: Staff, Id(id): Id, form: Fields) -> Response {
-    if !staff.is_owner() {
-        let page = ProblemPage { w: staff.words, message: staff.words.owner_only.to_string() };
-        return super::rendered(StatusCode::FORBIDDEN, &page);
-    }
+pub async fn void(State(counter): State<Shared>, Id(id): Id, posted: Posted<Owner>) -> PageResult {
+    let Posted { by: Owner(owner), form } = posted;
     let reason = form.get("reason").unwrap_or_default().to_string();
-    let tenant = staff.session.tenant.clone();
-    act(&counter, &staff, &form, id, move |db| crate::db::void::void_order(db, &tenant, OrderId(id), &reason))
-        .await
+    let tenant = owner.session.tenant.clone();
+    owner.db(&counter, move |db| crate::db::void::void_order(db, &tenant, OrderId(id), &reason)).await?;
+    back_to(id)
 }
 
 /// `/orders/{id}/receipt.pdf`: the frozen document, as `receipts receipt N -o FILE.pdf`.
-pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
+pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> PageResult {
     let tenant = staff.session.tenant.clone();
-    let rendered = counter
-        .db(move |db| {
+    let (number, bytes) = staff
+        .db(&counter, move |db| {
             let receipt =
                 db.read(|conn| receipts::receipt(conn, &tenant, OrderId(id), Options::default()))?;
             Ok((receipt.number.to_string(), pdf::render(&receipt)?))
         })
-        .await;
-    match rendered {
-        Ok((number, bytes)) => pdf_response(bytes, &format!("receipt-{number}.pdf")),
-        Err(e) => failure(e, staff.words),
-    }
+        .await?;
+    Ok(pdf_response(bytes, &format!("receipt-{number}.pdf")))
 }
 
 /// `/orders/{id}/label.pdf`: the racket's label, its QR code opening this order's page.
-pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> Response {
+pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> PageResult {
     let tenant = staff.session.tenant.clone();
     let base = counter.base_url.clone();
-    let rendered = counter
-        .db(move |db| {
+    let bytes = staff
+        .db(&counter, move |db| {
             let label = db.read(|conn| {
                 let order = queue::one(conn, &tenant, OrderId(id))?;
                 Ok(Label::of(&order, tenant.zone(), base.as_deref()))
             })?;
             label::render(&[label], Size::default(), local_date(now_utc(), tenant.zone()))
         })
-        .await;
-    match rendered {
-        Ok(bytes) => pdf_response(bytes, &format!("label-{id}.pdf")),
-        Err(e) => failure(e, staff.words),
-    }
+        .await?;
+    Ok(pdf_response(bytes, &format!("label-{id}.pdf")))
 }
 
 fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {

@@ -1,30 +1,30 @@
 //! Logging in and out, the session every page needs, and the CSRF token every POST carries.
 
 use super::form::Fields;
+use super::problem::{self, PageError, PageResult};
 use super::words::{language_of, Words};
 use super::{Counter, Shared};
 use crate::db::accounts::{self, Login, Role, Session};
 use crate::db::DbConn;
 use crate::error::Error;
 use askama::Template;
-use axum::extract::{FromRequestParts, State};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use std::sync::Arc;
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use subtle::ConstantTimeEq;
 
 const COOKIE: &str = "receipts_session";
+/// The login form's own token: no session exists yet to hold one, so the browser keeps it
+/// (double submit), and a login posted from another site carries none.
+const LOGIN_COOKIE: &str = "receipts_login";
 
-/// The session cookie's value, from the request's Cookie headers.
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, token)| token.to_string())
+/// A cookie's value of the shape our tokens have (64 hex digits).
+fn cookie_token(headers: &HeaderMap, name: &str) -> Option<String> {
+    CookieJar::from_headers(headers)
+        .get(name)
+        .map(|cookie| cookie.value().to_string())
         .filter(|token| token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
@@ -56,18 +56,109 @@ impl Staff {
         }
     }
 
-    /// The refusal (403) of a POST whose CSRF token is missing or another session's.
-    pub fn refuses_csrf(&self, token: Option<&str>) -> Option<Response> {
-        let expected = self.session.csrf.as_bytes();
-        let given = token.unwrap_or_default().as_bytes();
-        // Compared in constant time: the comparison does not say how much of it was right.
-        let same = expected.len() == given.len()
-            && expected.iter().zip(given).fold(0u8, |diff, (a, b)| diff | (a ^ b)) == 0;
-        if same {
-            None
+    /// Database work for this user's page on a pooled connection; a failure is answered in
+    /// their language.
+    pub async fn db<T: Send + 'static>(
+        &self,
+        counter: &Shared,
+        work: impl FnOnce(&mut crate::db::Db) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, PageError> {
+        counter.db(work).await.map_err(|e| PageError::Failed(e, self.words))
+    }
+}
+
+/// The owner's request: what only the owner may do (void, bank files). Anyone else is
+/// answered 403 before the handler runs.
+pub struct Owner(pub Staff);
+
+impl FromRequestParts<Shared> for Owner {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, counter: &Shared) -> Result<Owner, Response> {
+        let staff = Staff::from_request_parts(parts, counter).await?;
+        if staff.is_owner() {
+            Ok(Owner(staff))
         } else {
-            Some((StatusCode::FORBIDDEN, Html("<!doctype html><title>403</title><p>Forbidden: this form is stale or not ours. Reload the page and try again.</p>")).into_response())
+            Err(problem::owner_only(staff.words))
         }
+    }
+}
+
+/// Whoever may post a form, and the CSRF token their forms must carry.
+pub trait Poster {
+    fn expected_token(&self) -> Option<&str>;
+    fn words(&self) -> &'static Words;
+}
+
+impl Poster for Staff {
+    fn expected_token(&self) -> Option<&str> {
+        Some(&self.session.csrf)
+    }
+    fn words(&self) -> &'static Words {
+        self.words
+    }
+}
+
+impl Poster for Owner {
+    fn expected_token(&self) -> Option<&str> {
+        self.0.expected_token()
+    }
+    fn words(&self) -> &'static Words {
+        self.0.words
+    }
+}
+
+/// Someone not logged in, at the login form: their token is the login cookie's.
+pub struct Guest {
+    token: Option<String>,
+    words: &'static Words,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Guest {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Guest, Response> {
+        Ok(Guest {
+            token: cookie_token(&parts.headers, LOGIN_COOKIE),
+            words: Words::of(language_of(None, &parts.headers, None)),
+        })
+    }
+}
+
+impl Poster for Guest {
+    fn expected_token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+    fn words(&self) -> &'static Words {
+        self.words
+    }
+}
+
+/// A form posted by `W`, its CSRF token checked: a handler that takes it cannot forget the
+/// check. A token missing, or another session's, is answered 403 and nothing is done.
+pub struct Posted<W> {
+    pub by: W,
+    pub form: Fields,
+}
+
+impl<W> FromRequest<Shared> for Posted<W>
+where
+    W: FromRequestParts<Shared, Rejection = Response> + Poster + Send,
+{
+    type Rejection = Response;
+
+    async fn from_request(request: Request, counter: &Shared) -> Result<Posted<W>, Response> {
+        let (mut parts, body) = request.into_parts();
+        let by = W::from_request_parts(&mut parts, counter).await?;
+        let form = Fields::read(Request::from_parts(parts, body), counter).await;
+        let form = form.map_err(|e| problem::failure(e, by.words()))?;
+        let given = form.get("csrf").unwrap_or_default().as_bytes();
+        // Compared in constant time: the comparison does not say how much of it was right.
+        let same = by.expected_token().is_some_and(|expected| bool::from(expected.as_bytes().ct_eq(given)));
+        if !same {
+            return Err((StatusCode::FORBIDDEN, Html("<!doctype html><title>403</title><p>Forbidden: this form is stale or not ours. Reload the page and try again.</p>")).into_response());
+        }
+        Ok(Posted { by, form })
     }
 }
 
@@ -82,7 +173,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Visit {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Visit, Self::Rejection> {
-        Ok(Visit { token: cookie_token(&parts.headers), headers: parts.headers.clone() })
+        Ok(Visit { token: cookie_token(&parts.headers, COOKIE), headers: parts.headers.clone() })
     }
 }
 
@@ -117,17 +208,17 @@ impl Visit {
                 Ok((live, outcome))
             })
             .await;
-        let (live, outcome) = found.map_err(|e| super::pages::failure(e, Words::of(Default::default())))?;
+        let (live, outcome) = found.map_err(|e| problem::failure(e, Words::of(Default::default())))?;
         let Some(session) = live else {
             return Err(outcome
                 .err()
-                .map_or_else(to_login, |e| super::pages::failure(e, Words::of(Default::default()))));
+                .map_or_else(to_login, |e| problem::failure(e, Words::of(Default::default()))));
         };
         let words = Words::of(language_of(session.language, &self.headers, session.stringer_language));
         match outcome {
             Ok(Some(found)) => Ok((Staff { session, words }, found)),
             Ok(None) => Err(to_login()),
-            Err(e) => Err(super::pages::failure(e, words)),
+            Err(e) => Err(problem::failure(e, words)),
         }
     }
 }
@@ -146,6 +237,7 @@ impl FromRequestParts<Shared> for Staff {
 #[template(path = "login.html")]
 struct LoginPage {
     w: &'static Words,
+    csrf: String,
     username: String,
     problem: Option<&'static str>,
 }
@@ -157,72 +249,66 @@ enum Refusal {
     Throttled,
 }
 
+/// The login form, with a fresh token in the form and in its cookie.
 fn login_page(
-    headers: &HeaderMap,
+    counter: &Counter,
+    w: &'static Words,
     status: StatusCode,
     username: String,
     refusal: Option<Refusal>,
-) -> Response {
-    let w = Words::of(language_of(None, headers, None));
+) -> Result<Response, PageError> {
     let problem = refusal.map(|refusal| match refusal {
         Refusal::Refused => w.login_refused,
         Refusal::Throttled => w.login_throttled,
     });
-    super::rendered(status, &LoginPage { w, username, problem })
+    let csrf = accounts::random_token().map_err(|e| PageError::Failed(e, w))?;
+    let cookie = cookie(counter, LOGIN_COOKIE, "/login", csrf.clone());
+    let page = super::rendered(status, &LoginPage { w, csrf, username, problem });
+    Ok((CookieJar::new().add(cookie), page).into_response())
 }
 
-pub async fn login_form(headers: HeaderMap) -> Response {
-    login_page(&headers, StatusCode::OK, String::new(), None)
+pub async fn login_form(State(counter): State<Shared>, guest: Guest) -> PageResult {
+    login_page(&counter, guest.words, StatusCode::OK, String::new(), None)
 }
 
 /// `POST /login`: 303 to the queue with a new session cookie, 401 with the form again, or
 /// 429 while the username is throttled.
-pub async fn login(State(counter): State<Shared>, headers: HeaderMap, form: Fields) -> Response {
+pub async fn login(State(counter): State<Shared>, posted: Posted<Guest>) -> PageResult {
+    let Posted { by: guest, form } = posted;
     let username = form.get("username").unwrap_or_default().to_string();
     let password = form.get("password").unwrap_or_default().to_string();
     let name = username.clone();
     let outcome = counter.db(move |db| db.write(|conn| accounts::login(conn, &name, &password))).await;
-    match outcome {
-        Ok(Login::Welcome { token }) => {
-            let mut response = Redirect::to("/").into_response();
-            set_cookie(&counter, &mut response, &token, false);
-            response
+    let w = guest.words;
+    match outcome.map_err(|e| PageError::Failed(e, w))? {
+        Login::Welcome { token } => {
+            let session = cookie(&counter, COOKIE, "/", token);
+            Ok((CookieJar::new().add(session), Redirect::to("/")).into_response())
         }
-        Ok(Login::Refused) => {
-            login_page(&headers, StatusCode::UNAUTHORIZED, username, Some(Refusal::Refused))
+        Login::Refused => login_page(&counter, w, StatusCode::UNAUTHORIZED, username, Some(Refusal::Refused)),
+        Login::Throttled => {
+            login_page(&counter, w, StatusCode::TOO_MANY_REQUESTS, username, Some(Refusal::Throttled))
         }
-        Ok(Login::Throttled) => {
-            login_page(&headers, StatusCode::TOO_MANY_REQUESTS, username, Some(Refusal::Throttled))
-        }
-        Err(e) => super::pages::failure(e, Words::of(Default::default())),
     }
 }
 
 /// `POST /logout`: the session ends here and in the database.
-pub async fn logout(
-    State(counter): State<Shared>,
-    staff: Staff,
-    headers: HeaderMap,
-    form: Fields,
-) -> Response {
-    if let Some(refused) = staff.refuses_csrf(form.get("csrf")) {
-        return refused;
+pub async fn logout(State(counter): State<Shared>, headers: HeaderMap, posted: Posted<Staff>) -> PageResult {
+    if let Some(token) = cookie_token(&headers, COOKIE) {
+        let ended = counter.db(move |db| db.write(|conn| accounts::end(conn, &token))).await;
+        ended.map_err(|e| PageError::Failed(e, posted.by.words))?;
     }
-    if let Some(token) = cookie_token(&headers) {
-        if let Err(e) = counter.db(move |db| db.write(|conn| accounts::end(conn, &token))).await {
-            return super::pages::failure(e, staff.words);
-        }
-    }
-    let mut response = Redirect::to("/login").into_response();
-    set_cookie(&counter, &mut response, "", true);
-    response
+    let ended = Cookie::build(COOKIE).path("/");
+    Ok((CookieJar::new().remove(ended), Redirect::to("/login")).into_response())
 }
 
-fn set_cookie(counter: &Arc<Counter>, response: &mut Response, token: &str, clear: bool) {
-    let secure = if counter.secure { "; Secure" } else { "" };
-    let expiry = if clear { "; Max-Age=0" } else { "" };
-    let cookie = format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict{secure}{expiry}");
-    if let Ok(value) = HeaderValue::from_str(&cookie) {
-        response.headers_mut().append(header::SET_COOKIE, value);
-    }
+/// A cookie of ours: HttpOnly, SameSite=Strict, and Secure when the counter is reached
+/// over TLS.
+fn cookie(counter: &Counter, name: &'static str, path: &'static str, value: String) -> Cookie<'static> {
+    Cookie::build((name, value))
+        .path(path)
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(counter.secure)
+        .build()
 }

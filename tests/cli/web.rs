@@ -94,11 +94,12 @@ impl Answer {
     }
 }
 
-/// A browser of one person: a cookie, no redirects followed.
+/// A browser of one person: its cookies, no redirects followed.
 struct Browser {
     base: String,
     agent: ureq::Agent,
-    cookie: Option<String>,
+    /// name=value of each cookie it holds.
+    cookies: Vec<String>,
     /// The browser's Accept-Language, if it sends one.
     language: Option<&'static str>,
 }
@@ -107,7 +108,7 @@ impl Browser {
     fn new(server: &Server) -> Browser {
         let agent =
             ureq::Agent::config_builder().max_redirects(0).http_status_as_error(false).build().new_agent();
-        Browser { base: server.base.clone(), agent, cookie: None, language: None }
+        Browser { base: server.base.clone(), agent, cookies: Vec::new(), language: None }
     }
 
     fn answer(&mut self, response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
@@ -120,7 +121,11 @@ impl Browser {
             .collect();
         for cookie in &cookies {
             let pair = cookie.split(';').next().unwrap();
-            self.cookie = if cookie.contains("Max-Age=0") { None } else { Some(pair.to_string()) };
+            let name = pair.split_once('=').unwrap().0;
+            self.cookies.retain(|held| held.split_once('=').unwrap().0 != name);
+            if !cookie.contains("Max-Age=0") {
+                self.cookies.push(pair.to_string());
+            }
         }
         Answer {
             status: response.status().as_u16(),
@@ -133,8 +138,8 @@ impl Browser {
 
     fn get(&mut self, path: &str) -> Answer {
         let mut request = self.agent.get(format!("{}{path}", self.base));
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
+        if !self.cookies.is_empty() {
+            request = request.header("cookie", self.cookies.join("; "));
         }
         if let Some(language) = self.language {
             request = request.header("accept-language", language);
@@ -145,15 +150,17 @@ impl Browser {
 
     fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Answer {
         let mut request = self.agent.post(format!("{}{path}", self.base));
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
+        if !self.cookies.is_empty() {
+            request = request.header("cookie", self.cookies.join("; "));
         }
         let response = request.send_form(form.iter().copied());
         self.answer(response)
     }
 
+    /// The login form opened, then posted with its token.
     fn log_in(&mut self, username: &str, password: &str) -> Answer {
-        self.post("/login", &[("username", username), ("password", password)])
+        let csrf = self.get("/login").csrf();
+        self.post("/login", &[("csrf", &csrf), ("username", username), ("password", password)])
     }
 }
 
@@ -330,9 +337,21 @@ on_both_backends! {
         assert_eq!((out.status, out.location.as_deref()), (303, Some("/login")));
         assert_eq!(sessions()[0].1, 1, "the session logged out is gone");
         let mut replay = Browser::new(&server);
-        replay.cookie = Some(format!("receipts_session={token}"));
+        replay.cookies = vec![format!("receipts_session={token}")];
         assert_eq!(replay.get("/").status, 303, "an ended session opens nothing");
         assert_eq!(second.get("/").status, 200, "the other session goes on");
+
+        // A login posted without the login form's token, or with another browser's, is
+        // refused (403) and opens no session: no site logs a browser in as someone else.
+        let mut forged = Browser::new(&server);
+        let foreign_token = Browser::new(&server).get("/login").csrf();
+        forged.get("/login");
+        for form in [vec![], vec![("csrf", foreign_token.as_str())], vec![("csrf", "")]] {
+            let refused = forged.post("/login", &[&form[..], &[("username", "anna"), ("password", PASSWORD)]].concat());
+            assert_eq!(refused.status, 403, "{form:?}");
+            assert!(refused.cookies.is_empty(), "no session cookie: {:?}", refused.cookies);
+        }
+        assert_eq!(sessions()[0].1, 1, "no session was opened");
 
         // A disabled account's sessions end.
         ok(&db, &["account", "disable", "anna"]);
@@ -535,7 +554,7 @@ on_both_backends! {
         assert!(his.as_array().unwrap().iter().any(|o| o["id"].as_i64() == id.parse::<i64>().ok()), "linked to his racket");
         assert_eq!(new["items"][0]["text"], "Overgrip");
 
-        // Refused: what was typed stays, the CLI's words beside the field; nothing taken.
+        // Refused: what was typed stays, why beside the field; nothing taken.
         let before = ok(&db, &["order", "list", "--format", "csv"]).lines().count();
         let refused = anna.post(
             "/orders/new",
@@ -546,8 +565,9 @@ on_both_backends! {
         assert!(text.contains("Speed MP"), "kept what was typed: {text}");
         assert!(!text.contains("<b>Ś</b>"), "typed text is escaped: {text}");
         let tension_field = text.find("name=\"tension\"").unwrap();
-        let problem = text.find("--tension").expect("the CLI's words");
+        let problem = text.find("abc&#34; is not a tension").expect("why, in the page's words");
         assert!(problem > tension_field, "the refusal follows its field");
+        assert!(!text.contains("--tension"), "no flag is named to a browser user: {text}");
         assert_eq!(ok(&db, &["order", "list", "--format", "csv"]).lines().count(), before);
         // Another stringer's customer in the form: not found, nothing taken.
         let bens: serde_json::Value =
@@ -804,16 +824,34 @@ fn the_counter_speaks_tls_with_a_certificate_and_its_cookie_is_secure() {
     };
     let health = curl(&[&format!("{}/healthz", server.base)]);
     assert!(health.starts_with("HTTP/1.1 200") || health.starts_with("HTTP/2 200"), "{health}");
+    let set_cookie = |answer: &str| {
+        answer
+            .lines()
+            .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    // The login form's token comes in its cookie (the same value as in the form).
+    let form = curl(&[&format!("{}/login", server.base)]);
+    let login_cookie = set_cookie(&form);
+    assert!(login_cookie.contains("; Secure") && login_cookie.contains("HttpOnly"), "{form}");
+    let token = login_cookie.split(';').next().unwrap().split_once('=').unwrap().1.trim().to_string();
     let login = curl(&[
+        "-b",
+        &format!("receipts_login={token}"),
+        "-d",
+        &format!("csrf={token}"),
         "-d",
         "username=anna",
         "-d",
         &format!("password={PASSWORD}"),
         &format!("{}/login", server.base),
     ]);
-    let cookie =
-        login.lines().find(|l| l.to_ascii_lowercase().starts_with("set-cookie:")).unwrap_or_default();
-    assert!(cookie.contains("; Secure") && cookie.contains("HttpOnly"), "{login}");
+    let cookie = set_cookie(&login);
+    assert!(
+        cookie.contains("receipts_session=") && cookie.contains("; Secure") && cookie.contains("HttpOnly"),
+        "{login}"
+    );
     // Plain HTTP to the TLS port is no way in.
     let plain = Command::new("curl")
         .args(["-s", "-o", "/dev/null", "-w", "%{http_code}", &server.base.replace("https://", "http://")])
@@ -910,8 +948,8 @@ impl Browser {
         let (content_type, body) = multipart(fields, file);
         let mut request =
             self.agent.post(format!("{}{path}", self.base)).header("content-type", content_type);
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
+        if !self.cookies.is_empty() {
+            request = request.header("cookie", self.cookies.join("; "));
         }
         let response = request.send(&body[..]);
         self.answer(response)
