@@ -348,6 +348,11 @@ pub enum Error {
     #[error("{}", first_line(&.0.to_string()))]
     Database(diesel::result::Error),
 
+    /// The mail server accepted a message, then this failed (its journal entry): running the
+    /// command again would send it twice, so it is never retried by itself.
+    #[error("{0}")]
+    AfterSending(Box<Error>),
+
     /// Writing the output failed (or its reader went away: `receipts order list | head`).
     #[error("cannot write the output")]
     Output(#[from] std::io::Error),
@@ -471,6 +476,7 @@ impl Error {
     /// What kind of failure this is; the exit code and the web's HTTP status follow from it.
     pub fn class(&self) -> Class {
         match self {
+            Error::AfterSending(failure) => failure.class(),
             Error::Usage(_) => Class::Usage,
             Error::BadInput(_)
             | Error::Invalid { .. }

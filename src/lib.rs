@@ -12,7 +12,7 @@ pub mod error;
 pub mod files;
 pub mod interrupt;
 pub mod mail;
-pub mod outbox;
+pub mod ops;
 pub mod payment;
 pub mod receipt;
 pub mod v1;

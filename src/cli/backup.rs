@@ -1,6 +1,6 @@
 use super::Context;
-use crate::db::backup::backup;
 use crate::db::Access;
+use crate::ops::backup::backup;
 use clap::Args;
 use std::path::PathBuf;
 

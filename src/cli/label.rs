@@ -1,9 +1,7 @@
 use super::{output, Context, StringerOpt};
-use crate::db::queue;
-use crate::db::{Access, Db, Tenant};
-use crate::domain::{local_date, now_utc, OrderId};
-use crate::receipt::label::{self, Label, Size};
-use crate::Error;
+use crate::db::Access;
+use crate::ops::label::{self, Labels, Which};
+use crate::receipt::label::Size;
 use clap::builder::PossibleValue;
 use clap::Args;
 use std::io::Write;
@@ -44,49 +42,27 @@ fn parse_base_url(text: &str) -> Result<url::Url, String> {
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let (labels, default_name, zone) = if opts.queue {
-        let tenant = opts.stringer.required(&mut db)?;
-        let now = now_utc();
-        let labels = db.read(|conn| {
-            let queue = queue::of(conn, &tenant, now)?;
-            Ok(queue
-                .open
-                .iter()
-                .map(|order| Label::of(order, tenant.zone(), opts.base_url.as_ref().map(url::Url::as_str)))
-                .collect::<Vec<_>>())
-        })?;
-        let day = local_date(now, tenant.zone());
-        (labels, format!("labels-{day}.pdf"), tenant.zone())
+    let (tenant, which) = if opts.queue {
+        (opts.stringer.required(&mut db)?, Which::Queue)
     } else {
         let (tenant, order) =
             opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
-        (vec![one(&mut db, &tenant, order, &opts)?], format!("label-{order}.pdf"), tenant.zone())
+        (tenant, Which::Order(order))
     };
-    if labels.is_empty() {
+    let base_url = opts.base_url.as_ref().map(url::Url::as_str);
+    let Labels { pdf, count, file_name } = label::labels(&mut db, &tenant, which, opts.size, base_url)?;
+    let Some(bytes) = pdf else {
         eprintln!("no open orders: no labels to write");
         return Ok(());
-    }
-    let bytes = label::render(&labels, opts.size, local_date(now_utc(), zone))?;
-    let path = opts.output.clone().unwrap_or_else(|| PathBuf::from(default_name));
+    };
+    let path = opts.output.clone().unwrap_or_else(|| PathBuf::from(file_name));
     if path == Path::new("-") {
         let mut out = super::retry::Stdout;
         out.write_all(&bytes)?;
         out.flush()?;
     } else {
         output::write_new_or_same(&path, &bytes, "label")?;
-        eprintln!(
-            "wrote {} ({}) to {}",
-            output::count(labels.len(), "label"),
-            opts.size.as_str(),
-            path.display()
-        );
+        eprintln!("wrote {} ({}) to {}", output::count(count, "label"), opts.size.as_str(), path.display());
     }
     Ok(())
-}
-
-fn one(db: &mut Db, tenant: &Tenant, order: OrderId, opts: &Opts) -> Result<Label, Error> {
-    db.read(|conn| {
-        let found = queue::one(conn, tenant, order)?;
-        Ok(Label::of(&found, tenant.zone(), opts.base_url.as_ref().map(url::Url::as_str)))
-    })
 }

@@ -1,7 +1,8 @@
 use super::{output, Context, StringerOpt};
-use crate::db::mint::{mint_now, mint_with, Chronology, Outcome, Rules};
-use crate::db::{stock, Access};
-use crate::domain::{check_strung_at, now_utc, Dated, OrderId, Timestamp};
+use crate::db::mint::Outcome;
+use crate::db::Access;
+use crate::domain::{OrderId, Timestamp};
+use crate::ops::{mint, Whose};
 use crate::Error;
 use clap::Args;
 
@@ -37,28 +38,14 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // Said before anything is minted: a notice without a server would never go.
     let server = opts.notify.then(|| opts.server.server()).transpose()?;
     let mut db = ctx.open(Access::Write)?;
-    let (tenant, minted) = match opts.at {
-        // At the counter: now, in as few round trips as the database allows.
-        None => mint_now(&mut db, opts.stringer.stringer.as_deref(), opts.order, opts.without_address)?,
-        Some(at) => {
-            let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-            let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            let dated =
-                check_strung_at(at, now_utc(), tenant.zone(), opts.backdate).map_err(Error::BadInput)?;
-            let rules = Rules {
-                chronology: if opts.backdate { Chronology::Backdated } else { Chronology::Checked },
-                without_address: opts.without_address,
-                note: match dated {
-                    Dated::BeforeLastYear { year } => {
-                        Some(format!("backdated: strung in {year}, before last year"))
-                    }
-                    Dated::Recent => None,
-                },
-            };
-            let minted = mint_with(&mut db, &tenant, opts.order, at, &rules)?;
-            (tenant, minted)
-        }
+    let request = mint::Request {
+        order: opts.order,
+        at: opts.at,
+        backdate: opts.backdate,
+        without_address: opts.without_address,
     };
+    let mint::Report { tenant, minted, low } =
+        mint::strung(&mut db, Whose::Named(opts.stringer.stringer.as_deref()), &request)?;
     let (order, number) = (minted.order, minted.number);
     match minted.outcome {
         Outcome::Fresh => eprintln!("order {order} strung: receipt {number} for {}", tenant.handle()),
@@ -70,16 +57,11 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Outcome::AlreadyStrung => eprintln!("order {order} already has receipt {number}; nothing minted"),
     }
     output::line(&number.to_string())?;
-    if minted.is_fresh() {
-        // Said, never refused: the stock does not stop a racket from being strung, nor does
-        // a failure to read it undo a mint that is done.
-        let used = db.read(|conn| stock::used_by(conn, &tenant, order)).unwrap_or_default();
-        for low in used.iter().filter(|s| s.is_low()) {
-            eprintln!("warning: {}", super::strings::low_warning(low));
-        }
+    for low in &low {
+        eprintln!("warning: {}", super::strings::low_warning(low));
     }
     let Some(server) = server else { return Ok(()) };
-    match crate::outbox::notify(&mut db, &server, &tenant, order, false, super::retry::beyond_repeat) {
+    match crate::ops::outbox::notify(&mut db, &server, &tenant, order, false) {
         Ok(to) => eprintln!("told the customer that the racket is ready: {to}"),
         // Minted again after a notice went out: nothing more to say.
         Err(Error::AlreadyNotified { on, to, .. }) => eprintln!("the customer was told on {on} ({to})"),

@@ -1,8 +1,8 @@
 use super::output;
 use super::{Context, StringerOpt};
-use crate::db::{sends, Access, Db, Tenant};
+use crate::db::{Access, Db, Tenant};
 use crate::mail::SmtpUrl;
-use crate::outbox::{deliver, notify, prepare};
+use crate::ops::outbox::{notify, notify_pending, prepare, Step};
 use crate::Error;
 use clap::Args;
 use serde::Serialize;
@@ -80,7 +80,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         return Ok(());
     };
-    let to = notify(&mut db, &server, &tenant, order, opts.again, super::retry::beyond_repeat)?;
+    let to = notify(&mut db, &server, &tenant, order, opts.again)?;
     eprintln!("told the customer of order {order} ({}) that the racket is ready: {to}", tenant.handle());
     Ok(())
 }
@@ -102,47 +102,26 @@ fn pending(db: &mut Db, opts: &Opts) -> anyhow::Result<()> {
         None => db.read(Tenant::all)?,
     };
     let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
-    if server.is_some() {
-        db.confirm_durable()?;
-    }
-    let (mut planned, mut told, mut failed) = (Vec::new(), 0usize, Vec::new());
-    for tenant in &tenants {
-        for order in db.read(|conn| sends::pending_notices(conn, tenant))? {
-            let outcome = prepare(db, tenant, order).and_then(|prepared| match &server {
-                None => {
-                    planned.push(Planned {
-                        stringer: tenant.handle().to_string(),
-                        order: order.0,
-                        to: prepared.to.clone(),
-                        subject: prepared.notice().subject(),
-                    });
-                    Ok(prepared)
-                }
-                Some(server) => deliver(db, server, tenant, order, &prepared, super::retry::beyond_repeat)
-                    .map(|()| prepared),
-            });
-            match (outcome, &server) {
-                (Ok(_), None) => {}
-                (Ok(prepared), Some(_)) => {
-                    told += 1;
-                    eprintln!("told the customer of order {order} ({}): {}", tenant.handle(), prepared.to);
-                }
-                (Err(e), _) => {
-                    eprintln!("error: order {order} of {}: {e}", tenant.handle());
-                    failed.push(format!("order {order} of {}", tenant.handle()));
-                }
-            }
+    let mut planned = Vec::new();
+    let batch = notify_pending(db, server.as_ref(), &tenants, |step| match (step, &server) {
+        (Step::Done { tenant, order, to, subject, .. }, None) => planned.push(Planned {
+            stringer: tenant.handle().to_string(),
+            order: order.0,
+            to: to.to_string(),
+            subject: subject.clone(),
+        }),
+        (Step::Done { tenant, order, to, .. }, Some(_)) => {
+            eprintln!("told the customer of order {order} ({}): {to}", tenant.handle())
         }
-    }
+        (Step::Failed { tenant, order, error }, _) => {
+            eprintln!("error: order {order} of {}: {error}", tenant.handle())
+        }
+    })?;
     if server.is_none() {
-        let count = planned.len();
         output::rows(opts.format, &planned)?;
-        eprintln!("dry run: {} would be sent; nothing was sent", output::count(count, "notice"));
+        eprintln!("dry run: {} would be sent; nothing was sent", output::count(batch.done, "notice"));
     } else {
-        eprintln!("{} sent, {} failed", output::count(told, "notice"), failed.len());
+        eprintln!("{} sent, {} failed", output::count(batch.done, "notice"), batch.failed.len());
     }
-    if let Some(first) = failed.first() {
-        return Err(Error::NotAll { count: failed.len(), first: first.clone(), sending: true }.into());
-    }
-    Ok(())
+    Ok(batch.outcome()?)
 }

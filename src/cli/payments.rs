@@ -2,6 +2,7 @@ use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::db::payments::{self, Line, ListedPayment, Outcome};
 use crate::db::{Access, Tenant};
+use crate::ops;
 use crate::Error;
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -95,7 +96,7 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
     let only = opts.stringer.optional(&mut db)?;
     let (message, report) =
-        payments::import(&mut db, BufReader::new(file), &name, only.as_ref(), opts.dry_run)?;
+        ops::payments::import(&mut db, BufReader::new(file), &name, only.as_ref(), opts.dry_run)?;
 
     // A table of nothing says nothing; scripts still get their empty list.
     if !(report.lines.is_empty() && opts.format == Listed::Table) {
@@ -206,13 +207,10 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 }
 
 fn settle(opts: SettleOpts, ctx: &Context) -> anyhow::Result<()> {
-    let reason = opts.reason.trim();
-    if reason.is_empty() {
-        return Err(Error::BadInput("--reason is empty: say how the payment was handled".into()).into());
-    }
     let mut db = ctx.open(Access::Write)?;
     let tenants = tenants(&mut db, &opts.stringer)?;
-    let settled = db.write(|conn| payments::settle(conn, &tenants, opts.bank_reference.trim(), reason))?;
+    let settled = ops::payments::settle(&mut db, &tenants, &opts.bank_reference, &opts.reason)?;
+    let reason = opts.reason.trim();
     eprintln!(
         "bank transaction {} ({} {} for receipt {} of {}) settled: {reason}",
         settled.bank_reference, settled.currency, settled.amount, settled.receipt, settled.stringer

@@ -182,7 +182,7 @@ fn write_year(
 
 /// Renders one receipt of the year into DIR/<handle>-<number>.pdf.
 fn write_one(dir: &Path, handle: &str, receipt: &Receipt) -> Result<Written, Error> {
-    let path = dir.join(format!("{handle}-{}.pdf", receipt.number));
+    let path = dir.join(crate::receipt::file_name(handle, receipt.number));
     let bytes = pdf::render(receipt)?;
     match std::fs::read(&path) {
         Ok(existing) if existing == bytes => Ok(Written::Same),

@@ -1,7 +1,8 @@
 use super::output::{self, Shown};
 use super::Context;
-use crate::db::resync::{resync_counters, Action, CounterChange, Options};
+use crate::db::resync::{Action, CounterChange, Options};
 use crate::db::Access;
+use crate::ops::resync::resync_counters;
 use clap::Args;
 use serde::Serialize;
 use tabled::Tabled;

@@ -18,6 +18,14 @@ pub fn beyond_repeat() {
     BEYOND_REPEAT.store(true, Ordering::Relaxed);
 }
 
+/// Whether the error came after the mail server accepted a message: running again would
+/// send it twice.
+fn after_sending(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| matches!(cause.downcast_ref::<crate::Error>(), Some(crate::Error::AfterSending(_))))
+}
+
 /// Standard output, which marks the command as done something once a byte goes out.
 pub struct Stdout;
 
@@ -93,6 +101,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         let worth_it = safe
             && matches!(exit_number_of(&error), exit::UNAVAILABLE | exit::TEMPORARY)
             && !BEYOND_REPEAT.load(Ordering::Relaxed)
+            && !after_sending(&error)
             && Instant::now() + pause < deadline;
         if !worth_it {
             status.clear();

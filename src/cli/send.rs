@@ -1,10 +1,10 @@
 use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
-use crate::db::{sends, Access, Db, Tenant};
-use crate::domain::{Language, OrderId};
-use crate::outbox::{self, deliver_document, prepare_document};
-use crate::Error;
+use crate::db::{Access, Db, Tenant};
+use crate::domain::Language;
+use crate::mail::SmtpUrl;
+use crate::ops::outbox::{self, prepare_document, Asked, Step};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
@@ -56,13 +56,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // A dry run only looks.
     let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
     let options = Options { language: opts.lang, copy: opts.copy };
-    if opts.unsent && opts.dry_run {
-        return plan_unsent(&mut db, &opts, options);
-    }
-    if opts.unsent {
-        return send_unsent(&mut db, &opts, options);
-    }
     let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
+    if opts.unsent {
+        return unsent(&mut db, server.as_ref(), &opts, options);
+    }
     let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
     let Some(server) = server else {
         let document = prepare_document(&mut db, &tenant, order, opts.to.as_deref(), options)?;
@@ -76,9 +73,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         return Ok(());
     };
-    let to = opts.to.as_deref();
-    let sent =
-        outbox::send(&mut db, &server, &tenant, order, to, options, opts.again, super::retry::beyond_repeat)?;
+    let asked = Asked { to: opts.to.as_deref(), options, again: opts.again };
+    let sent = outbox::send(&mut db, &server, &tenant, order, &asked)?;
     eprintln!("sent receipt {} of {} to {}", sent.number, tenant.handle(), sent.to);
     Ok(())
 }
@@ -93,93 +89,43 @@ struct Planned {
     subject: String,
 }
 
-/// The documents `send --unsent` is about, per stringer (the one named, or all): the
-/// numbered orders never sent that have an e-mail address, and how many have none.
-fn unsent(db: &mut Db, opts: &Opts) -> Result<Vec<(Tenant, Vec<OrderId>, i64)>, Error> {
+/// Every unsent document, one message each, a failure reported and the others going on;
+/// with --dry-run, the list of what would be sent.
+fn unsent(db: &mut Db, server: Option<&SmtpUrl>, opts: &Opts, options: Options) -> anyhow::Result<()> {
     let tenants = match opts.stringer.optional(db)? {
         Some(tenant) => vec![tenant],
         None => db.read(Tenant::all)?,
     };
-    tenants
-        .into_iter()
-        .map(|tenant| {
-            let (unsent, without) = db.read(|conn| {
-                Ok((
-                    sends::unsent(conn, &tenant, opts.year)?,
-                    sends::without_address(conn, &tenant, opts.year)?,
-                ))
-            })?;
-            Ok((tenant, unsent, without))
-        })
-        .collect()
-}
-
-/// What `send --unsent` would send, one line each; nothing is sent or recorded.
-fn plan_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
     let mut planned = Vec::new();
-    let mut without = 0;
-    for (tenant, unsent, skipped) in unsent(db, opts)? {
-        let tenant = &tenant;
-        without += skipped;
-        for order in unsent {
-            let prepared = prepare_document(db, tenant, order, None, options)?;
-            let subject = prepared.outgoing().subject();
-            planned.push(Planned {
-                stringer: tenant.handle().to_string(),
-                order: order.0,
-                receipt: prepared.number.to_string(),
-                to: prepared.to,
-                subject,
-            });
+    let batch = outbox::send_unsent(db, server, &tenants, opts.year, options, |step| match (step, server) {
+        (Step::Done { tenant, order, number, to, subject }, None) => planned.push(Planned {
+            stringer: tenant.handle().to_string(),
+            order: order.0,
+            receipt: number.map(|n| n.to_string()).unwrap_or_default(),
+            to: to.to_string(),
+            subject: subject.clone(),
+        }),
+        (Step::Done { tenant, number, to, .. }, Some(_)) => {
+            let number = number.map(|n| n.to_string()).unwrap_or_default();
+            eprintln!("sent receipt {number} of {} to {to}", tenant.handle())
         }
-    }
-    let count = planned.len();
-    output::rows(opts.format, &planned)?;
-    eprintln!(
-        "dry run: {} would be sent, {without} skipped without a customer e-mail address; nothing was sent",
-        output::count(count, "message")
-    );
-    Ok(())
-}
-
-/// Every unsent document, one message each; a failure is reported and the others go on.
-fn send_unsent(db: &mut Db, opts: &Opts, options: Options) -> anyhow::Result<()> {
-    let server = opts.server.server()?;
-    // A mail must never carry a number that a failover could take back: one confirmation
-    // covers everything this connection reads.
-    db.confirm_durable()?;
-    let (mut sent, mut failed, mut skipped) = (0usize, Vec::new(), 0i64);
-    for (tenant, unsent, without) in unsent(db, opts)? {
-        let tenant = &tenant;
-        skipped += without;
-        for order in unsent {
-            let outcome = prepare_document(db, tenant, order, None, options)
-                .and_then(|prepared| Ok((prepared.message()?, prepared)))
-                .and_then(|(message, prepared)| {
-                    let accepted = super::retry::beyond_repeat;
-                    deliver_document(db, &server, tenant, order, &prepared, &message, accepted)
-                        .map(|()| prepared)
-                });
-            match outcome {
-                Ok(prepared) => {
-                    sent += 1;
-                    eprintln!("sent receipt {} of {} to {}", prepared.number, tenant.handle(), prepared.to);
-                }
-                Err(e) => {
-                    eprintln!("error: order {order} of {} was not sent: {e}", tenant.handle());
-                    failed.push(format!("order {order} of {}", tenant.handle()));
-                }
-            }
+        (Step::Failed { tenant, order, error }, _) => {
+            eprintln!("error: order {order} of {} was not sent: {error}", tenant.handle())
         }
+    })?;
+    let skipped = batch.without_address;
+    if server.is_none() {
+        output::rows(opts.format, &planned)?;
+        eprintln!(
+            "dry run: {} would be sent, {skipped} skipped without a customer e-mail address; nothing was sent",
+            output::count(batch.done, "message")
+        );
+    } else {
+        eprintln!(
+            "{} sent, {} failed, {skipped} skipped without a customer e-mail address",
+            output::count(batch.done, "message"),
+            batch.failed.len(),
+        );
     }
-    eprintln!(
-        "{} sent, {} failed, {} skipped without a customer e-mail address",
-        output::count(sent, "message"),
-        failed.len(),
-        skipped
-    );
-    if let Some(first) = failed.first() {
-        return Err(Error::NotAll { count: failed.len(), first: first.clone(), sending: true }.into());
-    }
-    Ok(())
+    Ok(batch.outcome()?)
 }

@@ -1,9 +1,9 @@
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
-use crate::db::receipts::Frozen;
 use crate::db::takings::{self, Sums};
-use crate::db::{Access, Tenant};
-use crate::domain::{local_date, now_utc, Price};
+use crate::db::Access;
+use crate::domain::Price;
+use crate::ops::{self, takings::Counted, takings::Days};
 use crate::Error;
 use chrono::NaiveDate;
 use clap::Args;
@@ -53,33 +53,23 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     let mut db = ctx.open(Access::Read)?;
     let named = opts.stringer.optional(&mut db)?;
+    let days = match (opts.date, opts.since, opts.until) {
+        (Some(day), _, _) => Days::On(day),
+        (None, Some(since), Some(until)) => Days::From(since, until),
+        _ => Days::Today,
+    };
+    let counted = ops::takings::takings(&mut db, named.as_ref(), days)?;
     let mut lines = Vec::new();
-    let mut days = None;
-    db.read(|conn| {
-        let frozen = Frozen::load(conn, named.as_ref())?;
-        let tenants = match &named {
-            Some(tenant) => vec![tenant.clone()],
-            None => Tenant::all(conn)?,
-        };
-        for tenant in &tenants {
-            let today = local_date(now_utc(), tenant.zone());
-            let (first, last) = match (opts.date, opts.since, opts.until) {
-                (Some(day), _, _) => (day, day),
-                (None, Some(since), Some(until)) => (since, until),
-                _ => (today, today),
-            };
-            days = Some((first, last));
-            let takings::Takings { sums, totals } = takings::of(conn, tenant, &frozen, first, last)?;
-            let stringer = tenant.handle();
-            for ((currency, method, rate), sum) in sums {
-                lines.push(line(stringer, method, currency, rate.map(|r| r.to_string()), &sum));
-            }
-            for (currency, sum) in totals {
-                lines.push(line(stringer, "total".into(), currency, None, &sum));
-            }
+    for Counted { tenant, takings: takings::Takings { sums, totals }, .. } in &counted {
+        let stringer = tenant.handle();
+        for ((currency, method, rate), sum) in sums {
+            lines.push(line(stringer, method.clone(), currency.clone(), rate.map(|r| r.to_string()), sum));
         }
-        Ok(())
-    })?;
+        for (currency, sum) in totals {
+            lines.push(line(stringer, "total".into(), currency.clone(), None, sum));
+        }
+    }
+    let days = counted.last().map(|c| (c.first, c.last));
     output::rows(opts.format, &lines)?;
     if lines.is_empty() && opts.format == Listed::Table {
         let period = match days {

@@ -1,8 +1,8 @@
 use super::output::{self, Shown};
 use super::{Context, StringerOpt};
-use crate::db::void::{void_lost_numbers, void_order};
 use crate::db::Access;
 use crate::domain::{NumberRange, OrderId};
+use crate::ops::void;
 use clap::Args;
 
 #[derive(Debug, Args)]
@@ -34,7 +34,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let reason = opts.reason.trim();
     if let Some(order) = opts.order {
         let tenant = opts.stringer.tenant_for(&mut db, order)?;
-        let number = void_order(&mut db, &tenant, order, reason)?;
+        let number = void::order(&mut db, &tenant, order, reason)?;
         eprintln!("receipt {number} (order {order}) is void: {reason}");
         return Ok(());
     }
@@ -42,7 +42,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         unreachable!("clap requires --order or --number");
     };
     let tenant = opts.stringer.required(&mut db)?;
-    let lost = void_lost_numbers(&mut db, &tenant, numbers, reason, opts.dry_run)?;
+    let lost = void::lost_numbers(&mut db, &tenant, numbers, reason, opts.dry_run)?;
     if opts.format == Shown::Json {
         output::json(&lost)?;
     }

@@ -8,10 +8,9 @@
 //! one number and no gap.
 
 use super::events::{self, Event};
-use super::failure::{classify, Failure, Rule, Unique};
 use super::schema::{issuers, orders as orders_table, stringers};
 use super::{counters, orders, stock, vat};
-use super::{Db, DbConn, Tenant};
+use super::{DbConn, Tenant};
 use crate::domain::{
     address_limit_passed, format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber,
     YEARS,
@@ -82,57 +81,28 @@ pub struct Rules {
     pub note: Option<String>,
 }
 
-/// Marks `order` strung at `strung_at` and gives it the next number of its stringer's
-/// year (the calendar year of `strung_at` in the stringer's zone). Idempotent: an order
-/// that already has a number keeps it.
-pub fn mint(db: &mut Db, tenant: &Tenant, order: OrderId, strung_at: NaiveDateTime) -> Result<Minted, Error> {
-    mint_with(db, tenant, order, strung_at, &Rules::default())
-}
-
-/// The mint at the counter: `order` strung now, for the stringer named or else the order's
-/// owner, who is looked up on the way. On PostgreSQL that is one statement (a call of
-/// `receipts_mint_now`); anything unusual (an order already numbered, a refusal, an order
-/// that is not there, a waiver to journal) takes the long way, which explains it.
-pub fn mint_now(
-    db: &mut Db,
-    handle: Option<&str>,
+/// Calls `receipts_mint_now` (PostgreSQL): the order strung at `strung_at` and numbered in
+/// one statement, for the stringer named or else the order's owner. None when the order
+/// takes the long way (numbered already, refused, not there): `ops::mint` explains it.
+pub fn mint_now_statement(
+    pg: &mut PgConnection,
     order: OrderId,
-    without_address: bool,
-) -> Result<(Tenant, Minted), Error> {
-    let strung_at = now_utc();
-    let handle = handle.map(str::to_ascii_lowercase);
-    let lock_timeout = db.lock_timeout_setting();
-    let rules = Rules { without_address, ..Rules::default() };
-    if let (Some(pg), false) = (db.postgres(), without_address) {
-        let called = diesel::sql_query("SELECT * FROM receipts_mint_now($1, $2, $3, $4)")
-            .bind::<BigInt, _>(order.0)
-            .bind::<Nullable<Text>, _>(handle.as_deref())
-            .bind::<Timestamp, _>(strung_at)
-            .bind::<Text, _>(&lock_timeout)
-            .get_result::<MintedNow>(pg)
-            .optional();
-        match called {
-            Ok(Some(MintedNow { o_stringer, o_handle, o_zone, o_year, o_seq: Some(seq) })) => {
-                let tenant = Tenant::looked_up(o_stringer, o_handle, o_zone)?;
-                let number = ReceiptNumber::new(o_year, seq);
-                return Ok((tenant, Minted { order, number, outcome: Outcome::Fresh }));
-            }
-            Ok(_) => {}
-            Err(e) => match classify(&e) {
-                // The statement commits itself: cut off while it ran, it may have.
-                Failure::ConnectionLost(reason) => return Err(Error::InDoubt(reason)),
-                Failure::Busy(_) => return Err(db.explain(e.into())),
-                _ => {}
-            },
-        }
-    }
-    let tenant = db.read(|conn| Tenant::named_or_owner(conn, handle.as_deref(), order))?;
-    let minted = mint_with(db, &tenant, order, strung_at, &rules)?;
-    Ok((tenant, minted))
+    handle: Option<&str>,
+    strung_at: NaiveDateTime,
+    lock_timeout: &str,
+) -> QueryResult<Option<MintedNow>> {
+    diesel::sql_query("SELECT * FROM receipts_mint_now($1, $2, $3, $4)")
+        .bind::<BigInt, _>(order.0)
+        .bind::<Nullable<Text>, _>(handle)
+        .bind::<Timestamp, _>(strung_at)
+        .bind::<Text, _>(lock_timeout)
+        .get_result::<MintedNow>(pg)
+        .optional()
 }
 
+/// What `receipts_mint_now` answered.
 #[derive(QueryableByName)]
-struct MintedNow {
+pub struct MintedNow {
     #[diesel(sql_type = BigInt)]
     o_stringer: i64,
     #[diesel(sql_type = Text)]
@@ -145,83 +115,12 @@ struct MintedNow {
     o_seq: Option<i64>,
 }
 
-/// `mint`, with the strung time compared to the year's last issued number as asked, and
-/// the waivers and notes of `rules`.
-pub fn mint_with(
-    db: &mut Db,
-    tenant: &Tenant,
-    order: OrderId,
-    strung_at: NaiveDateTime,
-    rules: &Rules,
-) -> Result<Minted, Error> {
-    let year = receipt_year(tenant, strung_at)?;
-    let lock_timeout = db.lock_timeout_setting();
-    let minted = match db.postgres() {
-        // On PostgreSQL the whole mint is one statement (a call of `receipts_mint`), and a
-        // statement on its own is a transaction: one round trip, all or nothing.
-        Some(pg) => match mint_statement(pg, tenant, order, year, strung_at, Some(&lock_timeout), rules) {
-            Ok(Some(seq)) => {
-                Ok(Minted { order, number: ReceiptNumber::new(year, seq), outcome: Outcome::Fresh })
-            }
-            Ok(None) => db.write(|conn| already_numbered(conn, tenant, order, strung_at)),
-            // The statement commits itself: cut off while it ran, it may have.
-            Err(e) => match classify(&e) {
-                Failure::ConnectionLost(reason) => Err(Error::InDoubt(reason)),
-                _ => Err(db.explain(e.into())),
-            },
-        },
-        None => db.write(|conn| mint_step(conn, tenant, order, strung_at, rules)),
-    };
-    let e = match minted {
-        Ok(minted) => return confirmed(db, minted),
-        Err(Error::Database(e)) => e,
-        Err(other) => return Err(other),
-    };
-    match classify(&e) {
-        Failure::UniqueViolation(Unique::ReceiptNumber) => {
-            let last_n = db.read(|conn| Ok(counters::last_n(conn, tenant, year)?))?.unwrap_or(0);
-            Err(Error::CounterBehind {
-                stringer: tenant.handle().to_string(),
-                number: ReceiptNumber::new(year, last_n + 1),
-            })
-        }
-        Failure::Refused(Rule::NoPrice) => Err(Error::NoPrice { order }),
-        Failure::Refused(Rule::NoAddress) => Err(address_missing(db, tenant, order)),
-        Failure::Refused(Rule::NoVatRate) => Err(Error::NoVatRate {
-            stringer: tenant.handle().to_string(),
-            date: local_date(strung_at, tenant.zone()),
-        }),
-        Failure::Refused(Rule::OutOfOrder) => {
-            let previous = db.read(|conn| last_strung(conn, tenant, year))?;
-            Err(out_of_order(tenant, strung_at, previous))
-        }
-        _ => Err(Error::Database(e)),
-    }
-}
-
-/// A number this call did not mint itself was read back, perhaps after doubt (an earlier
-/// run cut off while it committed): it is reported only once it is durable where a failover
-/// would take the database (`Db::confirm_durable`). A fresh mint waited for that in its own
-/// commit.
-fn confirmed(db: &mut Db, minted: Minted) -> Result<Minted, Error> {
-    if !minted.is_fresh() {
-        db.confirm_durable()?;
-    }
-    Ok(minted)
-}
-
-/// The refusal of an order above the small-amount limit without the customer's address.
-fn address_missing(db: &mut Db, tenant: &Tenant, order: OrderId) -> Error {
-    match db.read(|conn| orders::find(conn, tenant, order)) {
-        Ok(found) => Error::AddressRequired {
-            order,
-            amount: format!(
-                "{} {}",
-                found.currency,
-                found.total().map(|p| p.to_string()).unwrap_or_default()
-            ),
-        },
-        Err(e) => e,
+impl MintedNow {
+    /// The stringer and the fresh number, when the statement minted one.
+    pub fn fresh(self) -> Result<Option<(Tenant, ReceiptNumber)>, Error> {
+        let MintedNow { o_stringer, o_handle, o_zone, o_year, o_seq } = self;
+        let Some(seq) = o_seq else { return Ok(None) };
+        Ok(Some((Tenant::looked_up(o_stringer, o_handle, o_zone)?, ReceiptNumber::new(o_year, seq))))
     }
 }
 
@@ -235,7 +134,7 @@ pub fn mint_in_transaction(
     mint_step(conn, tenant, order, strung_at, &Rules::default())
 }
 
-fn mint_step(
+pub(crate) fn mint_step(
     conn: &mut DbConn,
     tenant: &Tenant,
     order: OrderId,
@@ -256,7 +155,7 @@ fn mint_step(
 
 /// The year `strung_at` gives a receipt; one the schema cannot hold is refused here, as
 /// bad input, before it reaches a CHECK constraint.
-fn receipt_year(tenant: &Tenant, strung_at: NaiveDateTime) -> Result<i32, Error> {
+pub(crate) fn receipt_year(tenant: &Tenant, strung_at: NaiveDateTime) -> Result<i32, Error> {
     let year = local_year(strung_at, tenant.zone());
     if !YEARS.contains(&year) {
         return Err(Error::YearOutOfRange { at: format_local(strung_at, tenant.zone()), year });
@@ -266,7 +165,7 @@ fn receipt_year(tenant: &Tenant, strung_at: NaiveDateTime) -> Result<i32, Error>
 
 /// Nothing was minted: the order is not this stringer's, or it has its number already.
 /// An order that was unstrung is strung again, within the year of its number.
-fn already_numbered(
+pub fn already_numbered(
     conn: &mut DbConn,
     tenant: &Tenant,
     order: OrderId,
@@ -303,7 +202,7 @@ fn already_numbered(
 /// Calls `receipts_mint` (migrations/postgres/*_number_derived): the new sequence number,
 /// or None when the order is not eligible. `lock_timeout` (milliseconds) bounds its lock
 /// waits; None keeps the transaction's.
-fn mint_statement(
+pub(crate) fn mint_statement(
     conn: &mut PgConnection,
     tenant: &Tenant,
     order: OrderId,
@@ -429,7 +328,7 @@ const WITHOUT_ADDRESS: &str = "issued without the customer's address above the s
 
 /// The highest number of the tenant's year that was strung, and when: numbers follow time,
 /// so the next one may not be strung before it (unless backdated).
-fn last_strung(
+pub(crate) fn last_strung(
     conn: &mut DbConn,
     tenant: &Tenant,
     year: i32,
@@ -446,7 +345,7 @@ fn last_strung(
         .map(|(seq, at)| (ReceiptNumber::new(year, seq), at)))
 }
 
-fn out_of_order(
+pub(crate) fn out_of_order(
     tenant: &Tenant,
     at: NaiveDateTime,
     previous: Option<(ReceiptNumber, NaiveDateTime)>,

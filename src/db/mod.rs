@@ -8,7 +8,6 @@
 
 pub mod accounts;
 pub mod audit;
-pub mod backup;
 pub mod counters;
 pub mod customers;
 pub mod events;

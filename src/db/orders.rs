@@ -364,6 +364,22 @@ impl Order {
             && self.voided_at.is_none()
     }
 
+    /// What the counter offers for the order now: each action that can work, so that no
+    /// button is shown that can only be refused. `sent`: its document was e-mailed before;
+    /// `mail`: the counter has a mail server; `owner`: the owner asks. (The refusals stay
+    /// where the actions are done, for whoever posts anyway.)
+    pub fn actions(&self, sent: bool, mail: bool, owner: bool) -> Actions {
+        let live = self.voided_at.is_none();
+        let client = self.kind == OrderKind::Client;
+        Actions {
+            string: live && self.strung_at.is_none(),
+            pick_up: self.waiting(),
+            notify: mail && self.waiting() && self.email.is_some() && self.notified_at.is_none(),
+            send: mail && live && client && self.number.is_some() && self.email.is_some() && !sent,
+            void: owner && live && self.number.is_some(),
+        }
+    }
+
     /// Where it stands; `overdue` says whether an unpaid invoice is past its due date.
     pub fn status(&self, overdue: bool) -> OrderStatus {
         match (self.voided_at.is_some(), self.number.is_some(), self.kind, self.paid_at.is_some()) {
@@ -375,6 +391,16 @@ impl Order {
             (false, true, OrderKind::Client, false) => OrderStatus::Unpaid,
         }
     }
+}
+
+/// The counter's actions an order offers (`Order::actions`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Actions {
+    pub string: bool,
+    pub pick_up: bool,
+    pub notify: bool,
+    pub send: bool,
+    pub void: bool,
 }
 
 /// An order in a listing, with its stringer.

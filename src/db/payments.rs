@@ -10,7 +10,7 @@
 
 use super::events::{self, Change, Event};
 use super::schema::{listed_payments, orders as orders_table, payments};
-use super::{Db, DbConn, Loaded, Tenant};
+use super::{DbConn, Tenant};
 use crate::bank::Transaction;
 use crate::domain::{
     count, format_utc, local_date, local_noon, now_utc, OrderId, PaymentMethod, Price, ReceiptNumber,
@@ -21,7 +21,6 @@ use crate::payment::Reference;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::BufRead;
 
 /// What became of a credit that names one of this database's receipts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -799,31 +798,4 @@ impl Report {
         }
         said.join(", ")
     }
-}
-
-/// Imports a bank file (camt.053/054), as `receipts payments import` and the counter's
-/// `/payments/import` do: one file, one transaction (an entry that cannot be read, however
-/// late, applies nothing); what was judged from earlier imports is reported only once it is
-/// durable (SPEC 16). Returns the message's kind and version, and the report.
-pub fn import(
-    db: &mut Db,
-    reader: impl BufRead,
-    name: &str,
-    only: Option<&Tenant>,
-    dry_run: bool,
-) -> Result<(String, Report), Error> {
-    let work = |conn: &mut DbConn| {
-        super::prepare_bulk(conn)?;
-        let mut import = Import::new(conn, name, only, dry_run)?;
-        let message = crate::bank::read(reader, name, |tx| import.push(conn, tx))?;
-        Ok((message, import.finish(conn)?))
-    };
-    let (message, report) = if dry_run { db.read(work)? } else { db.write(work)? };
-    if !dry_run && report.count(Outcome::Applied) > 0 {
-        db.refresh_statistics(Loaded::Payments);
-    }
-    if !dry_run && report.lines.iter().any(|line| line.outcome != Outcome::Applied) {
-        db.confirm_durable()?;
-    }
-    Ok((message, report))
 }

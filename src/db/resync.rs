@@ -9,7 +9,7 @@
 use super::counters;
 use super::events::{self, Event};
 use super::schema::{orders, receipt_counters};
-use super::{Db, DbConn, Lock, Tenant};
+use super::{DbConn, Tenant};
 use crate::domain::{now_utc, StringerId};
 use crate::error::Error;
 use diesel::dsl::max;
@@ -48,18 +48,15 @@ pub struct Options {
     pub allow_lower: bool,
 }
 
-/// Compares every counter with the orders and repairs it (unless `dry_run`).
-pub fn resync_counters(db: &mut Db, options: Options) -> Result<Vec<CounterChange>, Error> {
-    // No mint may move a counter meanwhile (SQLite: the write lock keeps every writer out).
-    db.transaction(Lock::Recount, |conn| {
-        let tenants: BTreeMap<StringerId, Tenant> =
-            Tenant::all(conn)?.into_iter().map(|t| (t.id(), t)).collect();
-        let changes = plan(conn, &tenants, options.allow_lower)?;
-        if !options.dry_run {
-            apply(conn, &tenants, &changes, options.allow_lower)?;
-        }
-        Ok(changes)
-    })
+/// Compares every counter with the orders and repairs it (unless `dry_run`), in a
+/// transaction that keeps every mint out (`Lock::Recount`, which `ops::resync` takes).
+pub fn resync_counters(conn: &mut DbConn, options: Options) -> Result<Vec<CounterChange>, Error> {
+    let tenants: BTreeMap<StringerId, Tenant> = Tenant::all(conn)?.into_iter().map(|t| (t.id(), t)).collect();
+    let changes = plan(conn, &tenants, options.allow_lower)?;
+    if !options.dry_run {
+        apply(conn, &tenants, &changes, options.allow_lower)?;
+    }
+    Ok(changes)
 }
 
 /// Every stringer's counters against its orders: a view over all stringers at once (one

@@ -54,7 +54,8 @@ pub fn of(
     let bounds = (day_start(first, zone), day_start(until, zone));
     let mut sums: BTreeMap<Key, Sums> = BTreeMap::new();
     orders::for_each_in_period(conn, tenant, Basis::Received, bounds, |order| {
-        let rate = frozen.vat_rate(&order, tenant).ok().flatten();
+        // A rate that cannot be read is a failure, never a VAT of 0 in the count.
+        let rate = frozen.vat_rate(&order, tenant)?;
         let amount = order.total().map_or(0, |p| p.0);
         let method = order.payment_method.map_or("unrecorded".to_string(), |m| m.to_string());
         let sum = sums.entry((order.currency.to_string(), method, rate)).or_default();

@@ -5,49 +5,40 @@
 use super::events::{self, Event};
 use super::schema::orders as orders_table;
 use super::{counters, orders};
-use super::{Db, DbConn, Tenant};
+use super::{DbConn, Tenant};
 use crate::domain::{local_year, now_utc, NumberRange, OrderId, OrderKind, ReceiptNumber, YEARS};
 use crate::error::{Error, Wanted};
 use diesel::prelude::*;
 use serde::Serialize;
 
-/// Voids one of the tenant's numbered orders. Repeating the same void changes nothing.
+/// Voids one of the tenant's numbered orders, `reason` given (and trimmed). Returns the
+/// number, and whether this call voided it (false: the same void was found done).
 pub fn void_order(
-    db: &mut Db,
+    conn: &mut DbConn,
     tenant: &Tenant,
     order: OrderId,
     reason: &str,
-) -> Result<ReceiptNumber, Error> {
-    let reason = required_reason(reason)?;
-    let voided = db.write(|conn| {
-        let found = orders::find(conn, tenant, order)?;
-        let Some(number) = found.number else {
-            return Err(Error::Unnumbered { order, wanted: Wanted::Void });
-        };
-        match found.void_reason {
-            Some(existing) if existing == reason => return Ok((number, false)),
-            Some(existing) => return Err(Error::AlreadyVoid { order, number, reason: existing }),
-            None => {}
-        }
-        let now = now_utc();
-        diesel::update(tenant.orders().filter(orders_table::id.eq(order.0)))
-            .set((
-                orders_table::voided_at.eq(now),
-                orders_table::void_reason.eq(reason),
-                orders_table::updated_at.eq(now),
-            ))
-            .execute(conn)?;
-        let numbers = NumberRange { first: number, last: number };
-        events::record(conn, &Event::void(tenant.id(), numbers, order, None, reason))?;
-        Ok((number, true))
-    });
-    // A void found already done, perhaps after doubt: what was read is reported once durable.
-    match voided {
-        Ok((number, true)) => Ok(number),
-        Ok((number, false)) => db.confirm_durable().map(|()| number),
-        Err(refusal @ Error::AlreadyVoid { .. }) => Err(db.confirm_durable().err().unwrap_or(refusal)),
-        Err(other) => Err(other),
+) -> Result<(ReceiptNumber, bool), Error> {
+    let found = orders::find(conn, tenant, order)?;
+    let Some(number) = found.number else {
+        return Err(Error::Unnumbered { order, wanted: Wanted::Void });
+    };
+    match found.void_reason {
+        Some(existing) if existing == reason => return Ok((number, false)),
+        Some(existing) => return Err(Error::AlreadyVoid { order, number, reason: existing }),
+        None => {}
     }
+    let now = now_utc();
+    diesel::update(tenant.orders().filter(orders_table::id.eq(order.0)))
+        .set((
+            orders_table::voided_at.eq(now),
+            orders_table::void_reason.eq(reason),
+            orders_table::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    let numbers = NumberRange { first: number, last: number };
+    events::record(conn, &Event::void(tenant.id(), numbers, order, None, reason))?;
+    Ok((number, true))
 }
 
 /// The most numbers one `void --number` range records: a range longer than a lost day's
@@ -73,7 +64,7 @@ pub struct LostNumbers {
 /// accepted only as a range that starts right after it (the counter then moves to the
 /// range's end), so a void never opens an unexplained gap.
 pub fn void_lost_numbers(
-    db: &mut Db,
+    conn: &mut DbConn,
     tenant: &Tenant,
     numbers: NumberRange,
     reason: &str,
@@ -96,47 +87,45 @@ pub fn void_lost_numbers(
             numbers.count()
         )));
     }
-    db.write(|conn| {
-        let now = now_utc();
-        let counter = if dry_run {
-            counters::last_n(conn, tenant, year)?.unwrap_or(0)
+    let now = now_utc();
+    let counter = if dry_run {
+        counters::last_n(conn, tenant, year)?.unwrap_or(0)
+    } else {
+        counters::lock(conn, tenant, year, now)?
+    };
+    if numbers.first.seq > counter + 1 {
+        let next = ReceiptNumber::new(year, counter + 1);
+        let issued = if counter == 0 {
+            format!("no number of {year} was issued yet")
         } else {
-            counters::lock(conn, tenant, year, now)?
+            format!("the last number issued is {}", ReceiptNumber::new(year, counter))
         };
-        if numbers.first.seq > counter + 1 {
-            let next = ReceiptNumber::new(year, counter + 1);
-            let issued = if counter == 0 {
-                format!("no number of {year} was issued yet")
-            } else {
-                format!("the last number issued is {}", ReceiptNumber::new(year, counter))
-            };
-            return Err(Error::BadInput(format!(
-                "{numbers} lies above the counter of {} for {year} ({issued}): numbers above it \
-                 can only be voided as a range that starts at {next}, e.g. --number {next}..{}",
-                tenant.handle(),
-                numbers.last
-            )));
-        }
-        refuse_held_numbers(conn, tenant, numbers)?;
-        let counter_after = counter.max(numbers.last.seq);
-        if dry_run {
-            return Ok(LostNumbers {
-                numbers: numbers.to_string(),
-                counter_before: counter,
-                counter_after,
-                first_order: None,
-            });
-        }
-        let first_order = insert_placeholders(conn, tenant, numbers, reason)?;
-        counters::set(conn, tenant, year, Some(counter), counter_after, now)?;
-        let moved = (counter_after != counter).then_some((counter, counter_after));
-        events::record(conn, &Event::void(tenant.id(), numbers, first_order, moved, reason))?;
-        Ok(LostNumbers {
+        return Err(Error::BadInput(format!(
+            "{numbers} lies above the counter of {} for {year} ({issued}): numbers above it \
+             can only be voided as a range that starts at {next}, e.g. --number {next}..{}",
+            tenant.handle(),
+            numbers.last
+        )));
+    }
+    refuse_held_numbers(conn, tenant, numbers)?;
+    let counter_after = counter.max(numbers.last.seq);
+    if dry_run {
+        return Ok(LostNumbers {
             numbers: numbers.to_string(),
             counter_before: counter,
             counter_after,
-            first_order: Some(first_order),
-        })
+            first_order: None,
+        });
+    }
+    let first_order = insert_placeholders(conn, tenant, numbers, reason)?;
+    counters::set(conn, tenant, year, Some(counter), counter_after, now)?;
+    let moved = (counter_after != counter).then_some((counter, counter_after));
+    events::record(conn, &Event::void(tenant.id(), numbers, first_order, moved, reason))?;
+    Ok(LostNumbers {
+        numbers: numbers.to_string(),
+        counter_before: counter,
+        counter_after,
+        first_order: Some(first_order),
     })
 }
 
@@ -198,7 +187,7 @@ fn insert_placeholders(
     })
 }
 
-fn required_reason(reason: &str) -> Result<&str, Error> {
+pub fn required_reason(reason: &str) -> Result<&str, Error> {
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(Error::Invalid {

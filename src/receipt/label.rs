@@ -6,12 +6,9 @@
 //! characters as people see them (grapheme clusters), never inside one.
 
 use super::pdf::{archival_document, draw, faces, Face, Item, BLACK};
-use crate::db::queue::Queued;
-use crate::domain::format_local;
 use crate::error::Error;
 use crate::payment::qr;
 use chrono::{Datelike, NaiveDate};
-use chrono_tz::Tz;
 use krilla::metadata::{DateTime, Metadata};
 use krilla::page::PageSettings;
 use unicode_segmentation::UnicodeSegmentation;
@@ -71,28 +68,9 @@ pub struct Label {
     pub tension: Option<String>,
     /// The promised time as the stringer reads it, with its word: "due 2026-11-26 17:00".
     pub due: Option<String>,
-    /// What the QR code holds: the order's page, or `receipts:order:ID`.
+    /// What the QR code holds (`ops::label` says what: the order's page, or
+    /// `receipts:order:ID`).
     pub code: String,
-}
-
-impl Label {
-    /// The label of an order as the queue reads it; the QR code opens the order's page
-    /// under `base_url` (the web counter's address), else holds `receipts:order:ID`.
-    pub fn of(order: &Queued, zone: Tz, base_url: Option<&str>) -> Label {
-        let code = match base_url {
-            Some(base) => format!("{}/orders/{}", base.trim_end_matches('/'), order.id),
-            None => format!("receipts:order:{}", order.id),
-        };
-        Label {
-            order: order.id.0,
-            customer: order.customer.clone(),
-            racket: order.racket.clone(),
-            string: order.string.clone(),
-            tension: order.tension.clone(),
-            due: order.due().map(|due| format!("due {}", format_local(due, zone))),
-            code,
-        }
-    }
 }
 
 /// One page per label, each exactly `size`; `made_on` is the document's date (PDF/A needs

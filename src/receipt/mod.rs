@@ -273,3 +273,9 @@ pub enum Line {
     /// Vertical space.
     Gap,
 }
+
+/// The name a receipt's PDF is saved and attached under, the same from every door:
+/// `anna-2026-0001.pdf`.
+pub fn file_name(handle: &str, number: crate::domain::ReceiptNumber) -> String {
+    format!("{handle}-{number}.pdf")
+}

@@ -5,8 +5,8 @@ use super::problem::{PageError, PageResult};
 use super::session::{Nav, Owner, Posted, Staff};
 use super::words::Words;
 use super::Shared;
-use crate::db::payments;
 use crate::error::Error;
+use crate::ops;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -54,7 +54,7 @@ pub async fn import(State(counter): State<Shared>, posted: Posted<Owner>) -> Pag
     let file_name = name.clone();
     let (message, report) = owner
         .db(&counter, move |db| {
-            payments::import(db, std::io::Cursor::new(bytes), &file_name, Some(&tenant), dry_run)
+            ops::payments::import(db, std::io::Cursor::new(bytes), &file_name, Some(&tenant), dry_run)
         })
         .await?;
     let credits = report

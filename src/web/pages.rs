@@ -6,15 +6,19 @@ use super::problem::{self, PageError, PageResult};
 use super::session::{Nav, Owner, Posted, Staff, Visit};
 use super::words::Words;
 use super::Shared;
-use crate::db::mint::{mint_now, Outcome};
-use crate::db::orders::{self, Pickup};
+use crate::db::mint::Outcome;
+use crate::db::orders::{self, Actions, Pickup};
 use crate::db::queue::{self, Queued};
 use crate::db::receipts::{self, Options};
+use crate::db::sends;
 use crate::db::Tenant;
-use crate::domain::{format_local, local_date, now_utc, strings_line, OrderId, PaymentMethod};
+use crate::domain::{format_local, now_utc, strings_line, OrderId, PaymentMethod};
 use crate::error::Error;
 use crate::mail::SmtpUrl;
-use crate::receipt::label::{self, Label, Size};
+use crate::ops::label::{self, Which};
+use crate::ops::outbox::Asked;
+use crate::ops::{mint, Whose};
+use crate::receipt::label::Size;
 use crate::receipt::pdf;
 use askama::Template;
 use axum::extract::{FromRequestParts, Path, State};
@@ -119,18 +123,18 @@ struct OrderPage {
     paid: Option<String>,
     void: Option<String>,
     /// The actions this order offers now.
-    can_string: bool,
-    can_pick_up: bool,
-    can_notify: bool,
-    can_send: bool,
-    can_void: bool,
+    can: Actions,
     methods: Vec<(&'static str, &'static str)>,
 }
 
 /// `/orders/{id}`: the order, its number once strung, and the day's actions.
 pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Response {
-    let found = visit.read(&counter, move |conn, session| orders::find(conn, &session.tenant, OrderId(id)));
-    let (staff, order) = match found.await {
+    let found = visit.read(&counter, move |conn, session| {
+        let order = orders::find(conn, &session.tenant, OrderId(id))?;
+        let sent = sends::last(conn, &session.tenant, order.id)?.is_some();
+        Ok((order, sent))
+    });
+    let (staff, (order, sent)) = match found.await {
         Ok(found) => found,
         Err(response) => return response,
     };
@@ -154,11 +158,7 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
             None => on,
         }),
         void: order.voided_at.map(|_| order.void_reason.clone().unwrap_or_default()),
-        can_string: order.voided_at.is_none() && order.strung_at.is_none(),
-        can_pick_up: order.waiting(),
-        can_notify: order.waiting() && order.email.is_some(),
-        can_send: order.number.is_some() && order.email.is_some(),
-        can_void: staff.is_owner() && order.number.is_some() && order.voided_at.is_none(),
+        can: order.actions(sent, counter.smtp.is_some(), staff.is_owner()),
         methods: PaymentMethod::ALL.into_iter().map(|m| (m.as_str(), method_word(w, m))).collect(),
     };
     super::rendered(StatusCode::OK, &page)
@@ -187,7 +187,7 @@ pub async fn strung(State(counter): State<Shared>, Id(id): Id, posted: Posted<St
     posted
         .by
         .db(&counter, move |db| {
-            let (tenant, minted) = mint_now(db, Some(tenant.handle()), OrderId(id), false)?;
+            let minted = mint::strung(db, Whose::Known(&tenant), &mint::Request::now(OrderId(id)))?.minted;
             if minted.outcome == Outcome::Fresh {
                 eprintln!("order {id} strung: receipt {} for {}", minted.number, tenant.handle());
             }
@@ -222,7 +222,7 @@ async fn mail(
 /// does (once; journaled once the mail server took it).
 pub async fn notify(State(counter): State<Shared>, Id(id): Id, posted: Posted<Staff>) -> PageResult {
     mail(&counter, &posted.by, move |db, server, tenant| {
-        crate::outbox::notify(db, server, tenant, OrderId(id), false, || ()).map(drop)
+        crate::ops::outbox::notify(db, server, tenant, OrderId(id), false).map(drop)
     })
     .await?;
     back_to(id)
@@ -232,7 +232,7 @@ pub async fn notify(State(counter): State<Shared>, Id(id): Id, posted: Posted<St
 /// number made durable first; journaled once the mail server took it).
 pub async fn send(State(counter): State<Shared>, Id(id): Id, posted: Posted<Staff>) -> PageResult {
     mail(&counter, &posted.by, move |db, server, tenant| {
-        crate::outbox::send(db, server, tenant, OrderId(id), None, Options::default(), false, || ()).map(drop)
+        crate::ops::outbox::send(db, server, tenant, OrderId(id), &Asked::default()).map(drop)
     })
     .await?;
     back_to(id)
@@ -244,37 +244,33 @@ pub async fn void(State(counter): State<Shared>, Id(id): Id, posted: Posted<Owne
     let Posted { by: Owner(owner), form } = posted;
     let reason = form.get("reason").unwrap_or_default().to_string();
     let tenant = owner.session.tenant.clone();
-    owner.db(&counter, move |db| crate::db::void::void_order(db, &tenant, OrderId(id), &reason)).await?;
+    owner.db(&counter, move |db| crate::ops::void::order(db, &tenant, OrderId(id), &reason)).await?;
     back_to(id)
 }
 
 /// `/orders/{id}/receipt.pdf`: the frozen document, as `receipts receipt N -o FILE.pdf`.
 pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> PageResult {
     let tenant = staff.session.tenant.clone();
-    let (number, bytes) = staff
+    let (name, bytes) = staff
         .db(&counter, move |db| {
             let receipt =
                 db.read(|conn| receipts::receipt(conn, &tenant, OrderId(id), Options::default()))?;
-            Ok((receipt.number.to_string(), pdf::render(&receipt)?))
+            Ok((crate::receipt::file_name(tenant.handle(), receipt.number), pdf::render(&receipt)?))
         })
         .await?;
-    Ok(pdf_response(bytes, &format!("receipt-{number}.pdf")))
+    Ok(pdf_response(bytes, &name))
 }
 
 /// `/orders/{id}/label.pdf`: the racket's label, its QR code opening this order's page.
 pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> PageResult {
     let tenant = staff.session.tenant.clone();
     let base = counter.base_url.clone();
-    let bytes = staff
+    let labels = staff
         .db(&counter, move |db| {
-            let label = db.read(|conn| {
-                let order = queue::one(conn, &tenant, OrderId(id))?;
-                Ok(Label::of(&order, tenant.zone(), base.as_deref()))
-            })?;
-            label::render(&[label], Size::default(), local_date(now_utc(), tenant.zone()))
+            label::labels(db, &tenant, Which::Order(OrderId(id)), Size::default(), base.as_deref())
         })
         .await?;
-    Ok(pdf_response(bytes, &format!("label-{id}.pdf")))
+    Ok(pdf_response(labels.pdf.unwrap_or_default(), &labels.file_name))
 }
 
 fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {

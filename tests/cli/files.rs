@@ -56,7 +56,7 @@ fn mint_the_rest(db: &TestDb) {
         .unwrap();
     for (i, id) in open.into_iter().enumerate() {
         let at = utc("2026-11-22 10:00") + chrono::Duration::minutes(i as i64);
-        receipts::db::mint::mint(&mut conn, &tenant, receipts::domain::OrderId(id), at).unwrap();
+        receipts::ops::mint::mint(&mut conn, &tenant, receipts::domain::OrderId(id), at).unwrap();
     }
 }
 

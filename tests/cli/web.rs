@@ -737,6 +737,18 @@ on_both_backends! {
         ok(&db, &["order", "edit", &order.to_string(), "--email", "roger@example.com"]);
         account(&db, "olga", "anna", "owner");
         ok(&db, &["mint", "--order", &order.to_string()]);
+        // A counter without a mail server offers neither; a send posted anyway is refused
+        // (503) in the page's words, naming no flag.
+        {
+            let bare = Server::start(&db, &[]);
+            let mut anna = Browser::new(&bare);
+            anna.log_in("anna", PASSWORD);
+            let page = anna.get(&format!("/orders/{order}"));
+            assert!(!page.text().contains(">Notify</button>") && !page.text().contains(">Send</button>"), "{}", page.text());
+            let refused = anna.post(&format!("/orders/{order}/send"), &[("csrf", &page.csrf())]);
+            assert_eq!(refused.status, 503, "{}", refused.text());
+            assert!(refused.text().contains("no mail server") && !refused.text().contains("--smtp-url"), "{}", refused.text());
+        }
         let sink = support::smtp::Sink::start(support::smtp::Behaviour::Accept);
         let server = Server::start(&db, &["--smtp-url", &sink.url(None)]);
         let mut anna = Browser::new(&server);
@@ -749,6 +761,7 @@ on_both_backends! {
         assert_eq!(told.status, 303, "{}", told.text());
         let again = anna.post(&format!("/orders/{order}/notify"), &[("csrf", &csrf)]);
         assert_eq!(again.status, 422, "told once: {}", again.text());
+        assert!(!anna.get(&format!("/orders/{order}")).text().contains(">Notify</button>"), "no button that can only be refused");
         assert_eq!(sink.received().len(), 1);
         assert_eq!(journaled(&db, "notify").len(), 1);
         // The document, by e-mail, once.
@@ -756,6 +769,7 @@ on_both_backends! {
         let sent = anna.post(&format!("/orders/{order}/send"), &[("csrf", &csrf)]);
         assert_eq!(sent.status, 303, "{}", sent.text());
         assert_eq!(anna.post(&format!("/orders/{order}/send"), &[("csrf", &csrf)]).status, 422, "sent once");
+        assert!(!anna.get(&format!("/orders/{order}")).text().contains(">Send</button>"), "sent: no Send");
         let received = sink.received();
         assert_eq!(received.len(), 2);
         assert_eq!(received[1].to, vec!["roger@example.com".to_string()]);

@@ -1,8 +1,9 @@
 use crate::on_both_backends;
 use crate::support::*;
-use receipts::db::mint::{mint, mint_in_transaction, Minted};
+use receipts::db::mint::{mint_in_transaction, Minted};
 use receipts::db::{Db, Tenant};
 use receipts::domain::{OrderId, Timestamp};
+use receipts::ops::mint::mint;
 use receipts::Error;
 use std::sync::{mpsc, Arc, Barrier};
 use std::thread;

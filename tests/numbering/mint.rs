@@ -1,9 +1,10 @@
 use crate::on_both_backends;
 use crate::support::*;
 use diesel::prelude::*;
-use receipts::db::mint::{mint, mint_in_transaction, Outcome};
+use receipts::db::mint::{mint_in_transaction, Outcome};
 use receipts::db::schema::orders;
 use receipts::domain::ReceiptNumber;
+use receipts::ops::mint::mint;
 use receipts::Error;
 
 on_both_backends! {

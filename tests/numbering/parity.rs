@@ -6,11 +6,12 @@
 use crate::support::*;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Nullable, Text};
-use receipts::db::mint::mint;
 use receipts::db::orders::{self, OrderChanges};
-use receipts::db::resync::{resync_counters, Options};
-use receipts::db::void::{void_lost_numbers, void_order};
+use receipts::db::resync::Options;
 use receipts::domain::{NumberRange, OrderKind, ReceiptNumber};
+use receipts::ops::mint::mint;
+use receipts::ops::resync::resync_counters;
+use receipts::ops::void::{lost_numbers as void_lost_numbers, order as void_order};
 use std::collections::BTreeSet;
 
 /// Everything the numbering left behind, ids and times aside.

@@ -1,10 +1,11 @@
 use crate::on_both_backends;
 use crate::support::*;
 use receipts::db::audit::{audit, Problem};
-use receipts::db::mint::mint;
-use receipts::db::resync::{resync_counters, Action, Options};
-use receipts::db::void::{void_lost_numbers, void_order};
+use receipts::db::resync::{Action, Options};
 use receipts::domain::{NumberRange, OrderId, ReceiptNumber};
+use receipts::ops::mint::mint;
+use receipts::ops::resync::resync_counters;
+use receipts::ops::void::{lost_numbers as void_lost_numbers, order as void_order};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;

@@ -109,7 +109,7 @@ fn up_down_up(db: &TestDb) {
     });
     let stefan = stringer(&mut conn, "stefan", "UTC");
     let a = order(&mut conn, &stefan);
-    receipts::db::mint::mint(&mut conn, &stefan, a, utc("2026-01-01 10:00")).unwrap();
+    receipts::ops::mint::mint(&mut conn, &stefan, a, utc("2026-01-01 10:00")).unwrap();
 }
 
 #[test]

@@ -1,10 +1,10 @@
 use crate::on_both_backends;
 use crate::support::*;
 use diesel::prelude::*;
-use receipts::db::mint::mint;
 use receipts::db::orders;
 use receipts::db::schema::receipt_counters;
-use receipts::db::void::void_order;
+use receipts::ops::mint::mint;
+use receipts::ops::void::order as void_order;
 use receipts::Error;
 
 on_both_backends! {

@@ -13,14 +13,14 @@ use crate::receipt::{pdf, Receipt};
 
 /// Tells the customer of `order` that the racket is ready, once unless `again`: the message
 /// goes to the server first, and is journaled only once it accepted it, so a failure leaves
-/// nothing behind and running the command again is safe. Returns the recipient.
+/// nothing behind and running the command again is safe (a failure after the server
+/// accepted is `Error::AfterSending`). Returns the recipient.
 pub fn notify(
     db: &mut Db,
     server: &SmtpUrl,
     tenant: &Tenant,
     order: OrderId,
     again: bool,
-    accepted: impl FnOnce(),
 ) -> Result<String, Error> {
     let prepared = prepare(db, tenant, order)?;
     // A message must never speak of a racket whose mint a failover could take back.
@@ -29,28 +29,26 @@ pub fn notify(
         let to = db.read(|conn| sends::last_notice(conn, tenant, order))?.unwrap_or_default();
         return Err(Error::AlreadyNotified { order, on: format_local(on, tenant.zone()), to });
     }
-    deliver(db, server, tenant, order, &prepared, accepted)?;
+    deliver(db, server, tenant, order, &prepared)?;
     Ok(prepared.to)
 }
 
-/// Sends a prepared notice and journals it once the server accepted it; `accepted` is
-/// called in between (from then on, running the command again would tell the customer
-/// twice).
-pub fn deliver(
+/// Sends a prepared notice and journals it once the server accepted it (a failure from
+/// then on would tell the customer twice if run again: `Error::AfterSending`).
+fn deliver(
     db: &mut Db,
     server: &SmtpUrl,
     tenant: &Tenant,
     order: OrderId,
     prepared: &Prepared,
-    accepted: impl FnOnce(),
 ) -> Result<(), Error> {
     let message = prepared.notice().message()?;
     // Accepted and journaled, or neither: an interrupt waits for both.
     let _whole = crate::interrupt::Deferred::start();
     server.send(&message)?;
-    accepted();
     let id = message_id(&message);
     db.write(|conn| sends::record_notice(conn, tenant, order, prepared.number, &prepared.to, &id))
+        .map_err(|e| Error::AfterSending(Box::new(e)))
 }
 
 /// A ready notice, ready to go.
@@ -106,19 +104,15 @@ pub fn prepare(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<Prepared,
 
 /// Sends the document of a numbered order to `to` (else the order's e-mail address), once
 /// unless `again`: the number it carries is made durable first (SPEC 16), the message goes
-/// to the server, and only what the server accepted is journaled. `accepted` is called in
-/// between. Returns what was sent.
-#[allow(clippy::too_many_arguments)]
+/// to the server, and only what the server accepted is journaled. Returns what was sent.
 pub fn send(
     db: &mut Db,
     server: &SmtpUrl,
     tenant: &Tenant,
     order: OrderId,
-    to: Option<&str>,
-    options: Options,
-    again: bool,
-    accepted: impl FnOnce(),
+    asked: &Asked,
 ) -> Result<Document, Error> {
+    let Asked { to, options, again } = *asked;
     let document = prepare_document(db, tenant, order, to, options)?;
     let message = document.message()?;
     // A mail must never carry a number that a failover could take back.
@@ -129,26 +123,34 @@ pub fn send(
             return Err(Error::AlreadySent { number: document.number, order, on, to });
         }
     }
-    deliver_document(db, server, tenant, order, &document, &message, accepted)?;
+    deliver_document(db, server, tenant, order, &document, &message)?;
     Ok(document)
 }
 
+/// What a send was asked: to whom (else the order's address), in which form, and whether
+/// once more.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Asked<'a> {
+    pub to: Option<&'a str>,
+    pub options: Options,
+    pub again: bool,
+}
+
 /// Hands a document's message to the server, then journals it.
-pub fn deliver_document(
+fn deliver_document(
     db: &mut Db,
     server: &SmtpUrl,
     tenant: &Tenant,
     order: OrderId,
     document: &Document,
     message: &lettre::Message,
-    accepted: impl FnOnce(),
 ) -> Result<(), Error> {
     // Accepted and journaled, or neither: an interrupt waits for both.
     let _whole = crate::interrupt::Deferred::start();
     server.send(message)?;
-    accepted();
     let id = message_id(message);
     db.write(|conn| sends::record(conn, tenant, order, document.number, &document.to, &id))
+        .map_err(|e| Error::AfterSending(Box::new(e)))
 }
 
 /// A document ready to be sent: its receipt, its PDF, who sends it and to whom.
@@ -206,10 +208,138 @@ pub fn prepare_document(
     let pdf = pdf::render(&receipt)?;
     Ok(Document {
         number: receipt.number,
-        filename: format!("{}-{}.pdf", tenant.handle(), receipt.number),
+        filename: crate::receipt::file_name(tenant.handle(), receipt.number),
         from: (profile.name, sender),
         to,
         pdf,
         receipt,
     })
+}
+
+/// What a batch did with one order, said by the door as it happens.
+pub enum Step<'a> {
+    /// Sent (or, in a dry run, would be): the document's number if it is one, the recipient,
+    /// the subject.
+    Done {
+        tenant: &'a Tenant,
+        order: OrderId,
+        number: Option<ReceiptNumber>,
+        to: &'a str,
+        subject: String,
+    },
+    Failed {
+        tenant: &'a Tenant,
+        order: OrderId,
+        error: &'a Error,
+    },
+}
+
+/// How a batch went.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub done: usize,
+    /// "order 12 of anna", each that failed.
+    pub failed: Vec<String>,
+    /// Numbered orders skipped for want of a customer e-mail address (`send --unsent`).
+    pub without_address: i64,
+}
+
+impl Batch {
+    fn step(&mut self, step: &Step, each: &mut impl FnMut(&Step)) {
+        match step {
+            Step::Done { .. } => self.done += 1,
+            Step::Failed { tenant, order, .. } => {
+                self.failed.push(format!("order {order} of {}", tenant.handle()))
+            }
+        }
+        each(step);
+    }
+
+    /// The batch's refusal when some of it failed: the others went, and running again
+    /// sends only those.
+    pub fn outcome(&self) -> Result<(), Error> {
+        match self.failed.first() {
+            Some(first) => {
+                Err(Error::NotAll { count: self.failed.len(), first: first.clone(), sending: true })
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// `send --unsent`: every numbered document of `tenants` (of `year`, if given) never sent
+/// that has a customer e-mail address, one message each, going on past one that fails.
+/// Without a server, a dry run: nothing is sent, each is said as it would go.
+pub fn send_unsent(
+    db: &mut Db,
+    server: Option<&SmtpUrl>,
+    tenants: &[Tenant],
+    year: Option<i32>,
+    options: Options,
+    mut each: impl FnMut(&Step),
+) -> Result<Batch, Error> {
+    if server.is_some() {
+        // A mail must never carry a number that a failover could take back: one
+        // confirmation covers everything this connection reads.
+        db.confirm_durable()?;
+    }
+    let mut batch = Batch::default();
+    for tenant in tenants {
+        let (unsent, without) = db.read(|conn| {
+            Ok((sends::unsent(conn, tenant, year)?, sends::without_address(conn, tenant, year)?))
+        })?;
+        batch.without_address += without;
+        for order in unsent {
+            let outcome = prepare_document(db, tenant, order, None, options).and_then(|document| {
+                let message = document.message()?;
+                if let Some(server) = server {
+                    deliver_document(db, server, tenant, order, &document, &message)?;
+                }
+                Ok(document)
+            });
+            match outcome {
+                Ok(document) => {
+                    let subject = document.outgoing().subject();
+                    let number = Some(document.number);
+                    batch.step(&Step::Done { tenant, order, number, to: &document.to, subject }, &mut each)
+                }
+                // Without a server nothing can fail half-way: a dry run stops at the first.
+                Err(error) if server.is_none() => return Err(error),
+                Err(error) => batch.step(&Step::Failed { tenant, order, error: &error }, &mut each),
+            }
+        }
+    }
+    Ok(batch)
+}
+
+/// `notify --pending`: every racket of `tenants` waiting for pickup whose customer has an
+/// e-mail address and was not told yet, one message each, going on past one that fails.
+/// Without a server, a dry run.
+pub fn notify_pending(
+    db: &mut Db,
+    server: Option<&SmtpUrl>,
+    tenants: &[Tenant],
+    mut each: impl FnMut(&Step),
+) -> Result<Batch, Error> {
+    if server.is_some() {
+        db.confirm_durable()?;
+    }
+    let mut batch = Batch::default();
+    for tenant in tenants {
+        for order in db.read(|conn| sends::pending_notices(conn, tenant))? {
+            let outcome = prepare(db, tenant, order).and_then(|prepared| match server {
+                Some(server) => deliver(db, server, tenant, order, &prepared).map(|()| prepared),
+                None => Ok(prepared),
+            });
+            match outcome {
+                Ok(prepared) => {
+                    let subject = prepared.notice().subject();
+                    let step = Step::Done { tenant, order, number: None, to: &prepared.to, subject };
+                    batch.step(&step, &mut each)
+                }
+                Err(error) => batch.step(&Step::Failed { tenant, order, error: &error }, &mut each),
+            }
+        }
+    }
+    Ok(batch)
 }

@@ -1,8 +1,8 @@
 //! A consistent copy of a live SQLite database (`VACUUM INTO`: one read transaction, so
 //! commands may go on writing meanwhile), checked before it is called a backup.
 
-use super::audit::{audit, Problem, YearAudit};
-use super::{Access, DatabaseUrl, Db};
+use crate::db::audit::{audit, Problem, YearAudit};
+use crate::db::{Access, DatabaseUrl, Db, DEFAULT_LOCK_TIMEOUT};
 use crate::error::{first_line, Error};
 use crate::files::NewFile;
 use diesel::prelude::*;
@@ -63,8 +63,7 @@ fn verify(
     target: &Path,
     expected_problems: &[(String, i32, Problem)],
 ) -> Result<Backup, Error> {
-    let mut copy =
-        Db::open(&DatabaseUrl::Sqlite(written.to_path_buf()), Access::Read, super::DEFAULT_LOCK_TIMEOUT)?;
+    let mut copy = Db::open(&DatabaseUrl::Sqlite(written.to_path_buf()), Access::Read, DEFAULT_LOCK_TIMEOUT)?;
     #[derive(QueryableByName)]
     struct Check {
         #[diesel(sql_type = Text)]
