@@ -185,3 +185,18 @@ pub fn write_new_or_same(path: &Path, bytes: &[u8]) -> io::Result<bool> {
     file.write_all(bytes)?;
     file.commit_or_same()
 }
+
+/// Writes `bytes` to a new file, whole or not at all; a file that exists is refused unless
+/// it holds exactly these bytes (`what` names the command in the refusal).
+pub fn write_new(path: &Path, bytes: &[u8], what: &'static str) -> Result<(), crate::error::Error> {
+    write_new_or_same(path, bytes).map(drop).map_err(|e| cannot_write(path, e, what))
+}
+
+/// The refusal of a file that exists and differs, or why it could not be written.
+pub fn cannot_write(path: &Path, e: io::Error, what: &'static str) -> crate::error::Error {
+    use crate::error::Error;
+    match e.kind() {
+        io::ErrorKind::AlreadyExists => Error::OutputExists { path: path.display().to_string(), what },
+        _ => Error::InputFile(format!("cannot write {}: {e}", path.display())),
+    }
+}

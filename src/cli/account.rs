@@ -3,6 +3,7 @@ use super::{Context, StringerOpt};
 use crate::db::accounts::{self, Role};
 use crate::db::Access;
 use crate::domain::{format_utc, Language};
+use crate::ops;
 use crate::Error;
 use clap::{Args, Subcommand};
 use serde::Serialize;
@@ -101,24 +102,25 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let password = opts.password.read()?;
             let mut db = ctx.open(Access::Write)?;
             let tenant = opts.stringer.required(&mut db)?;
-            db.write(|conn| accounts::add(conn, &tenant, &username, &password, opts.role, opts.language))?;
+            ops::accounts::add(&mut db, &tenant, &username, &password, opts.role, opts.language)?;
             eprintln!("account {username} added for {} ({})", tenant.handle(), opts.role.code());
         }
         Command::List(opts) => {
             let mut db = ctx.open(Access::Read)?;
-            let rows: Vec<AccountRow> = db.read(accounts::list)?.into_iter().map(AccountRow::from).collect();
+            let rows: Vec<AccountRow> =
+                ops::accounts::list(&mut db)?.into_iter().map(AccountRow::from).collect();
             output::rows(opts.format, &rows)?;
         }
         Command::Passwd(opts) => {
             let password = opts.password.read()?;
             let mut db = ctx.open(Access::Write)?;
-            db.write(|conn| accounts::passwd(conn, &opts.username, &password))?;
+            ops::accounts::passwd(&mut db, &opts.username, &password)?;
             eprintln!("new password for {}; its sessions ended", opts.username.trim().to_ascii_lowercase());
         }
         Command::Disable(opts) => {
             let mut db = ctx.open(Access::Write)?;
             let name = opts.username.trim().to_ascii_lowercase();
-            if db.write(|conn| accounts::disable(conn, &opts.username))? {
+            if ops::accounts::disable(&mut db, &opts.username)? {
                 eprintln!("account {name} disabled; its sessions ended");
             } else {
                 eprintln!("account {name} was disabled already");

@@ -1,8 +1,9 @@
 use super::output::{self, Rows, Shown};
 use super::{Context, StringerOpt};
-use crate::db::audit::{audit, YearAudit};
+use crate::db::audit::YearAudit;
 use crate::db::Access;
 use crate::domain::ReceiptNumber;
+use crate::ops;
 use crate::Error;
 use anyhow::Context as _;
 use clap::Args;
@@ -38,7 +39,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
     let report =
-        db.read(|conn| audit(conn, tenant.as_ref(), opts.year)).context("cannot audit the numbering")?;
+        ops::reports::audit(&mut db, tenant.as_ref(), opts.year).context("cannot audit the numbering")?;
     match opts.format {
         Shown::Json => output::json(&report)?,
         Shown::Table => table(&report)?,

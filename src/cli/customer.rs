@@ -1,8 +1,9 @@
 use super::output::{self, Listed, Rows, Shown};
 use super::{Context, StringerOpt};
-use crate::db::customers::{self, Customer, CustomerChanges};
+use crate::db::customers::{Customer, CustomerChanges};
 use crate::db::{rackets, Access, Tenant};
 use crate::domain::{check_country, check_email, format_local, CustomerId};
+use crate::ops::register;
 use crate::payment::{Postal, Who};
 use crate::receipt::pdf::check_printable;
 use crate::Error;
@@ -192,7 +193,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes(Some(opts.name))?;
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.required(&mut db)?;
-    let id = db.write(|conn| customers::add(conn, &tenant, &changes))?;
+    let id = register::add_customer(&mut db, &tenant, &changes)?;
     eprintln!("added customer {id} for {}", tenant.handle());
     output::line(&id.to_string())?;
     Ok(())
@@ -202,7 +203,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes(opts.name)?;
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
-    match db.write(|conn| customers::edit(conn, &tenant, opts.customer, &changes))? {
+    match register::edit_customer(&mut db, &tenant, opts.customer, &changes)? {
         Some(_) => eprintln!(
             "customer {} updated; issued receipts keep what they show, and new orders take it",
             opts.customer
@@ -241,19 +242,13 @@ impl Row {
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenants = match opts.stringer.optional(&mut db)? {
-        Some(tenant) => vec![tenant],
-        None => db.read(Tenant::all)?,
-    };
+    let tenants = opts.stringer.or_all(&mut db)?;
     let mut rows = Rows::<Row>::new(opts.format.into()).within_terminal();
-    db.read(|conn| {
-        for tenant in &tenants {
-            for customer in customers::search(conn, tenant, opts.search.as_deref(), None)? {
-                rows.push(&Row::of(&customer, tenant))?;
-            }
+    for (tenant, found) in register::search_customers(&mut db, &tenants, opts.search.as_deref())? {
+        for customer in found {
+            rows.push(&Row::of(&customer, &tenant))?;
         }
-        Ok(())
-    })?;
+    }
     if rows.finish()? == 0 && opts.format == Listed::Table {
         eprintln!("no customer found");
     }
@@ -325,12 +320,7 @@ struct HistoryRow {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
-    let (customer, rackets, history) = db.read(|conn| {
-        let customer = customers::find(conn, &tenant, opts.customer)?;
-        let rackets = rackets::of_customer(conn, &tenant, customer.id)?;
-        let history = customers::history(conn, &tenant, customer.id)?;
-        Ok((customer, rackets, history))
-    })?;
+    let (customer, rackets, history) = register::customer(&mut db, &tenant, opts.customer)?;
     let zone = tenant.zone();
     let view = View {
         id: customer.id.0,
@@ -384,7 +374,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
 fn merge(opts: MergeOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
-    let merged = db.write(|conn| customers::merge(conn, &tenant, opts.customer, opts.into))?;
+    let merged = register::merge_customers(&mut db, &tenant, opts.customer, opts.into)?;
     eprintln!(
         "customer {} merged into customer {} ({}): {} and {} moved; journaled",
         opts.customer,
@@ -397,13 +387,9 @@ fn merge(opts: MergeOpts, ctx: &Context) -> anyhow::Result<()> {
 }
 
 fn forget(opts: ForgetOpts, ctx: &Context) -> anyhow::Result<()> {
-    let reason = opts.reason.trim();
-    if reason.is_empty() {
-        return Err(Error::BadInput("--reason is empty: say why the customer is forgotten".into()).into());
-    }
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
-    let forgotten = db.write(|conn| customers::forget(conn, &tenant, opts.customer, reason))?;
+    let forgotten = register::forget_customer(&mut db, &tenant, opts.customer, &opts.reason)?;
     eprintln!(
         "customer {} forgotten: e-mail, phone, addresses and notes erased, and the personal data of {} \
          without a number; journaled",

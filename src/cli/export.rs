@@ -1,10 +1,10 @@
 use super::output::{self, Ledger, Rows};
 use super::{Context, StringerOpt};
-use crate::db::orders::{self, Filter, Listed};
-use crate::db::receipts::Frozen;
+use crate::db::orders::Listed;
 use crate::db::Access;
 use crate::domain::{format_iso_local, Price, VatRate};
 use crate::files::NewFile;
+use crate::ops;
 use anyhow::Context as _;
 use chrono::NaiveDateTime;
 use clap::Args;
@@ -70,7 +70,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // To a file: written whole beside it, put in place at the end.
     let mut file = match &opts.output {
         None => None,
-        Some(path) => Some(NewFile::create(path).map_err(|e| output::cannot_write(path, e, "an export"))?),
+        Some(path) => {
+            Some(NewFile::create(path).map_err(|e| crate::files::cannot_write(path, e, "an export"))?)
+        }
     };
     let out: Box<dyn Write + '_> = match file.as_mut() {
         None => Box::new(super::retry::Stdout),
@@ -78,40 +80,36 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     };
     let mut rows = Rows::<Entry>::to(opts.format.into(), out);
     let mut totals: BTreeMap<(String, String), Totals> = BTreeMap::new();
-    let filter = Filter { year: Some(opts.year), ..Filter::default() };
     let mut without_rate = 0usize;
-    db.read(|conn| {
-        let frozen = Frozen::load(conn, tenant.as_ref())?;
-        orders::for_each(conn, tenant.as_ref(), &filter, None, |_, listed| {
-            // A receipt numbered before rates were kept, with no rate on record: no VAT columns.
-            let rate = frozen.vat_rate(&listed.order, listed.stringer).unwrap_or_else(|_| {
-                without_rate += 1;
-                None
-            });
-            let entry = entry(&listed, rate);
-            let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
-            let amount = listed.order.total().map_or(0, |p| p.0);
-            if listed.order.voided_at.is_some() {
-                sums.voids += 1;
-            } else {
-                sums.receipts += 1;
-                sums.total += amount;
-                if listed.order.paid_at.is_some() {
-                    sums.paid += amount;
-                }
-                if let Some(rate) = rate {
-                    *sums.vat.entry(rate).or_default() += rate.included_in(amount);
-                }
+    ops::reports::orders_of_year(&mut db, tenant.as_ref(), opts.year, |listed, rate| {
+        // A receipt numbered before rates were kept, with no rate on record: no VAT columns.
+        let rate = rate.unwrap_or_else(|_| {
+            without_rate += 1;
+            None
+        });
+        let entry = entry(listed, rate);
+        let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
+        let amount = listed.order.total().map_or(0, |p| p.0);
+        if listed.order.voided_at.is_some() {
+            sums.voids += 1;
+        } else {
+            sums.receipts += 1;
+            sums.total += amount;
+            if listed.order.paid_at.is_some() {
+                sums.paid += amount;
             }
-            Ok(rows.push(&entry)?)
-        })
+            if let Some(rate) = rate {
+                *sums.vat.entry(rate).or_default() += rate.included_in(amount);
+            }
+        }
+        Ok(rows.push(&entry)?)
     })
     .context("cannot export the year")?;
     let written = rows.finish()?;
     // The file first: a refused one says nothing more.
     let new_file = match (file, &opts.output) {
         (Some(file), Some(path)) => {
-            let new = file.commit_or_same().map_err(|e| output::cannot_write(path, e, "an export"))?;
+            let new = file.commit_or_same().map_err(|e| crate::files::cannot_write(path, e, "an export"))?;
             // Once the file is there, running the export again would find it there.
             super::retry::beyond_repeat();
             Some((path, new))

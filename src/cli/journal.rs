@@ -1,8 +1,9 @@
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::db::events::{self, Logged};
+use crate::db::events::Logged;
 use crate::db::Access;
 use crate::domain::{format_iso_local, EventKind, ReceiptNumber};
+use crate::ops;
 use anyhow::Context as _;
 use clap::Args;
 use serde::Serialize;
@@ -53,7 +54,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
     let mut rows = Rows::<Entry>::new(opts.format.into());
-    db.read(|conn| events::for_each(conn, tenant.as_ref(), opts.year, |e| Ok(rows.push(&entry(e))?)))
+    ops::reports::journal(&mut db, tenant.as_ref(), opts.year, |e| Ok(rows.push(&entry(e))?))
         .context("cannot read the journal")?;
     if rows.finish()? == 0 && opts.format == Listed::Table {
         eprintln!("the journal is empty: no number was issued, voided or recounted yet");

@@ -61,7 +61,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         out.write_all(&bytes)?;
         out.flush()?;
     } else {
-        output::write_new_or_same(&path, &bytes, "label")?;
+        crate::files::write_new(&path, &bytes, "label")?;
         eprintln!("wrote {} ({}) to {}", output::count(count, "label"), opts.size.as_str(), path.display());
     }
     Ok(())

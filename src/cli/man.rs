@@ -112,7 +112,7 @@ fn write_all(command: &clap::Command, dir: &std::path::Path) -> Result<usize, Er
         let mut out = Vec::new();
         render(command, path, &mut out)?;
         let file = dir.join(format!("{}.1", command.get_display_name().unwrap_or(command.get_name())));
-        super::output::write_new_or_same(&file, &out, "man --out-dir")?;
+        crate::files::write_new(&file, &out, "man --out-dir")?;
         let mut written = 1;
         for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
             let path = if path.is_empty() {

@@ -31,8 +31,9 @@ mod vat_report;
 mod void;
 
 use crate::db::{Access, DatabaseUrl, Db, Tenant};
-use crate::domain::{parse_day, CustomerId, OrderId, RacketId, ReceiptNumber};
+use crate::domain::{parse_day, CustomerId, OrderId, RacketId};
 use crate::error::Error;
+use crate::ops::Whose;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::io::Write;
@@ -171,61 +172,41 @@ pub struct StringerOpt {
 }
 
 impl StringerOpt {
+    /// The stringer named, for the shop's verbs (`ops::Whose` looks it up).
+    fn whose(&self) -> Whose<'_> {
+        Whose::Named(self.stringer.as_deref())
+    }
+
     /// The named stringer, or with none named, the owner of `order`.
     fn tenant_for(&self, db: &mut Db, order: OrderId) -> Result<Tenant, Error> {
-        db.read(|conn| Tenant::named_or_owner(conn, self.stringer.as_deref(), order))
+        self.whose().of_order(db, order)
     }
 
-    /// The named stringer; with none named, the only one of a database that has one (a
-    /// one-stringer shop needs no --stringer anywhere).
+    /// The named stringer; with none named, the only one of a database that has one.
     fn required(&self, db: &mut Db) -> Result<Tenant, Error> {
-        match self.stringer.as_deref() {
-            Some(handle) => db.read(|conn| Tenant::load(conn, handle)),
-            None => db.read(Tenant::only)?.ok_or_else(|| {
-                Error::Usage("say whose this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
-            }),
-        }
+        self.whose().required(db)
     }
 
-    /// The named stringer, or with none named, the owner of `customer`.
     fn for_customer(&self, db: &mut Db, customer: CustomerId) -> Result<Tenant, Error> {
-        db.read(|conn| match self.stringer.as_deref() {
-            Some(handle) => Tenant::load(conn, handle),
-            None => Tenant::owner_of_customer(conn, customer),
-        })
+        self.whose().of_customer(db, customer)
     }
 
-    /// The named stringer, or with none named, the owner of `racket`.
     fn for_racket(&self, db: &mut Db, racket: RacketId) -> Result<Tenant, Error> {
-        db.read(|conn| match self.stringer.as_deref() {
-            Some(handle) => Tenant::load(conn, handle),
-            None => Tenant::owner_of_racket(conn, racket),
-        })
+        self.whose().of_racket(db, racket)
     }
 
-    /// The order named by its id, or by its receipt number (which needs the stringer), and
-    /// whose it is.
+    /// The order named by its id, or by its receipt number, and whose it is.
     fn order_named(&self, db: &mut Db, named: &str) -> Result<(Tenant, OrderId), Error> {
-        match named.parse::<ReceiptNumber>() {
-            Ok(number) => {
-                let tenant = self.required(db)?;
-                let order = db.read(|conn| crate::db::receipts::order_holding(conn, &tenant, number))?;
-                Ok((tenant, order))
-            }
-            Err(_) => {
-                let order: OrderId = named.parse().map_err(|e: String| {
-                    Error::Usage(format!("{e}, or a receipt number YYYY-NNNN (with --stringer)"))
-                })?;
-                Ok((self.tenant_for(db, order)?, order))
-            }
-        }
+        self.whose().order_named(db, named)
     }
 
     fn optional(&self, db: &mut Db) -> Result<Option<Tenant>, Error> {
-        match self.stringer.as_deref() {
-            Some(handle) => db.read(|conn| Tenant::load(conn, handle)).map(Some),
-            None => Ok(None),
-        }
+        self.whose().optional(db)
+    }
+
+    /// The named stringer, or every stringer.
+    fn or_all(&self, db: &mut Db) -> Result<Vec<Tenant>, Error> {
+        self.whose().or_all(db)
     }
 }
 
@@ -287,7 +268,7 @@ impl Context {
         let Some(path) = self.created.borrow_mut().take() else { return };
         let url = DatabaseUrl::Sqlite(path.clone());
         let empty = Db::open(&url, Access::Read, self.lock_timeout)
-            .and_then(|mut db| db.read(|conn| Ok(crate::db::stringers::list(conn)?.is_empty())));
+            .and_then(|mut db| Ok(crate::ops::stringers::list(&mut db)?.is_empty()));
         if matches!(empty, Ok(true)) {
             for suffix in ["", "-wal", "-shm"] {
                 let mut file = path.clone().into_os_string();

@@ -1,6 +1,6 @@
 use super::output;
 use super::{Context, StringerOpt};
-use crate::db::{Access, Db, Tenant};
+use crate::db::{Access, Db};
 use crate::mail::SmtpUrl;
 use crate::ops::outbox::{notify, notify_pending, prepare, Step};
 use crate::Error;
@@ -74,7 +74,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         match &opts.output {
             None => super::retry::Stdout.write_all(&bytes)?,
             Some(path) => {
-                output::write_new_or_same(path, &bytes, "notify --dry-run")?;
+                crate::files::write_new(path, &bytes, "notify --dry-run")?;
                 eprintln!("wrote the ready notice of order {order} to {}", path.display());
             }
         }
@@ -97,10 +97,7 @@ struct Planned {
 /// Every pending notice, one message each (or with --dry-run, the list of them); a failure
 /// is reported and the others go on.
 fn pending(db: &mut Db, opts: &Opts) -> anyhow::Result<()> {
-    let tenants = match opts.stringer.optional(db)? {
-        Some(tenant) => vec![tenant],
-        None => db.read(Tenant::all)?,
-    };
+    let tenants = opts.stringer.or_all(db)?;
     let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
     let mut planned = Vec::new();
     let batch = notify_pending(db, server.as_ref(), &tenants, |step| match (step, &server) {

@@ -1,14 +1,14 @@
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
-use crate::db::intake::{self, Details, Intake, PostalText};
-use crate::db::items;
+use crate::db::intake::{Details, Intake, PostalText};
 use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
-use crate::db::receipts::{Billing, Frozen};
+use crate::db::receipts::Billing;
 use crate::db::{Access, Tenant};
 use crate::domain::{
     check_not_future, check_past, format_local, format_utc, now_utc, Currency, CustomerId, Due, Item, Length,
     OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId, StatusFilter, Timestamp,
 };
+use crate::ops;
 use crate::Error;
 use anyhow::Context as _;
 use chrono::NaiveDate;
@@ -348,8 +348,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
         ask_if_similar: false,
     };
     let details = opts.details.into_details();
-    let (taken, address) =
-        db.write(|conn| intake::take_order(conn, &tenant, opts.kind, ordered_at, &intake, details))?;
+    let (taken, address) = ops::orders::take(&mut db, &tenant, opts.kind, ordered_at, &intake, details)?;
     let id = taken.order;
     eprintln!("added order {id} for {}", tenant.handle());
     if let Some((customer, new)) = taken.customer {
@@ -381,12 +380,8 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
         newest: opts.newest,
     };
     let mut rows = output::Rows::<OrderView>::new(opts.format.into()).within_terminal();
-    db.read(|conn| {
-        let frozen = Frozen::load(conn, tenant.as_ref())?;
-        orders::for_each(conn, tenant.as_ref(), &filter, opts.limit, |_, listed| {
-            let billing = frozen.billing(&listed.order, listed.stringer);
-            Ok(rows.push(&OrderView::new(listed.order, listed.stringer, billing))?)
-        })
+    ops::orders::list(&mut db, tenant.as_ref(), &filter, opts.limit, |listed, billing| {
+        Ok(rows.push(&OrderView::new(listed.order, listed.stringer, billing))?)
     })
     .context("cannot list the orders")?;
     rows.finish()?;
@@ -396,12 +391,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
-    let (order, billing, items) = db.read(|conn| {
-        let order = orders::find(conn, &tenant, order)?;
-        let billing = Frozen::load(conn, Some(&tenant))?.billing(&order, &tenant);
-        let items = items::of(conn, order.id)?;
-        Ok((order, billing, items))
-    })?;
+    let (order, billing, items) = ops::orders::show(&mut db, &tenant, order)?;
     let mut view = OrderView::new(order, &tenant, billing);
     view.items = Some(
         items
@@ -448,11 +438,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         },
         reason: opts.reason.map(|r| r.trim().to_string()).filter(|r| !r.is_empty()),
     };
-    let edited = db.write(|conn| {
-        let Some(edited) = orders::edit(conn, &tenant, order, &edit)? else { return Ok(None) };
-        let address = orders::address_wanted(conn, &tenant, &edited)?;
-        Ok(Some((edited, address)))
-    })?;
+    let edited = ops::orders::edit(&mut db, &tenant, order, &edit)?;
     let Some((edited, address)) = edited else {
         eprintln!("order {order} already has these values: nothing changed");
         return Ok(());
@@ -479,7 +465,7 @@ fn warn_address(order: OrderId, limit: Option<&str>) {
 fn unstring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-    let order = db.write(|conn| orders::unstring(conn, &tenant, opts.order))?;
+    let order = ops::orders::unstring(&mut db, &tenant, opts.order)?;
     match order.number {
         Some(number) => eprintln!("order {} is no longer strung; it keeps receipt {number}", opts.order),
         None => eprintln!("order {} is not strung", opts.order),
@@ -490,7 +476,7 @@ fn unstring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
 fn restring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-    let id = db.write(|conn| orders::restring(conn, &tenant, opts.order))?;
+    let id = ops::orders::restring(&mut db, &tenant, opts.order)?;
     eprintln!("order {id} restrings order {}; mint it when it is strung", opts.order);
     output::line(&id.to_string())?;
     Ok(())
@@ -509,7 +495,7 @@ fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
         None => now,
     };
     let pickup = orders::Pickup { at, paid: opts.paid };
-    let picked = db.write(|conn| orders::pickup(conn, &tenant, order, pickup))?;
+    let picked = ops::orders::pickup(&mut db, &tenant, order, pickup)?;
     let when = format_local(at, tenant.zone());
     match (opts.paid, picked.total()) {
         (Some(method), Some(total)) => {
@@ -527,7 +513,7 @@ fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
 fn delete(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
-    db.write(|conn| orders::delete(conn, &tenant, opts.order))?;
+    ops::orders::delete(&mut db, &tenant, opts.order)?;
     eprintln!("order {} deleted", opts.order);
     Ok(())
 }

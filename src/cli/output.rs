@@ -1,10 +1,8 @@
 //! Printing: tables for people, JSON for scripts, identifiers alone on a line.
 
 use super::retry::Stdout;
-use crate::Error;
 use serde::Serialize;
 use std::io::{self, Write};
-use std::path::Path;
 use tabled::Tabled;
 
 /// `--format` of the commands that show something: a table for people, JSON for scripts.
@@ -279,20 +277,6 @@ fn cut(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
 
 fn display_width(text: &str) -> usize {
     textwrap::core::display_width(text)
-}
-
-/// Writes `bytes` to a new file, whole or not at all; a file that exists is refused unless
-/// it holds exactly these bytes (`what` names the command in the refusal).
-pub fn write_new_or_same(path: &Path, bytes: &[u8], what: &'static str) -> Result<(), Error> {
-    crate::files::write_new_or_same(path, bytes).map(drop).map_err(|e| cannot_write(path, e, what))
-}
-
-/// The refusal of a file that exists and differs, or why it could not be written.
-pub fn cannot_write(path: &Path, e: io::Error, what: &'static str) -> Error {
-    match e.kind() {
-        io::ErrorKind::AlreadyExists => Error::OutputExists { path: path.display().to_string(), what },
-        _ => Error::InputFile(format!("cannot write {}: {e}", path.display())),
-    }
 }
 
 /// The csv writer's failure as the I/O error it is, when it is one: a reader that went away

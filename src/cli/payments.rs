@@ -1,7 +1,7 @@
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::db::payments::{self, Line, ListedPayment, Outcome};
-use crate::db::{Access, Tenant};
+use crate::db::payments::{Line, ListedPayment, Outcome};
+use crate::db::Access;
 use crate::ops;
 use crate::Error;
 use clap::{Args, Subcommand};
@@ -182,18 +182,10 @@ impl From<&ListedPayment> for ListedRow {
     }
 }
 
-/// The stringer named, or every stringer.
-fn tenants(db: &mut crate::db::Db, stringer: &StringerOpt) -> Result<Vec<Tenant>, Error> {
-    match stringer.optional(db)? {
-        Some(tenant) => Ok(vec![tenant]),
-        None => db.read(Tenant::all),
-    }
-}
-
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenants = tenants(&mut db, &opts.stringer)?;
-    let listed = db.read(|conn| payments::listed(conn, &tenants, opts.open))?;
+    let tenants = opts.stringer.or_all(&mut db)?;
+    let listed = ops::reports::listed_payments(&mut db, &tenants, opts.open)?;
     let rows: Vec<ListedRow> = listed.iter().map(ListedRow::from).collect();
     if rows.is_empty() && opts.format == Listed::Table {
         eprintln!(
@@ -208,7 +200,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn settle(opts: SettleOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenants = tenants(&mut db, &opts.stringer)?;
+    let tenants = opts.stringer.or_all(&mut db)?;
     let settled = ops::payments::settle(&mut db, &tenants, &opts.bank_reference, &opts.reason)?;
     let reason = opts.reason.trim();
     eprintln!(

@@ -1,8 +1,9 @@
 use super::output::{self, Format, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::db::queue::{self, Queue, Queued};
-use crate::db::{stock, Access, Tenant};
+use crate::db::queue::{Queue, Queued};
+use crate::db::{Access, Tenant};
 use crate::domain::{format_local, format_utc, local_date, now_utc};
+use crate::ops;
 use chrono::NaiveDateTime;
 use clap::Args;
 use serde::Serialize;
@@ -21,21 +22,8 @@ pub struct Opts {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let now = now_utc();
-    let named = opts.stringer.optional(&mut db)?;
-    let queues = db.read(|conn| {
-        let tenants = match named {
-            Some(tenant) => vec![tenant],
-            None => Tenant::all(conn)?,
-        };
-        tenants
-            .into_iter()
-            .map(|tenant| {
-                let queue = queue::of(conn, &tenant, now)?;
-                let low: Vec<_> = stock::list(conn, &tenant)?.into_iter().filter(|s| s.is_low()).collect();
-                Ok((tenant, queue, low))
-            })
-            .collect::<Result<Vec<_>, crate::Error>>()
-    })?;
+    let tenants = opts.stringer.or_all(&mut db)?;
+    let queues = ops::reports::queues(&mut db, tenants, now)?;
     let rows: Vec<QueueRow> =
         queues.iter().flat_map(|(tenant, queue, _)| rows_of(tenant, queue, now)).collect();
     let format: Format = opts.format.into();

@@ -1,9 +1,10 @@
 use super::customer::RacketRow;
 use super::output::{self, Shown};
 use super::{one_of, Context, StringerOpt};
-use crate::db::rackets::{self, Racket, RacketChanges};
-use crate::db::{customers, Access, Db, Tenant};
+use crate::db::rackets::{Racket, RacketChanges};
+use crate::db::{Access, Db, Tenant};
 use crate::domain::{format_local, CustomerId, RacketId, Sport};
+use crate::ops::register;
 use crate::receipt::pdf::check_printable;
 use crate::Error;
 use clap::{Args, Subcommand};
@@ -118,7 +119,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes()?;
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
-    let id = db.write(|conn| rackets::add(conn, &tenant, opts.customer, &changes))?;
+    let id = register::add_racket(&mut db, &tenant, opts.customer, &changes)?;
     eprintln!("added racket {id} to customer {}", opts.customer);
     output::line(&id.to_string())?;
     Ok(())
@@ -128,7 +129,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes()?;
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.for_racket(&mut db, opts.racket)?;
-    match db.write(|conn| rackets::edit(conn, &tenant, opts.racket, &changes))? {
+    match register::edit_racket(&mut db, &tenant, opts.racket, &changes)? {
         Some(_) => eprintln!("racket {} updated", opts.racket),
         None => eprintln!("racket {} already has these values: nothing changed", opts.racket),
     }
@@ -138,10 +139,8 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
-    let rows: Vec<RacketRow> = db.read(|conn| {
-        customers::find(conn, &tenant, opts.customer)?;
-        Ok(rackets::of_customer(conn, &tenant, opts.customer)?.iter().map(RacketRow::from).collect())
-    })?;
+    let rows: Vec<RacketRow> =
+        register::rackets_of(&mut db, &tenant, opts.customer)?.iter().map(RacketRow::from).collect();
     if rows.is_empty() && opts.format == output::Listed::Table {
         eprintln!("customer {} has no racket in the register", opts.customer);
         return Ok(());
@@ -156,12 +155,12 @@ fn named(db: &mut Db, stringer: &StringerOpt, named: &str) -> Result<(Tenant, Ra
     match named.parse::<RacketId>() {
         Ok(id) => {
             let tenant = stringer.for_racket(db, id)?;
-            let racket = db.read(|conn| rackets::find(conn, &tenant, id))?;
+            let racket = register::racket(db, &tenant, Ok(id))?;
             Ok((tenant, racket))
         }
         Err(_) => {
             let tenant = stringer.required(db)?;
-            let racket = db.read(|conn| rackets::tagged(conn, &tenant, named))?;
+            let racket = register::racket(db, &tenant, Err(named))?;
             Ok((tenant, racket))
         }
     }
@@ -196,9 +195,7 @@ struct View {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, racket) = named(&mut db, &opts.stringer, opts.racket.trim())?;
-    let (customer, jobs) = db.read(|conn| {
-        Ok((customers::find(conn, &tenant, racket.customer)?, rackets::jobs(conn, &tenant, racket.id)?))
-    })?;
+    let (customer, jobs) = register::racket_jobs(&mut db, &tenant, &racket)?;
     let zone = tenant.zone();
     let view = View {
         racket: RacketRow::from(&racket),

@@ -1,17 +1,14 @@
 use super::output;
 use super::{one_of, Context, StringerOpt};
-use crate::db::receipts::{self, Options};
+use crate::db::receipts::Options;
 use crate::db::{Access, Db, Tenant};
 use crate::domain::Language;
-use crate::receipt::Receipt;
+use crate::ops::documents::{self, Written};
 use crate::receipt::{pdf, text};
 use crate::Error;
 use clap::Args;
 use std::io::Write;
-use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Mutex};
-use std::thread;
 
 #[derive(Debug, Args)]
 #[group(id = "which", required = true, multiple = false, args = ["order", "year"])]
@@ -61,7 +58,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         return write_year(&mut db, tenant.as_ref(), year, options, dir);
     }
     let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
-    let receipt = db.read(|conn| receipts::receipt(conn, &tenant, order, options))?;
+    let receipt = documents::receipt(&mut db, &tenant, order, options)?;
     if let Some(limit) = missing_customer_address(&receipt) {
         eprintln!(
             "warning: receipt {} is above {limit} and names no customer address, which the documents of a \
@@ -90,18 +87,15 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             out.flush()?;
         }
         Some(path) => {
-            output::write_new_or_same(path, &bytes, "a receipt")?;
+            crate::files::write_new(path, &bytes, "a receipt")?;
             eprintln!("wrote receipt {} of {} to {}", receipt.number, tenant.handle(), path.display());
         }
     }
     Ok(())
 }
 
-/// One PDF per receipt of the year, rendered and written on every core as the receipts are
-/// read (one transaction, in this thread; a short queue between them keeps memory flat). A
-/// file that exists is left alone when it is the same, and never overwritten when it
-/// differs. A receipt that cannot be written is named, and the others are written all the
-/// same.
+/// One PDF per receipt of the year (`ops::documents::write_year`), each that could not be
+/// written named, the others written all the same.
 fn write_year(
     db: &mut Db,
     tenant: Option<&Tenant>,
@@ -109,44 +103,9 @@ fn write_year(
     options: Options,
     dir: &Path,
 ) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| Error::InputFile(format!("cannot create {}: {e}", dir.display())))?;
-    let workers = thread::available_parallelism().map_or(1, NonZeroUsize::get);
-    let (to_render, queue) = mpsc::sync_channel::<(usize, String, Receipt)>(2 * workers);
-    let queue = Mutex::new(queue);
-    let (to_report, reports) = mpsc::channel();
-    let read = thread::scope(|scope| {
-        for _ in 0..workers {
-            let (queue, to_report) = (&queue, to_report.clone());
-            scope.spawn(move || loop {
-                // Its own statement: the queue is unlocked while the receipt renders.
-                let next = queue.lock().map_err(drop).and_then(|queue| queue.recv().map_err(drop));
-                let Ok((index, handle, receipt)) = next else { break };
-                let outcome = write_one(dir, &handle, &receipt);
-                let _ = to_report.send((index, handle, receipt.number, outcome));
-            });
-        }
-        drop(to_report);
-        let mut index = 0;
-        let read = db.read(|conn| {
-            receipts::for_each_of_year(conn, tenant, year, options, |handle, receipt| {
-                index += 1;
-                // Refused only when every worker is gone, which the read need not outlive.
-                to_render.send((index, handle.to_string(), receipt)).map_err(|_| Error::Internal {
-                    what: "the receipts could not be rendered",
-                    detail: "no worker left".into(),
-                })
-            })
-        });
-        drop(to_render);
-        read
-    });
-    let mut reports: Vec<_> = reports.into_iter().collect();
-    reports.sort_unstable_by_key(|(index, ..)| *index);
-    read?;
     let (mut written, mut same) = (0usize, 0usize);
     let (mut differing, mut failed) = (Vec::new(), Vec::new());
-    for (_, handle, number, outcome) in reports {
+    for (handle, number, outcome) in documents::write_year(db, tenant, year, options, dir)? {
         match outcome {
             Ok(Written::New) => written += 1,
             Ok(Written::Same) => same += 1,
@@ -178,24 +137,6 @@ fn write_year(
         .into());
     }
     Ok(())
-}
-
-/// Renders one receipt of the year into DIR/<handle>-<number>.pdf.
-fn write_one(dir: &Path, handle: &str, receipt: &Receipt) -> Result<Written, Error> {
-    let path = dir.join(crate::receipt::file_name(handle, receipt.number));
-    let bytes = pdf::render(receipt)?;
-    match std::fs::read(&path) {
-        Ok(existing) if existing == bytes => Ok(Written::Same),
-        Ok(_) => Ok(Written::Differs(path.display().to_string())),
-        Err(_) => output::write_new_or_same(&path, &bytes, "receipt --year").map(|()| Written::New),
-    }
-}
-
-enum Written {
-    New,
-    Same,
-    /// The file there differs: left alone.
-    Differs(String),
 }
 
 /// The small-amount limit (CHF 400, EUR 250) a VAT-registered stringer's receipt is above

@@ -1,7 +1,7 @@
 use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
-use crate::db::{Access, Db, Tenant};
+use crate::db::{Access, Db};
 use crate::domain::Language;
 use crate::mail::SmtpUrl;
 use crate::ops::outbox::{self, prepare_document, Asked, Step};
@@ -67,7 +67,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         match &opts.output {
             None => super::retry::Stdout.write_all(&bytes)?,
             Some(path) => {
-                output::write_new_or_same(path, &bytes, "send --dry-run")?;
+                crate::files::write_new(path, &bytes, "send --dry-run")?;
                 eprintln!("wrote the message of receipt {} to {}", document.number, path.display());
             }
         }
@@ -92,10 +92,7 @@ struct Planned {
 /// Every unsent document, one message each, a failure reported and the others going on;
 /// with --dry-run, the list of what would be sent.
 fn unsent(db: &mut Db, server: Option<&SmtpUrl>, opts: &Opts, options: Options) -> anyhow::Result<()> {
-    let tenants = match opts.stringer.optional(db)? {
-        Some(tenant) => vec![tenant],
-        None => db.read(Tenant::all)?,
-    };
+    let tenants = opts.stringer.or_all(db)?;
     let mut planned = Vec::new();
     let batch = outbox::send_unsent(db, server, &tenants, opts.year, options, |step| match (step, server) {
         (Step::Done { tenant, order, number, to, subject }, None) => planned.push(Planned {

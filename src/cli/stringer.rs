@@ -1,12 +1,13 @@
 use super::output::{self, Shown};
 use super::{one_of, Context};
-use crate::db::stringers::{self, Profile};
-use crate::db::{counters, vat, Access, Tenant};
+use crate::db::stringers::Profile;
+use crate::db::Access;
 use crate::domain::{
     check_country, check_email, check_siret, check_vat_number, default_timezone, format_utc, local_date,
     now_utc, parse_timezone, siret_grouped, validate_handle, Currency, Language, ReceiptNumber, VatRate,
     MAX_TURNAROUND_HOURS,
 };
+use crate::ops;
 use crate::payment::{check_bic, check_qr_text, Iban, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
 use crate::Error;
@@ -238,7 +239,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
         Some(zone) => zone,
         None => default_timezone().map_err(Error::Usage)?,
     };
-    let added = db.write(|conn| stringers::add(conn, &opts.handle, name.trim(), zone))?;
+    let added = ops::stringers::add(&mut db, &opts.handle, &name, zone)?;
     eprintln!("added stringer {} ({}, time zone {})", added.handle, added.name, added.zone);
     output::line(&added.handle)?;
     Ok(())
@@ -246,8 +247,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let rows: Vec<StringerRow> = db
-        .read(stringers::list)
+    let rows: Vec<StringerRow> = ops::stringers::list(&mut db)
         .context("cannot list the stringers")?
         .into_iter()
         .map(|s| StringerRow {
@@ -266,12 +266,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let (stringer, counters, rates) = db.read(|conn| {
-        let tenant = Tenant::load(conn, &opts.handle)?;
-        let stringer = stringers::profile(conn, &tenant)?;
-        let counters = counters::of_stringer(conn, &tenant)?;
-        Ok((stringer, counters, vat::history(conn, &tenant)?))
-    })?;
+    let ops::stringers::Shown { stringer, counters, rates } = ops::stringers::show(&mut db, &opts.handle)?;
     let years: Vec<YearRow> = counters
         .into_iter()
         .map(|(year, counter)| YearRow { year, counter, next: ReceiptNumber::new(year, counter + 1) })
@@ -408,11 +403,10 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         }
     }
     let mut db = ctx.open(Access::Write)?;
-    let edited = db.write(|conn| {
-        let tenant = Tenant::load(conn, &opts.handle)?;
+    let edited = ops::stringers::edit(&mut db, &opts.handle, |tenant| {
         let vat_rate =
             opts.vat_rate.map(|rate| (rate, opts.vat_from.unwrap_or_else(|| today(tenant.zone()))));
-        let profile = Profile {
+        Profile {
             name,
             zone: opts.timezone,
             address,
@@ -436,8 +430,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
             turnaround_hours: opts.turnaround,
             pickup_note: opts.pickup_note,
             vat_rate,
-        };
-        stringers::edit(conn, &tenant, &profile)
+        }
     })?;
     match edited {
         Some(edited) => {

@@ -1,9 +1,9 @@
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
-use crate::db::stock::{self, Reel, Stocked};
-use crate::db::{stringers, Access};
+use crate::db::stock::Stocked;
+use crate::db::Access;
 use crate::domain::{Length, Price};
-use crate::Error;
+use crate::ops;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabled::Tabled;
@@ -52,18 +52,9 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
 }
 
 fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
-    let name = opts.name.trim().to_string();
-    if name.is_empty() {
-        return Err(Error::BadInput("a string needs a name: the name given is empty".into()).into());
-    }
     let mut db = ctx.open(Access::Write)?;
     let tenant = opts.stringer.required(&mut db)?;
-    let stocked = db.write(|conn| {
-        let currency = stringers::profile(conn, &tenant)?.currency;
-        let reel =
-            Reel { name, length: opts.length, cost: opts.cost.map(|cost| (cost, currency)), low: opts.low };
-        stock::add_reel(conn, &tenant, &reel)
-    })?;
+    let stocked = ops::strings::add_reel(&mut db, &tenant, &opts.name, opts.length, opts.cost, opts.low)?;
     eprintln!("{} of {} added: {} left", opts.length, stocked.name, stocked.left);
     output::line(&metres(stocked.left))?;
     Ok(())
@@ -72,7 +63,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.required(&mut db)?;
-    let stock = db.read(|conn| stock::list(conn, &tenant))?;
+    let stock = ops::strings::list(&mut db, &tenant)?;
     let rows: Vec<StockRow> = stock.iter().map(StockRow::from).collect();
     output::rows(opts.format, &rows)?;
     if rows.is_empty() && opts.format == Listed::Table {

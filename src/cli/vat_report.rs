@@ -1,9 +1,9 @@
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::db::orders::{self, Basis};
-use crate::db::receipts::Frozen;
-use crate::db::{Access, Tenant};
-use crate::domain::{day_start, Price, VatRate};
+use crate::db::orders::Basis;
+use crate::db::Access;
+use crate::domain::{Price, VatRate};
+use crate::ops;
 use crate::Error;
 use anyhow::Context as _;
 use chrono::{Months, NaiveDate};
@@ -81,28 +81,21 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.optional(&mut db)?;
     let mut sums: BTreeMap<(String, String, Option<VatRate>), Sums> = BTreeMap::new();
-    db.read(|conn| {
-        let frozen = Frozen::load(conn, tenant.as_ref())?;
-        let tenants = match &tenant {
-            Some(tenant) => vec![tenant.clone()],
-            None => Tenant::all(conn)?,
-        };
-        for tenant in &tenants {
-            // The period in the stringer's own calendar.
-            let bounds = (day_start(first, tenant.zone()), day_start(last, tenant.zone()));
-            orders::for_each_in_period(conn, tenant, opts.basis.0, bounds, |order| {
-                let rate = frozen.vat_rate(&order, tenant)?;
-                let gross = order.total().map_or(0, |p| p.0);
-                let key = (tenant.handle().to_string(), order.currency.to_string(), rate);
-                let line = sums.entry(key).or_default();
-                line.receipts += 1;
-                line.gross += gross;
-                line.vat += rate.map_or(0, |r| r.included_in(gross));
-                Ok(())
-            })?;
-        }
-        Ok(())
-    })
+    ops::reports::orders_of_period(
+        &mut db,
+        tenant.as_ref(),
+        opts.basis.0,
+        (first, last),
+        |tenant, order, rate| {
+            let gross = order.total().map_or(0, |p| p.0);
+            let key = (tenant.handle().to_string(), order.currency.to_string(), rate);
+            let line = sums.entry(key).or_default();
+            line.receipts += 1;
+            line.gross += gross;
+            line.vat += rate.map_or(0, |r| r.included_in(gross));
+            Ok(())
+        },
+    )
     .context("cannot make the VAT report")?;
     let mut totals: BTreeMap<String, Sums> = BTreeMap::new();
     let mut rows = Rows::<Line>::new(opts.format.into());

@@ -199,6 +199,13 @@ impl Db {
     /// The connection outside any transaction, for the statements that cannot run inside
     /// one (SQLite's `VACUUM INTO`) and for an administrator's own SQL. Everything the
     /// program does goes through `read`, `write` or `transaction`.
+    /// Whether the server answers (a statement of its own, no transaction).
+    pub fn ping(&mut self) -> Result<(), Error> {
+        use diesel::RunQueryDsl;
+        self.without_transaction(|conn| diesel::sql_query("SELECT 1").execute(conn))?;
+        Ok(())
+    }
+
     pub fn without_transaction<T>(&mut self, work: impl FnOnce(&mut DbConn) -> T) -> T {
         work(&mut self.conn)
     }

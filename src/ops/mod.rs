@@ -4,17 +4,25 @@
 //! connection and never begins a transaction; a door makes one call here per action and
 //! says what came back in its own words.
 
+pub mod accounts;
 pub mod backup;
+pub mod documents;
 pub mod label;
 pub mod mint;
+pub mod orders;
 pub mod outbox;
 pub mod payments;
+pub mod register;
+pub mod reports;
 pub mod resync;
+pub mod sessions;
+pub mod stringers;
+pub mod strings;
 pub mod takings;
 pub mod void;
 
 use crate::db::{Db, Tenant};
-use crate::domain::OrderId;
+use crate::domain::{CustomerId, OrderId, RacketId, ReceiptNumber};
 use crate::error::Error;
 
 /// Whose data an action is about: the stringer of the counter's session, or the one named
@@ -39,6 +47,71 @@ impl Whose<'_> {
         match self {
             Whose::Known(tenant) => Ok((*tenant).clone()),
             Whose::Named(handle) => db.read(|conn| Tenant::named_or_owner(conn, *handle, order)),
+        }
+    }
+
+    /// The stringer known or named; with none named, the only one of a database that has
+    /// one (a one-stringer shop never needs to say whose).
+    pub fn required(&self, db: &mut Db) -> Result<Tenant, Error> {
+        match self {
+            Whose::Known(tenant) => Ok((*tenant).clone()),
+            Whose::Named(Some(handle)) => db.read(|conn| Tenant::load(conn, handle)),
+            Whose::Named(None) => db.read(Tenant::only)?.ok_or_else(|| {
+                Error::Usage("say whose this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
+            }),
+        }
+    }
+
+    /// The stringer known or named, if any.
+    pub fn optional(&self, db: &mut Db) -> Result<Option<Tenant>, Error> {
+        match self {
+            Whose::Known(tenant) => Ok(Some((*tenant).clone())),
+            Whose::Named(Some(handle)) => db.read(|conn| Tenant::load(conn, handle)).map(Some),
+            Whose::Named(None) => Ok(None),
+        }
+    }
+
+    /// The stringer known or named, else every stringer (the views over all of them).
+    pub fn or_all(&self, db: &mut Db) -> Result<Vec<Tenant>, Error> {
+        match self.optional(db)? {
+            Some(tenant) => Ok(vec![tenant]),
+            None => db.read(Tenant::all),
+        }
+    }
+
+    /// The stringer known or named, or else the owner of `customer`.
+    pub fn of_customer(&self, db: &mut Db, customer: CustomerId) -> Result<Tenant, Error> {
+        match self {
+            Whose::Known(tenant) => Ok((*tenant).clone()),
+            Whose::Named(Some(handle)) => db.read(|conn| Tenant::load(conn, handle)),
+            Whose::Named(None) => db.read(|conn| Tenant::owner_of_customer(conn, customer)),
+        }
+    }
+
+    /// The stringer known or named, or else the owner of `racket`.
+    pub fn of_racket(&self, db: &mut Db, racket: RacketId) -> Result<Tenant, Error> {
+        match self {
+            Whose::Known(tenant) => Ok((*tenant).clone()),
+            Whose::Named(Some(handle)) => db.read(|conn| Tenant::load(conn, handle)),
+            Whose::Named(None) => db.read(|conn| Tenant::owner_of_racket(conn, racket)),
+        }
+    }
+
+    /// The order named by its id, or by its receipt number (which needs the stringer), and
+    /// whose it is.
+    pub fn order_named(&self, db: &mut Db, named: &str) -> Result<(Tenant, OrderId), Error> {
+        match named.parse::<ReceiptNumber>() {
+            Ok(number) => {
+                let tenant = self.required(db)?;
+                let order = db.read(|conn| crate::db::receipts::order_holding(conn, &tenant, number))?;
+                Ok((tenant, order))
+            }
+            Err(_) => {
+                let order: OrderId = named.parse().map_err(|e: String| {
+                    Error::Usage(format!("{e}, or a receipt number YYYY-NNNN (with --stringer)"))
+                })?;
+                Ok((self.of_order(db, order)?, order))
+            }
         }
     }
 }

@@ -7,10 +7,11 @@ use super::problem::{self, PageError, PageResult};
 use super::session::{Nav, Posted, Staff, Visit};
 use super::words::Words;
 use super::Shared;
-use crate::db::intake::{self, Details, Intake};
+use crate::db::intake::{Details, Intake};
 use crate::db::{customers, rackets, stringers};
 use crate::domain::{format_local, now_utc, CustomerId, Item, OrderKind, RacketId};
 use crate::error::{Class, Error};
+use crate::ops;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -166,9 +167,7 @@ pub async fn take(State(counter): State<Shared>, posted: Posted<Staff>) -> PageR
     };
     let tenant = staff.session.tenant.clone();
     let taken = counter
-        .db(move |db| {
-            db.write(|conn| intake::take_order(conn, &tenant, OrderKind::Client, now_utc(), &intake, details))
-        })
+        .db(move |db| ops::orders::take(db, &tenant, OrderKind::Client, now_utc(), &intake, details))
         .await;
     match taken {
         Ok((taken, _)) => Ok(Redirect::to(&format!("/orders/{}", taken.order)).into_response()),

@@ -9,7 +9,7 @@ use super::Shared;
 use crate::db::mint::Outcome;
 use crate::db::orders::{self, Actions, Pickup};
 use crate::db::queue::{self, Queued};
-use crate::db::receipts::{self, Options};
+use crate::db::receipts::Options;
 use crate::db::sends;
 use crate::db::Tenant;
 use crate::domain::{format_local, now_utc, strings_line, OrderId, PaymentMethod};
@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::mail::SmtpUrl;
 use crate::ops::label::{self, Which};
 use crate::ops::outbox::Asked;
-use crate::ops::{mint, Whose};
+use crate::ops::{self, mint, Whose};
 use crate::receipt::label::Size;
 use crate::receipt::pdf;
 use askama::Template;
@@ -203,7 +203,7 @@ pub async fn pickup(State(counter): State<Shared>, Id(id): Id, posted: Posted<St
     let paid = form.parsed::<PaymentMethod>("paid").map_err(|e| PageError::Failed(e, staff.words))?;
     let tenant = staff.session.tenant.clone();
     let pickup = Pickup { at: now_utc(), paid };
-    staff.db(&counter, move |db| db.write(|conn| orders::pickup(conn, &tenant, OrderId(id), pickup))).await?;
+    staff.db(&counter, move |db| ops::orders::pickup(db, &tenant, OrderId(id), pickup)).await?;
     back_to(id)
 }
 
@@ -253,8 +253,7 @@ pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id
     let tenant = staff.session.tenant.clone();
     let (name, bytes) = staff
         .db(&counter, move |db| {
-            let receipt =
-                db.read(|conn| receipts::receipt(conn, &tenant, OrderId(id), Options::default()))?;
+            let receipt = ops::documents::receipt(db, &tenant, OrderId(id), Options::default())?;
             Ok((crate::receipt::file_name(tenant.handle(), receipt.number), pdf::render(&receipt)?))
         })
         .await?;

@@ -7,6 +7,7 @@ use super::{Counter, Shared};
 use crate::db::accounts::{self, Login, Role, Session};
 use crate::db::DbConn;
 use crate::error::Error;
+use crate::ops::sessions;
 use askama::Template;
 use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
@@ -190,24 +191,7 @@ impl Visit {
         let to_login = || Redirect::to("/login").into_response();
         let Some(token) = self.token else { return Err(to_login()) };
         let idle = counter.session_idle;
-        let found = counter
-            .db(move |db| {
-                let mut live = None;
-                let outcome = db.read(|conn| {
-                    let Some(session) = accounts::session(conn, &token, idle)? else { return Ok(None) };
-                    let outcome = work(conn, &session);
-                    live = Some(session);
-                    outcome.map(Some)
-                });
-                // Its last use, written in a transaction of its own when due: a page view is
-                // a read (a write in a read transaction is refused under contention on
-                // SQLite).
-                if live.as_ref().is_some_and(|s| s.touch_due) {
-                    db.write(|conn| accounts::touch(conn, &token))?;
-                }
-                Ok((live, outcome))
-            })
-            .await;
+        let found = counter.db(move |db| sessions::visit(db, &token, idle, work)).await;
         let (live, outcome) = found.map_err(|e| problem::failure(e, Words::of(Default::default())))?;
         let Some(session) = live else {
             return Err(outcome
@@ -278,7 +262,7 @@ pub async fn login(State(counter): State<Shared>, posted: Posted<Guest>) -> Page
     let username = form.get("username").unwrap_or_default().to_string();
     let password = form.get("password").unwrap_or_default().to_string();
     let name = username.clone();
-    let outcome = counter.db(move |db| db.write(|conn| accounts::login(conn, &name, &password))).await;
+    let outcome = counter.db(move |db| sessions::login(db, &name, &password)).await;
     let w = guest.words;
     match outcome.map_err(|e| PageError::Failed(e, w))? {
         Login::Welcome { token } => {
@@ -295,7 +279,7 @@ pub async fn login(State(counter): State<Shared>, posted: Posted<Guest>) -> Page
 /// `POST /logout`: the session ends here and in the database.
 pub async fn logout(State(counter): State<Shared>, headers: HeaderMap, posted: Posted<Staff>) -> PageResult {
     if let Some(token) = cookie_token(&headers, COOKIE) {
-        let ended = counter.db(move |db| db.write(|conn| accounts::end(conn, &token))).await;
+        let ended = counter.db(move |db| sessions::end(db, &token)).await;
         ended.map_err(|e| PageError::Failed(e, posted.by.words))?;
     }
     let ended = Cookie::build(COOKIE).path("/");

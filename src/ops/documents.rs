@@ -1,0 +1,89 @@
+//! The documents as files: one receipt read for printing, or every receipt of a year
+//! rendered on every core and written into a folder (never over a different file).
+
+use crate::db::receipts::{self, Options};
+use crate::db::{Db, Tenant};
+use crate::domain::{OrderId, ReceiptNumber};
+use crate::error::Error;
+use crate::receipt::{pdf, Receipt};
+use std::num::NonZeroUsize;
+use std::path::Path;
+use std::sync::{mpsc, Mutex};
+use std::thread;
+
+/// One receipt, as its document shows it.
+pub fn receipt(db: &mut Db, tenant: &Tenant, order: OrderId, options: Options) -> Result<Receipt, Error> {
+    db.read(|conn| receipts::receipt(conn, tenant, order, options))
+}
+
+/// What became of one receipt of the year: (stringer, number, written or why not).
+pub type YearFile = (String, ReceiptNumber, Result<Written, Error>);
+
+/// One PDF per receipt of the year, rendered and written on every core as the receipts are
+/// read (one transaction, in this thread; a short queue between them keeps memory flat). A
+/// file that exists is left alone when it is the same, and never overwritten when it
+/// differs. Each receipt's outcome is returned in the order read; one that cannot be
+/// written does not stop the others.
+pub fn write_year(
+    db: &mut Db,
+    tenant: Option<&Tenant>,
+    year: i32,
+    options: Options,
+    dir: &Path,
+) -> Result<Vec<YearFile>, Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::InputFile(format!("cannot create {}: {e}", dir.display())))?;
+    let workers = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let (to_render, queue) = mpsc::sync_channel::<(usize, String, Receipt)>(2 * workers);
+    let queue = Mutex::new(queue);
+    let (to_report, reports) = mpsc::channel();
+    let read = thread::scope(|scope| {
+        for _ in 0..workers {
+            let (queue, to_report) = (&queue, to_report.clone());
+            scope.spawn(move || loop {
+                // Its own statement: the queue is unlocked while the receipt renders.
+                let next = queue.lock().map_err(drop).and_then(|queue| queue.recv().map_err(drop));
+                let Ok((index, handle, receipt)) = next else { break };
+                let outcome = write_one(dir, &handle, &receipt);
+                let _ = to_report.send((index, handle, receipt.number, outcome));
+            });
+        }
+        drop(to_report);
+        let mut index = 0;
+        let read = db.read(|conn| {
+            receipts::for_each_of_year(conn, tenant, year, options, |handle, receipt| {
+                index += 1;
+                // Refused only when every worker is gone, which the read need not outlive.
+                to_render.send((index, handle.to_string(), receipt)).map_err(|_| Error::Internal {
+                    what: "the receipts could not be rendered",
+                    detail: "no worker left".into(),
+                })
+            })
+        });
+        drop(to_render);
+        read
+    });
+    let mut reports: Vec<_> = reports.into_iter().collect();
+    reports.sort_unstable_by_key(|(index, ..)| *index);
+    read?;
+    Ok(reports.into_iter().map(|(_, handle, number, outcome)| (handle, number, outcome)).collect())
+}
+
+/// Renders one receipt of the year into DIR/<handle>-<number>.pdf.
+fn write_one(dir: &Path, handle: &str, receipt: &Receipt) -> Result<Written, Error> {
+    let path = dir.join(crate::receipt::file_name(handle, receipt.number));
+    let bytes = pdf::render(receipt)?;
+    match std::fs::read(&path) {
+        Ok(existing) if existing == bytes => Ok(Written::Same),
+        Ok(_) => Ok(Written::Differs(path.display().to_string())),
+        Err(_) => crate::files::write_new(&path, &bytes, "receipt --year").map(|()| Written::New),
+    }
+}
+
+/// What became of one file.
+pub enum Written {
+    New,
+    Same,
+    /// The file there differs: left alone.
+    Differs(String),
+}

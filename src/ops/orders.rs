@@ -1,0 +1,86 @@
+//! An order's life as both doors ask for it: taken, listed, shown, edited, unstrung,
+//! restrung, picked up, deleted (`db::orders` holds the rules; each call here is one
+//! transaction).
+
+use crate::db::intake::{self, Details, Intake, Taken};
+use crate::db::items;
+use crate::db::orders::{self, Edit, Filter, Listed, Order, Pickup};
+use crate::db::receipts::{Billing, Frozen};
+use crate::db::{Db, Tenant};
+use crate::domain::Item;
+use crate::domain::{OrderId, OrderKind};
+use crate::error::Error;
+use chrono::NaiveDateTime;
+
+/// Takes an order at the counter (`db::intake::take_order`): what was done, and the
+/// small-amount limit it is above when its invoice will need the customer's address.
+pub fn take(
+    db: &mut Db,
+    tenant: &Tenant,
+    kind: OrderKind,
+    ordered_at: NaiveDateTime,
+    intake: &Intake,
+    details: Details,
+) -> Result<(Taken, Option<&'static str>), Error> {
+    db.write(|conn| intake::take_order(conn, tenant, kind, ordered_at, intake, details))
+}
+
+/// Every order of the filter, with what its document bills, in one read transaction.
+pub fn list(
+    db: &mut Db,
+    tenant: Option<&Tenant>,
+    filter: &Filter,
+    limit: Option<u64>,
+    mut each: impl FnMut(Listed<'_>, Billing) -> Result<(), Error>,
+) -> Result<(), Error> {
+    db.read(|conn| {
+        let frozen = Frozen::load(conn, tenant)?;
+        orders::for_each(conn, tenant, filter, limit, |_, listed| {
+            let billing = frozen.billing(&listed.order, listed.stringer);
+            each(listed, billing)
+        })
+    })
+}
+
+/// One order with what its document bills and its items.
+pub fn show(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<(Order, Billing, Vec<Item>), Error> {
+    db.read(|conn| {
+        let order = orders::find(conn, tenant, order)?;
+        let billing = Frozen::load(conn, Some(tenant))?.billing(&order, tenant);
+        let items = items::of(conn, order.id)?;
+        Ok((order, billing, items))
+    })
+}
+
+/// Edits an order: None when nothing changed; else the order, and the small-amount limit
+/// it is above when its invoice will need the customer's address.
+pub fn edit(
+    db: &mut Db,
+    tenant: &Tenant,
+    order: OrderId,
+    edit: &Edit,
+) -> Result<Option<(Order, Option<&'static str>)>, Error> {
+    db.write(|conn| {
+        let Some(edited) = orders::edit(conn, tenant, order, edit)? else { return Ok(None) };
+        let address = orders::address_wanted(conn, tenant, &edited)?;
+        Ok(Some((edited, address)))
+    })
+}
+
+pub fn unstring(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<Order, Error> {
+    db.write(|conn| orders::unstring(conn, tenant, order))
+}
+
+/// A new order for the same racket; its id.
+pub fn restring(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<OrderId, Error> {
+    db.write(|conn| orders::restring(conn, tenant, order))
+}
+
+/// The racket picked up, and paid there when the pickup names a method.
+pub fn pickup(db: &mut Db, tenant: &Tenant, order: OrderId, pickup: Pickup) -> Result<Order, Error> {
+    db.write(|conn| orders::pickup(conn, tenant, order, pickup))
+}
+
+pub fn delete(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<(), Error> {
+    db.write(|conn| orders::delete(conn, tenant, order))
+}

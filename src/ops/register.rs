@@ -1,0 +1,120 @@
+//! The customer register as both doors ask for it: customers and their rackets added,
+//! edited, found, merged and forgotten (`db::customers` and `db::rackets` hold the rules;
+//! each call here is one transaction).
+
+use crate::db::customers::{self, Customer, CustomerChanges, Forgotten, Merged};
+use crate::db::orders::Order;
+use crate::db::rackets::{self, Racket, RacketChanges};
+use crate::db::{Db, Tenant};
+use crate::domain::{CustomerId, RacketId};
+use crate::error::Error;
+
+pub fn add_customer(db: &mut Db, tenant: &Tenant, new: &CustomerChanges) -> Result<CustomerId, Error> {
+    db.write(|conn| customers::add(conn, tenant, new))
+}
+
+/// None when nothing changed.
+pub fn edit_customer(
+    db: &mut Db,
+    tenant: &Tenant,
+    customer: CustomerId,
+    changes: &CustomerChanges,
+) -> Result<Option<Customer>, Error> {
+    db.write(|conn| customers::edit(conn, tenant, customer, changes))
+}
+
+/// The customers of each stringer whose name (or e-mail, phone) holds `text`, or all.
+pub fn search_customers(
+    db: &mut Db,
+    tenants: &[Tenant],
+    text: Option<&str>,
+) -> Result<Vec<(Tenant, Vec<Customer>)>, Error> {
+    db.read(|conn| {
+        tenants
+            .iter()
+            .map(|tenant| Ok((tenant.clone(), customers::search(conn, tenant, text, None)?)))
+            .collect()
+    })
+}
+
+/// A customer with their rackets and their orders, newest first.
+pub fn customer(
+    db: &mut Db,
+    tenant: &Tenant,
+    customer: CustomerId,
+) -> Result<(Customer, Vec<Racket>, Vec<Order>), Error> {
+    db.read(|conn| {
+        let found = customers::find(conn, tenant, customer)?;
+        let rackets = rackets::of_customer(conn, tenant, found.id)?;
+        let history = customers::history(conn, tenant, found.id)?;
+        Ok((found, rackets, history))
+    })
+}
+
+pub fn merge_customers(
+    db: &mut Db,
+    tenant: &Tenant,
+    duplicate: CustomerId,
+    kept: CustomerId,
+) -> Result<Merged, Error> {
+    db.write(|conn| customers::merge(conn, tenant, duplicate, kept))
+}
+
+/// Erases what the law lets go of a customer, with the reason (which must say something).
+pub fn forget_customer(
+    db: &mut Db,
+    tenant: &Tenant,
+    customer: CustomerId,
+    reason: &str,
+) -> Result<Forgotten, Error> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(Error::Invalid {
+            field: "reason",
+            problem: "is empty: say why the customer is forgotten".into(),
+        });
+    }
+    db.write(|conn| customers::forget(conn, tenant, customer, reason))
+}
+
+pub fn add_racket(
+    db: &mut Db,
+    tenant: &Tenant,
+    customer: CustomerId,
+    new: &RacketChanges,
+) -> Result<RacketId, Error> {
+    db.write(|conn| rackets::add(conn, tenant, customer, new))
+}
+
+/// None when nothing changed.
+pub fn edit_racket(
+    db: &mut Db,
+    tenant: &Tenant,
+    racket: RacketId,
+    changes: &RacketChanges,
+) -> Result<Option<Racket>, Error> {
+    db.write(|conn| rackets::edit(conn, tenant, racket, changes))
+}
+
+/// A customer's rackets (refused, as not found, for a customer who is not the tenant's).
+pub fn rackets_of(db: &mut Db, tenant: &Tenant, customer: CustomerId) -> Result<Vec<Racket>, Error> {
+    db.read(|conn| {
+        customers::find(conn, tenant, customer)?;
+        rackets::of_customer(conn, tenant, customer)
+    })
+}
+
+/// A racket by id, or by its tag.
+pub fn racket(db: &mut Db, tenant: &Tenant, named: Result<RacketId, &str>) -> Result<Racket, Error> {
+    db.read(|conn| match named {
+        Ok(id) => rackets::find(conn, tenant, id),
+        Err(tag) => rackets::tagged(conn, tenant, tag),
+    })
+}
+
+/// A racket's customer and the orders that strung it.
+pub fn racket_jobs(db: &mut Db, tenant: &Tenant, racket: &Racket) -> Result<(Customer, Vec<Order>), Error> {
+    db.read(|conn| {
+        Ok((customers::find(conn, tenant, racket.customer)?, rackets::jobs(conn, tenant, racket.id)?))
+    })
+}

@@ -1,0 +1,101 @@
+//! What the books say, read in one transaction each: the journal, the audit, the queue, the
+//! year's orders for the export, the VAT report's periods, the bank transactions listed.
+//! The doors lay them out.
+
+use crate::db::audit::{self, YearAudit};
+use crate::db::events::{self, Logged};
+use crate::db::orders::{self, Basis, Filter, Listed, Order};
+use crate::db::payments::{self, ListedPayment};
+use crate::db::queue::{self, Queue};
+use crate::db::receipts::Frozen;
+use crate::db::stock::{self, Stocked};
+use crate::db::{Db, Tenant};
+use crate::domain::{day_start, VatRate};
+use crate::error::Error;
+use chrono::{NaiveDate, NaiveDateTime};
+
+/// The journal's entries of the stringer (or all), of a year (or all), oldest first.
+pub fn journal(
+    db: &mut Db,
+    tenant: Option<&Tenant>,
+    year: Option<i32>,
+    each: impl FnMut(Logged<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    db.read(|conn| events::for_each(conn, tenant, year, each))
+}
+
+/// Every (stringer, year) sequence checked: gapless, each gap explained.
+pub fn audit(db: &mut Db, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<YearAudit>, Error> {
+    db.read(|conn| audit::audit(conn, tenant, year))
+}
+
+/// Each stringer's queue at `now`, with the strings in stock that run low.
+pub fn queues(
+    db: &mut Db,
+    tenants: Vec<Tenant>,
+    now: NaiveDateTime,
+) -> Result<Vec<(Tenant, Queue, Vec<Stocked>)>, Error> {
+    db.read(|conn| {
+        tenants
+            .into_iter()
+            .map(|tenant| {
+                let queue = queue::of(conn, &tenant, now)?;
+                let low = stock::list(conn, &tenant)?.into_iter().filter(Stocked::is_low).collect();
+                Ok((tenant, queue, low))
+            })
+            .collect()
+    })
+}
+
+/// Every order of the year, with the VAT rate its document shows (an error when the rate
+/// cannot be read: a receipt numbered before rates were kept).
+pub fn orders_of_year(
+    db: &mut Db,
+    tenant: Option<&Tenant>,
+    year: i32,
+    mut each: impl FnMut(&Listed<'_>, Result<Option<VatRate>, Error>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let filter = Filter { year: Some(year), ..Filter::default() };
+    db.read(|conn| {
+        let frozen = Frozen::load(conn, tenant)?;
+        orders::for_each(conn, tenant, &filter, None, |_, listed| {
+            let rate = frozen.vat_rate(&listed.order, listed.stringer);
+            each(&listed, rate)
+        })
+    })
+}
+
+/// The orders of a period of the stringer named (or of each stringer), in days of its own
+/// calendar (`last` included), on the basis asked, with the VAT rate each document shows.
+pub fn orders_of_period(
+    db: &mut Db,
+    named: Option<&Tenant>,
+    basis: Basis,
+    (first, last): (NaiveDate, NaiveDate),
+    mut each: impl FnMut(&Tenant, Order, Option<VatRate>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    db.read(|conn| {
+        let frozen = Frozen::load(conn, named)?;
+        let tenants = match named {
+            Some(tenant) => vec![tenant.clone()],
+            None => Tenant::all(conn)?,
+        };
+        for tenant in &tenants {
+            let bounds = (day_start(first, tenant.zone()), day_start(last, tenant.zone()));
+            orders::for_each_in_period(conn, tenant, basis, bounds, |order| {
+                let rate = frozen.vat_rate(&order, tenant)?;
+                each(tenant, order, rate)
+            })?;
+        }
+        Ok(())
+    })
+}
+
+/// The bank transactions imports listed for somebody to look at (only those open).
+pub fn listed_payments(
+    db: &mut Db,
+    tenants: &[Tenant],
+    open_only: bool,
+) -> Result<Vec<ListedPayment>, Error> {
+    db.read(|conn| payments::listed(conn, tenants, open_only))
+}

@@ -1,0 +1,46 @@
+//! The stringers and their profiles (`db::stringers` holds the rules: what an issued
+//! document shows never changes with the profile).
+
+use crate::db::stringers::{self, Profile, Stringer};
+use crate::db::vat::{self, History};
+use crate::db::{counters, Db, Tenant};
+use crate::error::Error;
+use chrono_tz::Tz;
+
+pub fn add(db: &mut Db, handle: &str, name: &str, zone: Tz) -> Result<Stringer, Error> {
+    db.write(|conn| stringers::add(conn, handle, name.trim(), zone))
+}
+
+pub fn list(db: &mut Db) -> Result<Vec<Stringer>, Error> {
+    db.read(stringers::list)
+}
+
+/// A stringer as `stringer show` shows it.
+pub struct Shown {
+    pub stringer: Stringer,
+    /// (year, last number issued).
+    pub counters: Vec<(i32, i64)>,
+    pub rates: History,
+}
+
+/// A stringer's profile, its counters and its VAT rates.
+pub fn show(db: &mut Db, handle: &str) -> Result<Shown, Error> {
+    db.read(|conn| {
+        let tenant = Tenant::load(conn, handle)?;
+        let stringer = stringers::profile(conn, &tenant)?;
+        let counters = counters::of_stringer(conn, &tenant)?;
+        Ok(Shown { stringer, counters, rates: vat::history(conn, &tenant)? })
+    })
+}
+
+/// The profile edited as `profile` makes it for the stringer; None when nothing changed.
+pub fn edit(
+    db: &mut Db,
+    handle: &str,
+    profile: impl FnOnce(&Tenant) -> Profile,
+) -> Result<Option<Stringer>, Error> {
+    db.write(|conn| {
+        let tenant = Tenant::load(conn, handle)?;
+        stringers::edit(conn, &tenant, &profile(&tenant))
+    })
+}
