@@ -1,3 +1,5 @@
+//! The `receipts` program: the command line runs, and its exit code says how it ended.
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

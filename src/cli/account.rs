@@ -1,3 +1,6 @@
+//! `receipts account`: the counter's accounts added, listed, given a new password,
+//! disabled.
+
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
 use crate::db::accounts::{self, Role};
@@ -31,10 +34,10 @@ pub struct AddOpts {
     #[command(flatten)]
     stringer: StringerOpt,
     /// staff: the day's work; owner: also voids, the profile and bank files
-    #[arg(long, value_enum, default_value = "staff")]
+    #[arg(long, default_value = "staff", value_parser = super::one_of::<Role>(super::names::<Role>()))]
     role: Role,
     /// The language of its pages [default: the browser's, else the stringer's]
-    #[arg(long, value_parser = super::one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
+    #[arg(long, value_parser = super::one_of::<Language>(super::names::<Language>()))]
     language: Option<Language>,
     #[command(flatten)]
     password: PasswordOpt,

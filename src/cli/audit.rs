@@ -1,3 +1,5 @@
+//! `receipts audit`: every (stringer, year) sequence checked, its problems listed (exit 1).
+
 use super::output::{self, Rows, Shown};
 use super::{Context, StringerOpt};
 use crate::db::audit::YearAudit;

@@ -1,3 +1,5 @@
+//! `receipts backup FILE`: a checked copy of a live SQLite database.
+
 use super::Context;
 use crate::db::Access;
 use crate::ops::backup::backup;

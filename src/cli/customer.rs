@@ -1,3 +1,6 @@
+//! `receipts customer`: the register's customers added, edited, found, shown, merged and
+//! forgotten.
+
 use super::output::{self, Listed, Rows, Shown};
 use super::{Context, StringerOpt};
 use crate::db::customers::{Customer, CustomerChanges};

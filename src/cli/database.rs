@@ -1,3 +1,5 @@
+//! `receipts db`: the schema migrated, and where the database is.
+
 use super::Context;
 use crate::db::Access;
 use anyhow::Context as _;

@@ -1,3 +1,5 @@
+//! `receipts export`: a year's orders as CSV or JSON for the accountant, with totals said.
+
 use super::output::{self, Ledger, Rows};
 use super::{Context, StringerOpt};
 use crate::db::orders::Listed;

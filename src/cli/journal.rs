@@ -1,3 +1,5 @@
+//! `receipts journal`: what happened to the numbers and documents, oldest first.
+
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::db::events::Logged;

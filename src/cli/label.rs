@@ -1,8 +1,9 @@
+//! `receipts label`: the racket labels of an order or of the queue, as a PDF.
+
 use super::{output, Context, StringerOpt};
 use crate::db::Access;
 use crate::ops::label::{self, Labels, Which};
 use crate::receipt::label::Size;
-use clap::builder::PossibleValue;
 use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,8 +22,7 @@ pub struct Opts {
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// The label's size
-    #[arg(long, default_value = "62x100mm", value_parser = super::one_of::<Size>(
-        Size::ALL.map(|s| PossibleValue::new(s.as_str()))))]
+    #[arg(long, default_value = "62x100mm", value_parser = super::one_of::<Size>(super::names::<Size>()))]
     size: Size,
     /// Where the web counter answers (e.g. https://shop.example): the QR code then opens the
     /// order's page; without it the code holds `receipts:order:ID`

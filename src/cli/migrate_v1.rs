@@ -1,3 +1,5 @@
+//! `receipts migrate-v1 FILE`: the backfill from the old V1 system, all or nothing.
+
 use super::output::{self, Shown};
 use super::Context;
 use crate::db::{Access, Db};

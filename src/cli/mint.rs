@@ -1,3 +1,5 @@
+//! `receipts mint`: an order strung and numbered; with --notify, the customer told.
+
 use super::{output, Context, StringerOpt};
 use crate::db::mint::Outcome;
 use crate::db::Access;

@@ -79,8 +79,11 @@ where
     PossibleValuesParser::new(values).try_map(|name| name.parse::<T>())
 }
 
-// Parsed once per process: the size of its variants does not matter.
-#[allow(clippy::large_enum_variant)]
+/// The names of a domain type's values, as clap offers them.
+fn names<T: strum::VariantArray + Copy + Into<&'static str>>() -> Vec<PossibleValue> {
+    T::VARIANTS.iter().map(|value| PossibleValue::new(Into::<&'static str>::into(*value))).collect()
+}
+
 #[derive(Debug, Subcommand)]
 // Each command's arguments are defined only when that command runs (or help, completions
 // and the manual ask for them all): a process starts without building the whole tree.

@@ -1,3 +1,6 @@
+//! `receipts notify`: "your racket is ready" e-mailed, or to everybody still waiting to
+//! hear.
+
 use super::output;
 use super::{Context, StringerOpt};
 use crate::db::{Access, Db};

@@ -1,3 +1,6 @@
+//! `receipts order`: orders taken, listed, shown, edited, unstrung, restrung, picked up and
+//! deleted.
+
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
 use crate::db::intake::{Details, Intake, PostalText};
@@ -16,10 +19,9 @@ use chrono::NaiveDateTime;
 use clap::builder::PossibleValue;
 use clap::{Args, Subcommand};
 use serde::Serialize;
+use strum::VariantArray;
 use tabled::Tabled;
 
-// Parsed once per process: the size of its variants does not matter.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum Command {
@@ -48,7 +50,7 @@ pub struct PickupOpts {
     order: String,
     /// Paid on the spot, and how
     #[arg(long, value_name = "METHOD",
-          value_parser = one_of::<PaymentMethod>(PaymentMethod::ALL.map(|m| m.as_str().into())))]
+          value_parser = one_of::<PaymentMethod>(super::names::<PaymentMethod>()))]
     paid: Option<PaymentMethod>,
     /// When it was picked up [default: now]; local time unless an offset is given
     #[arg(long, value_name = "WHEN")]
@@ -239,7 +241,7 @@ pub struct ListOpts {
     year: Option<i32>,
     /// Only orders in this state
     #[arg(long, value_parser = one_of::<StatusFilter>(
-        StatusFilter::ALL.map(|s| PossibleValue::new(s.as_str()).help(s.meaning()))))]
+        StatusFilter::VARIANTS.iter().map(|s| PossibleValue::new(s.as_str()).help(s.meaning()))))]
     status: Option<StatusFilter>,
     /// Only customers whose name contains this (ignoring case)
     #[arg(long, value_name = "TEXT")]

@@ -1,3 +1,6 @@
+//! `receipts payments`: bank files imported, the transactions they listed, and settling
+//! them.
+
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::db::payments::{Line, ListedPayment, Outcome};

@@ -1,3 +1,5 @@
+//! `receipts queue`: the rackets to string and those waiting for pickup, the overdue first.
+
 use super::output::{self, Format, Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::db::queue::{Queue, Queued};

@@ -1,3 +1,6 @@
+//! `receipts racket`: the customers' rackets added, edited, listed and shown with their
+//! jobs.
+
 use super::customer::RacketRow;
 use super::output::{self, Shown};
 use super::{one_of, Context, StringerOpt};
@@ -30,7 +33,7 @@ pub struct Details {
     #[arg(long)]
     model: Option<String>,
     /// What it is played: how much string it takes when an order does not say
-    #[arg(long, value_parser = one_of::<Sport>(Sport::ALL.map(|s| s.as_str().into())))]
+    #[arg(long, value_parser = one_of::<Sport>(super::names::<Sport>()))]
     sport: Option<Sport>,
     /// The string pattern, e.g. 16x19
     #[arg(long)]

@@ -1,3 +1,6 @@
+//! `receipts receipt`: a document as text or PDF/A, or every document of a year into a
+//! folder.
+
 use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
@@ -27,7 +30,7 @@ pub struct Opts {
     #[arg(short, long, value_name = "FILE", conflicts_with = "year")]
     output: Option<PathBuf>,
     /// Language of the receipt [default: the stringer's, else English]
-    #[arg(long, value_parser = one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
+    #[arg(long, value_parser = one_of::<Language>(super::names::<Language>()))]
     lang: Option<Language>,
     /// Mark it as a copy (a re-issue the customer asked for)
     #[arg(long)]

@@ -1,3 +1,6 @@
+//! `receipts resync-counters`: the counters compared with the orders after a restore, and
+//! repaired.
+
 use super::output::{self, Shown};
 use super::Context;
 use crate::db::resync::{Action, CounterChange, Options};

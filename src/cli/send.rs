@@ -1,3 +1,5 @@
+//! `receipts send`: a document e-mailed, or every unsent one.
+
 use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
@@ -28,7 +30,7 @@ pub struct Opts {
     #[arg(long, value_name = "ADDRESS", conflicts_with = "unsent")]
     to: Option<String>,
     /// Language of the message and its document [default: the stringer's, else English]
-    #[arg(long, value_parser = one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
+    #[arg(long, value_parser = one_of::<Language>(super::names::<Language>()))]
     lang: Option<Language>,
     /// Send the document as a copy (a re-issue the customer asked for)
     #[arg(long)]

@@ -1,3 +1,5 @@
+//! `receipts serve`: the counter in the browser, started with its options.
+
 use super::Context;
 use crate::db::Access;
 use crate::web::{self, Config};

@@ -1,3 +1,5 @@
+//! `receipts stringer`: stringers added, listed, shown, and their profiles edited.
+
 use super::output::{self, Shown};
 use super::{one_of, Context};
 use crate::db::stringers::Profile;
@@ -18,8 +20,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabled::Tabled;
 
-// Parsed once per process: the size of its variants does not matter.
-#[allow(clippy::large_enum_variant)]
+#[expect(clippy::large_enum_variant, reason = "parsed once per process")]
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 pub enum Command {
@@ -91,7 +92,7 @@ pub struct EditOpts {
     #[arg(long)]
     vat_number: Option<String>,
     /// Language of receipts
-    #[arg(long, value_parser = one_of::<Language>(Language::ALL.map(|l| l.code().into())))]
+    #[arg(long, value_parser = one_of::<Language>(super::names::<Language>()))]
     language: Option<Language>,
     /// National tax number (e.g. a German Steuernummer), printed when there is no VAT number
     #[arg(long)]

@@ -1,3 +1,5 @@
+//! `receipts strings`: reels recorded and the stock on the shelf.
+
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
 use crate::db::stock::Stocked;

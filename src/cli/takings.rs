@@ -1,3 +1,6 @@
+//! `receipts takings`: the till's count of a day or period, per method, currency and VAT
+//! rate.
+
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
 use crate::db::takings::{self, Sums};

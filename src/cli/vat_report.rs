@@ -1,3 +1,6 @@
+//! `receipts vat-report`: the VAT of a period, per rate, on the invoiced or the received
+//! basis.
+
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
 use crate::db::orders::Basis;

@@ -1,3 +1,6 @@
+//! `receipts void`: a numbered order cancelled, or lost numbers accounted for, with the
+//! reason.
+
 use super::output::{self, Shown};
 use super::{Context, StringerOpt};
 use crate::db::Access;

@@ -16,7 +16,8 @@ use diesel::prelude::*;
 
 /// What an account may do: staff run the day; the owner also voids, edits the profile and
 /// imports bank files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::VariantArray, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Role {
     Owner,
     Staff,
@@ -24,18 +25,22 @@ pub enum Role {
 
 impl Role {
     pub fn code(self) -> &'static str {
-        match self {
-            Role::Owner => "owner",
-            Role::Staff => "staff",
-        }
+        self.into()
     }
 
-    fn from_code(code: &str) -> Role {
-        if code == "owner" {
-            Role::Owner
-        } else {
-            Role::Staff
-        }
+    /// The role stored as `code`; a code no role has is refused (an account never gets a
+    /// role by accident).
+    pub fn from_code(code: &str) -> Result<Role, Error> {
+        crate::domain::named(code, "a role")
+            .map_err(|problem| Error::Internal { what: "an account's role", detail: problem })
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Role, String> {
+        crate::domain::named(text, "a role")
     }
 }
 
@@ -134,18 +139,19 @@ pub fn list(conn: &mut DbConn) -> Result<Vec<Account>, Error> {
         .load(conn)?
         .into_iter()
         .collect();
-    Ok(rows
-        .into_iter()
-        .map(|(id, username, stringer, role, language, disabled_at)| Account {
-            id,
-            username,
-            stringer,
-            role: Role::from_code(&role),
-            language: language.and_then(|code| code.parse().ok()),
-            disabled_at,
-            sessions: sessions.get(&id).copied().unwrap_or(0),
+    rows.into_iter()
+        .map(|(id, username, stringer, role, language, disabled_at)| {
+            Ok(Account {
+                id,
+                username,
+                stringer,
+                role: Role::from_code(&role)?,
+                language: language.and_then(|code| code.parse().ok()),
+                disabled_at,
+                sessions: sessions.get(&id).copied().unwrap_or(0),
+            })
         })
-        .collect())
+        .collect()
 }
 
 fn account_id(conn: &mut DbConn, username: &str) -> Result<i64, Error> {
@@ -316,7 +322,7 @@ pub fn session(conn: &mut DbConn, token: &str, idle: TimeDelta) -> Result<Option
     };
     Ok(Some(Session {
         username,
-        role: Role::from_code(&role),
+        role: Role::from_code(&role)?,
         language: language.and_then(|code| code.parse().ok()),
         // The stringer as the join found it: no second lookup on every page view.
         tenant: Tenant::looked_up(id, handle, zone)?,

@@ -2,12 +2,13 @@
 //! with every void explained and every gap or coming collision named.
 
 use super::schema::{orders, receipt_counters};
-use super::{DbConn, Tenant};
+use super::{DbConn, MultiBackend, Tenant};
 use crate::domain::{format_local, local_year, year_start, ReceiptNumber};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use diesel::prelude::*;
+use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::sql_types::{BigInt, Integer};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -178,25 +179,24 @@ pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> R
     }
 
     let filters = Filters { stringer: tenant.map(|t| t.id().0), year };
-    let mut counters = receipt_counters::table.into_boxed();
-    let mut voided = orders::table.filter(orders::voided_at.is_not_null()).into_boxed();
-    if let Some(id) = filters.stringer {
-        counters = counters.filter(receipt_counters::stringer_id.eq(id));
-        voided = voided.filter(orders::stringer_id.eq(id));
-    }
+    let (mut counters, voided) = match tenant {
+        Some(tenant) => (tenant.counters().into_boxed(), tenant.orders().into_boxed()),
+        None => (receipt_counters::table.into_boxed(), orders::table.into_boxed()),
+    };
+    let mut voided = voided.filter(orders::voided_at.is_not_null());
     if let Some(year) = year {
         counters = counters.filter(receipt_counters::year.eq(year));
         voided = voided.filter(orders::receipt_year.eq(year));
     }
 
-    for summary in diesel::sql_query(format!(
-        "SELECT stringer_id, receipt_year AS year, count(*) AS numbers,
+    for summary in filters
+        .scoped(
+            "SELECT stringer_id, receipt_year AS year, count(*) AS numbers,
                 count(DISTINCT receipt_seq) AS distinct_numbers, max(receipt_seq) AS highest
-         FROM orders WHERE receipt_number IS NOT NULL{}
-         GROUP BY stringer_id, receipt_year",
-        filters.sql()
-    ))
-    .load::<Summary>(conn)?
+             FROM orders WHERE receipt_number IS NOT NULL",
+        )
+        .sql(" GROUP BY stringer_id, receipt_year")
+        .load::<Summary>(conn)?
     {
         let audit = entry(&mut years, &tenants, summary.stringer_id, summary.year);
         audit.numbers = summary.numbers;
@@ -285,23 +285,28 @@ fn judge(audit: &mut YearAudit) {
     }
 }
 
-/// The audit's scope. Both filters are integers, so writing them into the SQL is safe and
-/// keeps one text for both backends.
+/// The audit's scope: every stringer (a view over all of them, exempt from tenancy) or one,
+/// every year or one.
 struct Filters {
     stringer: Option<i64>,
     year: Option<i32>,
 }
 
 impl Filters {
-    fn sql(&self) -> String {
-        let mut sql = String::new();
+    /// `sql` (a query over `orders` that ends in its WHERE clause) narrowed to the scope,
+    /// the values bound as parameters (`$1` is a placeholder on both backends).
+    fn scoped(&self, sql: &str) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
+        let mut query = diesel::sql_query(sql).into_boxed();
+        let mut placeholders = 0;
         if let Some(id) = self.stringer {
-            sql.push_str(&format!(" AND stringer_id = {id}"));
+            placeholders += 1;
+            query = query.sql(format!(" AND stringer_id = ${placeholders}")).bind::<BigInt, _>(id);
         }
         if let Some(year) = self.year {
-            sql.push_str(&format!(" AND receipt_year = {year}"));
+            placeholders += 1;
+            query = query.sql(format!(" AND receipt_year = ${placeholders}")).bind::<Integer, _>(year);
         }
-        sql
+        query
     }
 }
 
@@ -334,20 +339,22 @@ struct InnerGap {
 /// Runs of missing numbers below the highest one, found by comparing each number with the
 /// one before it (in the database, so a million orders are never loaded).
 fn inner_gaps(conn: &mut DbConn, filters: &Filters) -> QueryResult<Vec<InnerGap>> {
-    diesel::sql_query(format!(
-        "SELECT stringer_id, receipt_year AS year, prev + 1 AS first_missing, receipt_seq - 1 AS last_missing
-         FROM (
-             SELECT stringer_id, receipt_year, receipt_seq,
-                    lag(receipt_seq, 1, CAST(0 AS BIGINT))
-                        OVER (PARTITION BY stringer_id, receipt_year ORDER BY receipt_seq) AS prev
-             FROM orders
-             WHERE receipt_number IS NOT NULL{}
-         ) numbered
-         WHERE receipt_seq > prev + 1
-         ORDER BY stringer_id, year, first_missing",
-        filters.sql()
-    ))
-    .load(conn)
+    filters
+        .scoped(
+            "SELECT stringer_id, receipt_year AS year, prev + 1 AS first_missing, receipt_seq - 1 AS last_missing
+             FROM (
+                 SELECT stringer_id, receipt_year, receipt_seq,
+                        lag(receipt_seq, 1, CAST(0 AS BIGINT))
+                            OVER (PARTITION BY stringer_id, receipt_year ORDER BY receipt_seq) AS prev
+                 FROM orders
+                 WHERE receipt_number IS NOT NULL",
+        )
+        .sql(
+            ") numbered
+             WHERE receipt_seq > prev + 1
+             ORDER BY stringer_id, year, first_missing",
+        )
+        .load(conn)
 }
 
 #[cfg(test)]

@@ -263,10 +263,8 @@ pub fn search(
         return Ok(query.load::<CustomerRow>(conn)?.into_iter().map(Customer::from).collect());
     };
     // The stringer's customers are not looked up by the (stringer, name) index when a text
-    // narrows them (the unary plus keeps SQLite off it): the text's own index does.
-    let mine = diesel::dsl::sql::<diesel::sql_types::Bool>("+customers.stringer_id = ")
-        .bind::<diesel::sql_types::BigInt, _>(tenant.id().0);
-    let mut query = customers::table.filter(mine).select(CustomerRow::as_select()).into_boxed();
+    // narrows them: the text's own index does.
+    let mut query = tenant.customers_by_another_index().select(CustomerRow::as_select());
     let digits = phone_digits(&text);
     // A text of digits (and the signs phone numbers are written with) is a phone number.
     let phone_like = text.chars().all(|c| c.is_ascii_digit() || " +-/().".contains(c)) && digits.len() >= 3;

@@ -327,15 +327,15 @@ pub fn for_each(
     };
     let mut after = 0i64;
     loop {
-        let mut query = receipt_events::table
+        let journal = match tenant {
+            Some(tenant) => tenant.events().into_boxed(),
+            None => receipt_events::table.into_boxed(),
+        };
+        let mut query = journal
             .filter(receipt_events::id.gt(after))
             .order(receipt_events::id)
             .select(LoggedRow::as_select())
-            .limit(PAGE)
-            .into_boxed();
-        if let Some(tenant) = tenant {
-            query = query.filter(receipt_events::stringer_id.eq(tenant.id().0));
-        }
+            .limit(PAGE);
         if let Some(year) = year {
             query = query.filter(receipt_events::year.eq(year));
         }

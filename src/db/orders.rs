@@ -109,7 +109,8 @@ pub(super) struct OrderRow {
     customer_address: Option<String>,
     customer_postal: Option<String>,
     email: Option<String>,
-    payment_method: Option<String>,
+    #[diesel(deserialize_as = Option<String>)]
+    payment_method: Stored<PaymentMethod>,
     customer_id: Option<i64>,
     racket_id: Option<i64>,
     due_at: Option<NaiveDateTime>,
@@ -119,6 +120,19 @@ pub(super) struct OrderRow {
     string_length_cm: Option<i32>,
     own_string: bool,
     cross_string: Option<String>,
+}
+
+/// An optional stored name read as its value: a name the program does not know fails the
+/// query, never reads as nothing.
+#[derive(Debug)]
+pub(crate) struct Stored<T>(pub Option<T>);
+
+impl<T: TryFrom<String, Error = String>> TryFrom<Option<String>> for Stored<T> {
+    type Error = String;
+
+    fn try_from(stored: Option<String>) -> Result<Self, String> {
+        stored.map(T::try_from).transpose().map(Stored)
+    }
 }
 
 impl From<OrderRow> for Order {
@@ -150,8 +164,7 @@ impl From<OrderRow> for Order {
             customer_address: row.customer_address,
             customer_postal: row.customer_postal.as_deref().and_then(Postal::from_stored),
             email: row.email,
-            // The schema's CHECK allows only known methods.
-            payment_method: row.payment_method.and_then(|method| method.parse().ok()),
+            payment_method: row.payment_method.0,
             customer_id: row.customer_id.map(CustomerId),
             racket_id: row.racket_id.map(RacketId),
             due_at: row.due_at,
@@ -846,4 +859,19 @@ pub fn pickup(conn: &mut DbConn, tenant: &Tenant, id: OrderId, pickup: Pickup) -
         events::record(conn, &Event::payment(tenant.id(), id, number, paid, &reason))?;
     }
     find(conn, tenant, id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stored;
+    use crate::domain::PaymentMethod;
+
+    #[test]
+    fn a_stored_name_the_program_does_not_know_fails_instead_of_reading_as_none() {
+        let read =
+            |name: Option<&str>| Stored::<PaymentMethod>::try_from(name.map(str::to_string)).map(|s| s.0);
+        assert_eq!(read(Some("twint")), Ok(Some(PaymentMethod::Twint)));
+        assert_eq!(read(None), Ok(None));
+        assert!(read(Some("bitcoin")).unwrap_err().contains("not a payment method"));
+    }
 }

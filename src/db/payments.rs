@@ -23,7 +23,8 @@ use diesel::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What became of a credit that names one of this database's receipts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::VariantArray, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Outcome {
     Applied,
     /// This bank transaction was applied by an earlier import.
@@ -45,20 +46,6 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    const ALL: [Outcome; 11] = [
-        Outcome::Applied,
-        Outcome::AlreadyApplied,
-        Outcome::UnknownReference,
-        Outcome::Void,
-        Outcome::AlreadyPaid,
-        Outcome::Partial,
-        Outcome::Over,
-        Outcome::OtherCurrency,
-        Outcome::BeforeIssue,
-        Outcome::OtherStringer,
-        Outcome::BatchTotalOnly,
-    ];
-
     /// Whether somebody has to look at it.
     pub fn needs_attention(self) -> bool {
         !matches!(self, Outcome::Applied | Outcome::AlreadyApplied)
@@ -66,23 +53,11 @@ impl Outcome {
 
     /// Its name for scripts.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Applied => "applied",
-            Outcome::AlreadyApplied => "already_applied",
-            Outcome::UnknownReference => "unknown_reference",
-            Outcome::Void => "void",
-            Outcome::AlreadyPaid => "already_paid",
-            Outcome::Partial => "partial",
-            Outcome::Over => "over",
-            Outcome::OtherCurrency => "other_currency",
-            Outcome::BeforeIssue => "before_issue",
-            Outcome::OtherStringer => "other_stringer",
-            Outcome::BatchTotalOnly => "batch_total_only",
-        }
+        self.into()
     }
 
     fn named(name: &str) -> Option<Outcome> {
-        Outcome::ALL.into_iter().find(|outcome| outcome.as_str() == name)
+        crate::domain::named(name, "an outcome").ok()
     }
 
     pub fn reason(self) -> &'static str {
@@ -388,16 +363,16 @@ impl Import {
         for (stringer, credits) in by_stringer {
             let tenant = &self.tenants[&stringer];
             let references: Vec<&str> = credits.iter().map(|c| c.bank_reference.as_str()).collect();
-            let applied: Vec<(String, i64)> = payments::table
-                .filter(payments::stringer_id.eq(stringer.0))
+            let applied: Vec<(String, i64)> = tenant
+                .payments()
                 .filter(payments::bank_reference.eq_any(&references))
                 .select((payments::bank_reference, payments::order_id))
                 .load(conn)?;
             known
                 .applied
                 .extend(applied.into_iter().map(|(reference, order)| ((stringer, reference), order)));
-            let listed: Vec<ListedRow> = listed_payments::table
-                .filter(listed_payments::stringer_id.eq(stringer.0))
+            let listed: Vec<ListedRow> = tenant
+                .listed_payments()
                 .filter(listed_payments::bank_reference.eq_any(&references))
                 .select(ListedRow::as_select())
                 .load(conn)?;
@@ -691,8 +666,8 @@ impl FullListedRow {
 pub fn listed(conn: &mut DbConn, tenants: &[Tenant], open_only: bool) -> Result<Vec<ListedPayment>, Error> {
     let mut all = Vec::new();
     for tenant in tenants {
-        let mut query = listed_payments::table
-            .filter(listed_payments::stringer_id.eq(tenant.id().0))
+        let mut query = tenant
+            .listed_payments()
             .order(listed_payments::id)
             .select(FullListedRow::as_select())
             .into_boxed();
@@ -717,8 +692,8 @@ pub fn settle(
 ) -> Result<ListedPayment, Error> {
     let mut found = Vec::new();
     for tenant in tenants {
-        let row: Option<FullListedRow> = listed_payments::table
-            .filter(listed_payments::stringer_id.eq(tenant.id().0))
+        let row: Option<FullListedRow> = tenant
+            .listed_payments()
             .filter(listed_payments::bank_reference.eq(bank_reference))
             .select(FullListedRow::as_select())
             .first(conn)

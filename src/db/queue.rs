@@ -3,6 +3,7 @@
 //! so the queue costs the same on a database of a million orders as on a new one. Only what
 //! the queue and the labels show is read, the racket's tag with it.
 
+use super::orders::Stored;
 use super::schema::{orders, rackets};
 use super::{DbConn, Tenant};
 use crate::domain::{strings_line, OrderId, OrderKind, PaymentMethod};
@@ -58,7 +59,8 @@ struct QueuedRow {
     strung_at: Option<NaiveDateTime>,
     notified_at: Option<NaiveDateTime>,
     paid_at: Option<NaiveDateTime>,
-    payment_method: Option<String>,
+    #[diesel(deserialize_as = Option<String>)]
+    payment_method: Stored<PaymentMethod>,
 }
 
 impl Queued {
@@ -86,7 +88,7 @@ impl Queued {
             strung_at: row.strung_at,
             notified_at: row.notified_at,
             paid_at: row.paid_at,
-            payment_method: row.payment_method.and_then(|method| method.parse().ok()),
+            payment_method: row.payment_method.0,
         }
     }
 }

@@ -29,8 +29,8 @@ pub fn last(
     tenant: &Tenant,
     order: OrderId,
 ) -> Result<Option<(NaiveDateTime, String)>, Error> {
-    Ok(receipt_events::table
-        .filter(receipt_events::stringer_id.eq(tenant.id().0))
+    Ok(tenant
+        .events()
         .filter(receipt_events::order_id.eq(order.0))
         .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
         .order(receipt_events::id.desc())
@@ -91,8 +91,8 @@ pub fn record_notice(
 
 /// To whom the customer of one of the tenant's orders was last told the racket is ready.
 pub fn last_notice(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> Result<Option<String>, Error> {
-    Ok(receipt_events::table
-        .filter(receipt_events::stringer_id.eq(tenant.id().0))
+    Ok(tenant
+        .events()
         .filter(receipt_events::order_id.eq(order.0))
         .filter(receipt_events::kind.eq(EventKind::Notify.as_str()))
         .order(receipt_events::id.desc())

@@ -49,8 +49,8 @@ pub fn add_reel(conn: &mut DbConn, tenant: &Tenant, reel: &Reel) -> Result<Stock
     let name = reel.name.trim();
     let search_name = fold(name);
     let now = now_utc();
-    let found: Option<i64> = strings::table
-        .filter(strings::stringer_id.eq(tenant.id().0))
+    let found: Option<i64> = tenant
+        .strings()
         .filter(strings::search_name.eq(&search_name))
         .select(strings::id)
         .first(conn)
@@ -96,10 +96,10 @@ pub fn list(conn: &mut DbConn, tenant: &Tenant) -> Result<Vec<Stocked>, Error> {
 
 /// The strings an order used when it was minted, as they stand now.
 pub fn used_by(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> Result<Vec<Stocked>, Error> {
-    let used: Vec<String> = string_moves::table
+    let used: Vec<String> = tenant
+        .string_moves()
         .inner_join(strings::table)
         .filter(string_moves::order_id.eq(order.0))
-        .filter(string_moves::stringer_id.eq(tenant.id().0))
         .select(strings::search_name)
         .load(conn)?;
     Ok(list(conn, tenant)?.into_iter().filter(|s| used.contains(&fold(&s.name))).collect())

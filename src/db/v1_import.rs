@@ -70,7 +70,7 @@ pub fn for_each_imported(
     let ids: Vec<i64> = stringers.iter().map(|s| s.0).collect();
     let mut after = 0i64;
     loop {
-        #[allow(clippy::type_complexity)]
+        #[expect(clippy::type_complexity, reason = "one row of the query")]
         let page: Vec<(
             i64,
             i64,

@@ -32,8 +32,8 @@ impl History {
 }
 
 pub fn history(conn: &mut DbConn, tenant: &Tenant) -> Result<History, Error> {
-    let rates: Vec<(NaiveDate, i32)> = vat_rates::table
-        .filter(vat_rates::stringer_id.eq(tenant.id().0))
+    let rates: Vec<(NaiveDate, i32)> = tenant
+        .vat_rates()
         .order(vat_rates::valid_from)
         .select((vat_rates::valid_from, vat_rates::rate_bp))
         .load(conn)?;
@@ -42,12 +42,7 @@ pub fn history(conn: &mut DbConn, tenant: &Tenant) -> Result<History, Error> {
 
 /// Records `rate` from `from` on (a rate of that same day is replaced).
 pub fn set(conn: &mut DbConn, tenant: &Tenant, from: NaiveDate, rate: VatRate) -> Result<(), Error> {
-    diesel::delete(
-        vat_rates::table
-            .filter(vat_rates::stringer_id.eq(tenant.id().0))
-            .filter(vat_rates::valid_from.eq(from)),
-    )
-    .execute(conn)?;
+    diesel::delete(tenant.vat_rates().filter(vat_rates::valid_from.eq(from))).execute(conn)?;
     diesel::insert_into(vat_rates::table)
         .values((
             vat_rates::stringer_id.eq(tenant.id().0),

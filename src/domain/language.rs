@@ -1,10 +1,24 @@
-use std::fmt;
+//! The four languages the documents and the counter speak.
+
 use std::str::FromStr;
 
 /// The language of a receipt: English, German, French or Italian (Switzerland's three
 /// official languages, and English).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Language {
     #[default]
     En,
@@ -14,21 +28,9 @@ pub enum Language {
 }
 
 impl Language {
-    pub const ALL: [Language; 4] = [Language::En, Language::De, Language::Fr, Language::It];
-
+    /// Its ISO 639-1 code: `en`, `de`, `fr`, `it`.
     pub fn code(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::De => "de",
-            Language::Fr => "fr",
-            Language::It => "it",
-        }
-    }
-}
-
-impl fmt::Display for Language {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
+        self.into()
     }
 }
 
@@ -44,12 +46,6 @@ impl FromStr for Language {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "en" => Ok(Language::En),
-            "de" => Ok(Language::De),
-            "fr" => Ok(Language::Fr),
-            "it" => Ok(Language::It),
-            _ => Err(format!("\"{s}\" is not a receipt language (expected en, de, fr or it)")),
-        }
+        super::named(s, "a receipt language")
     }
 }

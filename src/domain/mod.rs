@@ -104,8 +104,20 @@ row_id!(CustomerId, "customer");
 row_id!(RacketId, "racket");
 
 /// The sport a racket is strung for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Sport {
     #[default]
     Tennis,
@@ -114,20 +126,8 @@ pub enum Sport {
 }
 
 impl Sport {
-    pub const ALL: [Sport; 3] = [Sport::Tennis, Sport::Badminton, Sport::Squash];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Sport::Tennis => "tennis",
-            Sport::Badminton => "badminton",
-            Sport::Squash => "squash",
-        }
-    }
-}
-
-impl fmt::Display for Sport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        self.into()
     }
 }
 
@@ -135,10 +135,7 @@ impl FromStr for Sport {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Sport::ALL
-            .into_iter()
-            .find(|sport| sport.as_str() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| format!("\"{s}\" is not a sport (expected tennis, badminton or squash)"))
+        named(s, "a sport")
     }
 }
 
@@ -211,13 +208,35 @@ impl fmt::Display for OrderStatus {
     }
 }
 
+/// One of `T`'s names, in any case, trimmed; else a refusal that says what the text is not
+/// and lists what it could be: `"golf" is not a sport (expected tennis, badminton or squash)`.
+pub fn named<T>(text: &str, what: &str) -> Result<T, String>
+where
+    T: strum::VariantArray + Copy + Into<&'static str>,
+{
+    let wanted = text.trim();
+    let name = |value: &T| -> &'static str { (*value).into() };
+    T::VARIANTS.iter().find(|value| name(value).eq_ignore_ascii_case(wanted)).copied().ok_or_else(|| {
+        let names: Vec<&str> = T::VARIANTS.iter().map(name).collect();
+        let expected = match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, others)) => format!("{} or {last}", others.join(", ")),
+            None => String::new(),
+        };
+        format!("\"{text}\" is not {what} (expected {expected})")
+    })
+}
+
 /// Which orders `order list --status` shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::VariantArray, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum StatusFilter {
     /// Taken, not strung: no number yet.
     Open,
     /// Strung and numbered, not void.
     Strung,
+    /// A client's racket strung, not picked up yet.
+    Waiting,
     /// Paid, not void.
     Paid,
     /// Numbered, not paid, not void: money still to come.
@@ -226,31 +245,11 @@ pub enum StatusFilter {
     Overdue,
     /// Void.
     Void,
-    /// A client's racket strung, not picked up yet.
-    Waiting,
 }
 
 impl StatusFilter {
-    pub const ALL: [StatusFilter; 7] = [
-        StatusFilter::Open,
-        StatusFilter::Strung,
-        StatusFilter::Waiting,
-        StatusFilter::Paid,
-        StatusFilter::Unpaid,
-        StatusFilter::Overdue,
-        StatusFilter::Void,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            StatusFilter::Open => "open",
-            StatusFilter::Strung => "strung",
-            StatusFilter::Paid => "paid",
-            StatusFilter::Unpaid => "unpaid",
-            StatusFilter::Overdue => "overdue",
-            StatusFilter::Void => "void",
-            StatusFilter::Waiting => "waiting",
-        }
+        self.into()
     }
 
     /// What `--help` says of it.
@@ -271,20 +270,16 @@ impl FromStr for StatusFilter {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        StatusFilter::ALL
-            .into_iter()
-            .find(|status| status.as_str() == s.trim().to_ascii_lowercase())
-            .ok_or_else(|| {
-                format!(
-                    "\"{s}\" is not an order status (expected open, strung, waiting, paid, unpaid, overdue or void)"
-                )
-            })
+        named(s, "an order status")
     }
 }
 
 /// What a journal entry records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::VariantArray, strum::IntoStaticStr, strum::Display,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum EventKind {
     Mint,
     Void,
@@ -309,42 +304,8 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 12] = [
-        EventKind::Mint,
-        EventKind::Void,
-        EventKind::Resync,
-        EventKind::V1Import,
-        EventKind::Edit,
-        EventKind::Send,
-        EventKind::Payment,
-        EventKind::Settle,
-        EventKind::CustomerMerge,
-        EventKind::CustomerForget,
-        EventKind::Notify,
-        EventKind::Pickup,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::Mint => "mint",
-            EventKind::Void => "void",
-            EventKind::Resync => "resync",
-            EventKind::V1Import => "v1_import",
-            EventKind::Edit => "edit",
-            EventKind::Send => "send",
-            EventKind::Payment => "payment",
-            EventKind::Settle => "settle",
-            EventKind::CustomerMerge => "customer_merge",
-            EventKind::CustomerForget => "customer_forget",
-            EventKind::Notify => "notify",
-            EventKind::Pickup => "pickup",
-        }
-    }
-}
-
-impl fmt::Display for EventKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        self.into()
     }
 }
 
@@ -352,16 +313,16 @@ impl TryFrom<String> for EventKind {
     type Error = String;
 
     fn try_from(stored: String) -> Result<Self, Self::Error> {
-        EventKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == stored)
-            .ok_or_else(|| format!("\"{stored}\" is not a journal entry kind"))
+        named(&stored, "a journal entry kind")
     }
 }
 
 /// How a payment came in: at the counter (cash, card, TWINT, other) or by the bank.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::VariantArray, strum::IntoStaticStr, strum::Display,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum PaymentMethod {
     Cash,
     Card,
@@ -372,28 +333,8 @@ pub enum PaymentMethod {
 }
 
 impl PaymentMethod {
-    pub const ALL: [PaymentMethod; 5] = [
-        PaymentMethod::Cash,
-        PaymentMethod::Card,
-        PaymentMethod::Twint,
-        PaymentMethod::Transfer,
-        PaymentMethod::Other,
-    ];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            PaymentMethod::Cash => "cash",
-            PaymentMethod::Card => "card",
-            PaymentMethod::Twint => "twint",
-            PaymentMethod::Transfer => "transfer",
-            PaymentMethod::Other => "other",
-        }
-    }
-}
-
-impl fmt::Display for PaymentMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        self.into()
     }
 }
 
@@ -401,9 +342,7 @@ impl FromStr for PaymentMethod {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        PaymentMethod::ALL.into_iter().find(|m| m.as_str() == s.trim().to_ascii_lowercase()).ok_or_else(
-            || format!("\"{s}\" is not a payment method (expected cash, card, twint, transfer or other)"),
-        )
+        named(s, "a payment method")
     }
 }
 

@@ -1,3 +1,5 @@
+//! Prices in minor units, and the currencies they are in.
+
 use std::fmt;
 use std::str::FromStr;
 

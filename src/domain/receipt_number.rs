@@ -1,3 +1,5 @@
+//! A receipt number, `YYYY-NNNN`: the year and the stringer's sequence number in it.
+
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;

@@ -1,3 +1,6 @@
+//! Instants and days as stringers write them, in their own zone: when things happened and
+//! when numbers were issued.
+
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use chrono_tz::Tz;
 

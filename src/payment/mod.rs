@@ -209,8 +209,7 @@ impl Address {
 
 /// What pays an invoice: nothing, a QR-bill (CH/LI account, CHF or EUR) or an EPC QR code
 /// (another account, EUR).
-// One per document: the size of its variants does not matter.
-#[allow(clippy::large_enum_variant)]
+#[expect(clippy::large_enum_variant, reason = "one per document")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Slip {
     QrBill(qrbill::QrBill),

@@ -17,23 +17,20 @@ use unicode_segmentation::UnicodeSegmentation;
 const MM: f32 = 72.0 / 25.4;
 
 /// The label sizes offered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, strum::VariantArray, strum::IntoStaticStr)]
 pub enum Size {
     /// 62 × 100 mm, the continuous roll of common label printers.
     #[default]
+    #[strum(serialize = "62x100mm")]
     Roll62x100,
     /// 4 × 6 in, the shipping label.
+    #[strum(serialize = "4x6in")]
     Shipping4x6,
 }
 
 impl Size {
-    pub const ALL: [Size; 2] = [Size::Roll62x100, Size::Shipping4x6];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Size::Roll62x100 => "62x100mm",
-            Size::Shipping4x6 => "4x6in",
-        }
+        self.into()
     }
 
     /// Width and height in points.
@@ -49,10 +46,7 @@ impl std::str::FromStr for Size {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Size, String> {
-        Size::ALL
-            .into_iter()
-            .find(|size| size.as_str().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| format!("\"{text}\" is not a label size (expected 62x100mm or 4x6in)"))
+        crate::domain::named(text, "a label size")
     }
 }
 

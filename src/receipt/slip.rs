@@ -140,7 +140,7 @@ impl Slip<'_, '_> {
     }
 
     /// The currency and the amount, side by side, their values below their headings.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "a drawing call names where and how")]
     fn amount(
         &mut self,
         words: &SlipWords,

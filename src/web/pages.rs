@@ -26,6 +26,7 @@ use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use chrono_tz::Tz;
+use strum::VariantArray;
 
 pub async fn not_found(headers: axum::http::HeaderMap) -> Response {
     not_found_in_their_language(&headers)
@@ -159,14 +160,14 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
         }),
         void: order.voided_at.map(|_| order.void_reason.clone().unwrap_or_default()),
         can: order.actions(sent, counter.smtp.is_some(), staff.is_owner()),
-        methods: PaymentMethod::ALL.into_iter().map(|m| (m.as_str(), method_word(w, m))).collect(),
+        methods: PaymentMethod::VARIANTS.iter().map(|&m| (m.as_str(), method_word(w, m))).collect(),
     };
     super::rendered(StatusCode::OK, &page)
 }
 
 /// A payment method in the page's language.
 pub fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
-    let index = PaymentMethod::ALL.iter().position(|m| *m == method).unwrap_or(4);
+    let index = PaymentMethod::VARIANTS.iter().position(|m| *m == method).unwrap_or(4);
     w.methods[index]
 }
 

@@ -300,6 +300,7 @@ mod tests {
     use super::*;
     use crate::domain::{Language, OrderId};
     use crate::error::Busy;
+    use strum::VariantArray;
 
     /// Every class has its status, and the words a browser user reads name no command.
     #[test]
@@ -318,7 +319,7 @@ mod tests {
             (Error::NotMigrated, 500),
             (Error::Internal { what: "x", detail: "y".into() }, 500),
         ];
-        for language in Language::ALL {
+        for &language in Language::VARIANTS {
             let w = Words::of(language);
             for (error, expected) in &cases {
                 assert_eq!(status(error.class()).as_u16(), *expected, "{error}");

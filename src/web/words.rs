@@ -3,6 +3,7 @@
 
 use crate::domain::Language;
 use axum::http::{header, HeaderMap};
+use strum::VariantArray;
 
 /// The language of a page: the account's, else the browser's first among the four, else
 /// the stringer's, else English.
@@ -23,7 +24,7 @@ fn browser_language(headers: &HeaderMap) -> Option<Language> {
                 .and_then(|q| q.parse::<f32>().ok())
                 .unwrap_or(1.0);
             let primary = tag.split('-').next()?.to_ascii_lowercase();
-            let language = Language::ALL.into_iter().find(|l| l.code() == primary)?;
+            let language = Language::VARIANTS.iter().copied().find(|l| l.code() == primary)?;
             Some((weight, language))
         })
         .collect();

@@ -234,7 +234,7 @@ fn has_open(pid: u32, path: &str) -> bool {
 
 /// Holds the database's write lock (and on PostgreSQL the orders table's every lock) until
 /// dropped, so a command started now cannot commit anything.
-struct Held(#[allow(dead_code, reason = "held for its lock")] Box<dyn diesel::connection::SimpleConnection>);
+struct Held(#[expect(dead_code, reason = "held for its lock")] Box<dyn diesel::connection::SimpleConnection>);
 
 fn hold_the_database(db: &TestDb) -> Held {
     match db.backend {

@@ -264,7 +264,7 @@ macro_rules! on_both_backends {
         $(
             $(#[$meta])*
             mod $name {
-                #[allow(unused_imports)]
+                #[allow(unused_imports, reason = "a test body may use nothing of its file")]
                 use super::*;
                 fn check($db: $crate::support::TestDb) $body
                 #[test]
