@@ -186,7 +186,7 @@ impl Outgoing<'_> {
     /// `STORNIERT: Rechnung 2026-0042 – ...`.
     pub fn subject(&self) -> String {
         let void = match self.receipt.void_reason {
-            Some(_) => format!("{}: ", self.receipt.labels().void),
+            Some(_) => format!("{}: ", self.receipt.words().void),
             None => String::new(),
         };
         format!("{void}{} {} – {}", self.receipt.title_text(), self.receipt.number, self.from.0)
@@ -212,17 +212,17 @@ impl Outgoing<'_> {
             body.push('\n');
         }
         if let Some(amount) = &r.amount {
-            body.push_str(&format!("{}{} {}\n", r.labels().amount, words.colon, r.amount_text(amount)));
+            body.push_str(&format!("{}{} {}\n", r.words().amount, words.colon, r.amount_text(amount)));
         }
         if let (Some(slip), Some(due)) = (&r.slip, r.due_on) {
             let (iban, reference) = match slip {
                 Slip::QrBill(bill) => (bill.account.grouped(), bill.reference.printed()),
                 Slip::Epc(epc) => (epc.account.grouped(), epc.reference.printed()),
             };
-            body.push_str(&(words.pay)(&r.labels().date_text(due), &iban, &reference));
+            body.push_str(&(words.pay)(&r.words().date_text(due), &iban, &reference));
             body.push('\n');
         } else if let Some(due) = r.due_on {
-            body.push_str(&format!("{} {}\n", r.labels().payable_until, r.labels().date_text(due)));
+            body.push_str(&format!("{} {}\n", r.words().payable_until, r.words().date_text(due)));
         }
         body.push_str(&format!("\n{}\n{}\n", words.regards, self.from.0));
         body

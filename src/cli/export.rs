@@ -2,7 +2,7 @@
 
 use super::output::{self, Ledger, Rows};
 use super::{Context, StringerOpt};
-use crate::db::orders::Listed;
+use crate::db::listings::Listed;
 use crate::db::Access;
 use crate::domain::{format_iso_local, Price, VatRate};
 use crate::files::NewFile;
@@ -77,7 +77,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
     };
     let out: Box<dyn Write + '_> = match file.as_mut() {
-        None => Box::new(super::retry::Stdout),
+        None => Box::new(super::output::Stdout),
         Some(file) => Box::new(file),
     };
     let mut rows = Rows::<Entry>::to(opts.format.into(), out);
@@ -113,7 +113,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         (Some(file), Some(path)) => {
             let new = file.commit_or_same().map_err(|e| crate::files::cannot_write(path, e, "an export"))?;
             // Once the file is there, running the export again would find it there.
-            super::retry::beyond_repeat();
+            super::output::beyond_repeat();
             Some((path, new))
         }
         _ => None,

@@ -57,7 +57,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     };
     let path = opts.output.clone().unwrap_or_else(|| PathBuf::from(file_name));
     if path == Path::new("-") {
-        let mut out = super::retry::Stdout;
+        let mut out = super::output::Stdout;
         out.write_all(&bytes)?;
         out.flush()?;
     } else {

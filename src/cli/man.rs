@@ -78,7 +78,7 @@ pub fn run(opts: Opts) -> anyhow::Result<()> {
     }
     let mut out = Vec::new();
     render(page, &opts.command.join(" "), &mut out)?;
-    super::retry::Stdout.write_all(&out)?;
+    super::output::Stdout.write_all(&out)?;
     Ok(())
 }
 

@@ -15,6 +15,7 @@ mod migrate_v1;
 mod mint;
 mod notify;
 mod order;
+mod order_view;
 mod output;
 mod payments;
 mod queue;
@@ -369,7 +370,7 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
             // no failure (`receipts completions bash | head -1`).
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "receipts", &mut script);
-            Ok(retry::Stdout.write_all(&script)?)
+            Ok(output::Stdout.write_all(&script)?)
         }
         Command::Man(opts) => man::run(opts),
     }

@@ -75,7 +75,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         let prepared = prepare(&mut db, &tenant, order)?;
         let bytes = prepared.notice().message()?.formatted();
         match &opts.output {
-            None => super::retry::Stdout.write_all(&bytes)?,
+            None => super::output::Stdout.write_all(&bytes)?,
             Some(path) => {
                 crate::files::write_new(path, &bytes, "notify --dry-run")?;
                 eprintln!("wrote the ready notice of order {order} to {}", path.display());

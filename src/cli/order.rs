@@ -1,15 +1,16 @@
 //! `receipts order`: orders taken, listed, shown, edited, unstrung, restrung, picked up and
 //! deleted.
 
+use super::order_view::{ItemView, OrderView};
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
 use crate::db::intake::{Details, Intake, PostalText};
-use crate::db::orders::{self, Edit, Filter, Order, OrderChanges};
-use crate::db::receipts::Billing;
-use crate::db::{Access, Tenant};
+use crate::db::listings::Filter;
+use crate::db::orders::{self, Edit, OrderChanges};
+use crate::db::Access;
 use crate::domain::{
-    check_not_future, check_past, format_local, format_utc, now_utc, Currency, CustomerId, Due, Item, Length,
-    OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId, StatusFilter, Timestamp,
+    check_not_future, check_past, format_local, now_utc, Currency, CustomerId, Due, Item, Length, OrderId,
+    OrderKind, PaymentMethod, Price, RacketId, StatusFilter, Timestamp,
 };
 use crate::ops;
 use crate::Error;
@@ -18,9 +19,7 @@ use chrono::NaiveDate;
 use chrono::NaiveDateTime;
 use clap::builder::PossibleValue;
 use clap::{Args, Subcommand};
-use serde::Serialize;
 use strum::VariantArray;
-use tabled::Tabled;
 
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
@@ -518,254 +517,4 @@ fn delete(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     ops::orders::delete(&mut db, &tenant, opts.order)?;
     eprintln!("order {} deleted", opts.order);
     Ok(())
-}
-
-/// Everything about an order, as scripts read it: instants in UTC (RFC 3339).
-#[derive(Debug, Serialize)]
-struct OrderView {
-    id: i64,
-    stringer: String,
-    kind: OrderKind,
-    status: OrderStatus,
-    receipt_number: Option<String>,
-    customer: Option<String>,
-    racket: Option<String>,
-    string: Option<String>,
-    tension: Option<String>,
-    price: Option<String>,
-    price_minor: Option<i64>,
-    currency: String,
-    ordered_at: Option<String>,
-    strung_at: Option<String>,
-    returned_at: Option<String>,
-    paid_at: Option<String>,
-    voided_at: Option<String>,
-    void_reason: Option<String>,
-    restring_of: Option<i64>,
-    v1_kind: Option<String>,
-    v1_id: Option<i64>,
-    customer_note: Option<String>,
-    email: Option<String>,
-    /// The lines printed under the customer's name.
-    customer_address: Option<String>,
-    /// The country of that address (ISO 3166 alpha-2, e.g. CH).
-    customer_country: Option<String>,
-    /// An invoice's last day to pay (the stringer's local date).
-    due_on: Option<String>,
-    /// The reference its invoice carries, as printed.
-    payment_reference: Option<String>,
-    payment_method: Option<PaymentMethod>,
-    /// The stringing and the items.
-    total: Option<String>,
-    total_minor: Option<i64>,
-    /// The lines after the stringing (`order show`; a listing leaves them out).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    items: Option<Vec<ItemView>>,
-    /// When the racket is promised.
-    due_at: Option<String>,
-    /// When the customer was last told it is ready.
-    notified_at: Option<String>,
-    cross_string: Option<String>,
-    /// Metres of string it takes, when the order says.
-    string_length: Option<String>,
-    own_string: bool,
-    notes: Option<String>,
-    #[serde(skip)]
-    local: LocalTimes,
-}
-
-#[derive(Debug, Serialize)]
-struct ItemView {
-    text: String,
-    price: String,
-    price_minor: i64,
-}
-
-/// The same instants as people read them, in the stringer's zone.
-#[derive(Debug, Default)]
-struct LocalTimes {
-    zone: String,
-    ordered_at: Option<String>,
-    strung_at: Option<String>,
-    returned_at: Option<String>,
-    paid_at: Option<String>,
-    voided_at: Option<String>,
-    due_at: Option<String>,
-    notified_at: Option<String>,
-}
-
-impl OrderView {
-    fn new(order: Order, stringer: &Tenant, billing: Billing) -> OrderView {
-        let tz = stringer.zone();
-        let utc = |at: Option<NaiveDateTime>| at.map(format_utc);
-        let local = |at: Option<NaiveDateTime>| at.map(|at| format_local(at, tz));
-        let status = order.status(billing.overdue);
-        let total = order.total();
-        let customer_address = match (&order.customer_postal, &order.customer_address) {
-            (Some(postal), _) => Some(postal.lines().join("\n")),
-            (None, lines) => lines.clone(),
-        };
-        OrderView {
-            id: order.id.0,
-            stringer: stringer.handle().to_string(),
-            kind: order.kind,
-            status,
-            receipt_number: order.number.map(|n| n.to_string()),
-            customer: order.customer,
-            racket: order.racket,
-            string: order.string,
-            tension: order.tension,
-            price: order.price.map(|p| p.to_string()),
-            price_minor: order.price.map(|p| p.0),
-            currency: order.currency.to_string(),
-            ordered_at: utc(order.ordered_at),
-            strung_at: utc(order.strung_at),
-            returned_at: utc(order.returned_at),
-            paid_at: utc(order.paid_at),
-            voided_at: utc(order.voided_at),
-            void_reason: order.void_reason,
-            restring_of: order.restring_of.map(|id| id.0),
-            v1_kind: order.v1.map(|(kind, _)| kind.to_string()),
-            v1_id: order.v1.map(|(_, id)| id),
-            customer_note: order.customer_note,
-            email: order.email,
-            customer_address,
-            customer_country: order.customer_postal.as_ref().map(|postal| postal.country.clone()),
-            due_on: billing.due_on.map(|day| day.to_string()),
-            payment_reference: billing.reference,
-            payment_method: order.payment_method,
-            total: total.map(|p| p.to_string()),
-            total_minor: total.map(|p| p.0),
-            items: None,
-            due_at: utc(order.due_at),
-            notified_at: utc(order.notified_at),
-            cross_string: order.cross_string,
-            string_length: order.string_length.map(|length| length.to_string()),
-            own_string: order.own_string,
-            notes: order.notes,
-            local: LocalTimes {
-                zone: tz.name().to_string(),
-                ordered_at: local(order.ordered_at),
-                strung_at: local(order.strung_at),
-                returned_at: local(order.returned_at),
-                paid_at: local(order.paid_at),
-                voided_at: local(order.voided_at),
-                due_at: local(order.due_at),
-                notified_at: local(order.notified_at),
-            },
-        }
-    }
-
-    /// `field  value` lines for `order show`.
-    fn details(&self) -> String {
-        let price = self.price.as_ref().map(|p| format!("{p} {}", self.currency));
-        let v1 = self.v1_id.map(|id| format!("{} {id}", self.v1_kind.as_deref().unwrap_or("")));
-        let zoned = |at: &Option<String>| at.as_ref().map(|t| format!("{t} {}", self.local.zone));
-        let fields: [(&str, Option<String>); 17] = [
-            ("order", Some(self.id.to_string())),
-            ("stringer", Some(self.stringer.clone())),
-            ("status", Some(self.status.to_string())),
-            ("receipt", self.receipt_number.clone()),
-            ("kind", Some(self.kind.to_string())),
-            ("customer", self.customer.clone()),
-            ("racket", self.racket.clone()),
-            ("string", self.string.clone()),
-            ("tension", self.tension.clone()),
-            ("price", price),
-            ("ordered", zoned(&self.local.ordered_at)),
-            ("strung", zoned(&self.local.strung_at)),
-            ("returned", zoned(&self.local.returned_at)),
-            ("paid", zoned(&self.local.paid_at)),
-            (
-                "voided",
-                zoned(&self.local.voided_at)
-                    .map(|t| format!("{t}: {}", self.void_reason.as_deref().unwrap_or(""))),
-            ),
-            ("restring of", self.restring_of.map(|id| id.to_string())),
-            ("v1", v1),
-        ];
-        let mut text: Vec<String> =
-            fields.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))).collect();
-        let items =
-            self.items.iter().flatten().map(|item| format!("{} {} {}", item.text, item.price, self.currency));
-        text.extend(items.map(|item| format!("{:<12} {item}", "item")));
-        if self.items.as_ref().is_some_and(|items| !items.is_empty()) {
-            let total = self.total.as_ref().map(|t| format!("{t} {}", self.currency)).unwrap_or_default();
-            text.push(format!("{:<12} {total}", "total"));
-        }
-        let string = [
-            self.cross_string.as_ref().map(|cross| format!("{:<12} {cross}", "crosses")),
-            self.string_length.as_ref().map(|length| format!("{:<12} {length}", "length")),
-            self.own_string.then(|| format!("{:<12} the customer's own", "string from")),
-            zoned(&self.local.due_at).map(|due| format!("{:<12} {due}", "promised")),
-            zoned(&self.local.notified_at).map(|at| format!("{:<12} {at}", "told ready")),
-        ];
-        text.extend(string.into_iter().flatten());
-        let more: [(&str, Option<String>); 5] = [
-            ("email", self.email.clone()),
-            ("address", self.customer_address.as_ref().map(|a| a.replace('\n', ", "))),
-            ("due", self.due_on.clone()),
-            ("reference", self.payment_reference.clone()),
-            ("paid by", self.payment_method.map(|m| m.to_string())),
-        ];
-        text.extend(more.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))));
-        if let Some(note) = &self.customer_note {
-            text.push(format!("{:<12} {note}", "note"));
-        }
-        if let Some(notes) = &self.notes {
-            text.push(format!("{:<12} {notes}", "notes"));
-        }
-        text.join("\n")
-    }
-}
-
-/// One line of `order list`: what people look for, narrow enough for 120 columns.
-#[derive(Debug, Serialize, Tabled)]
-struct OrderRow {
-    id: i64,
-    stringer: String,
-    receipt: String,
-    status: OrderStatus,
-    customer: String,
-    racket: String,
-    string: String,
-    tension: String,
-    /// The total (stringing and items), with its currency.
-    price: String,
-    /// An invoice's due date.
-    due: String,
-}
-
-/// The table of `order list` shows the `OrderRow` of each order.
-impl Tabled for OrderView {
-    const LENGTH: usize = OrderRow::LENGTH;
-
-    fn fields(&self) -> Vec<std::borrow::Cow<'_, str>> {
-        OrderRow::from(self)
-            .fields()
-            .into_iter()
-            .map(|cell| std::borrow::Cow::Owned(cell.into_owned()))
-            .collect()
-    }
-
-    fn headers() -> Vec<std::borrow::Cow<'static, str>> {
-        OrderRow::headers()
-    }
-}
-
-impl From<&OrderView> for OrderRow {
-    fn from(view: &OrderView) -> Self {
-        OrderRow {
-            id: view.id,
-            stringer: view.stringer.clone(),
-            receipt: output::cell(view.receipt_number.as_ref()),
-            status: view.status,
-            customer: output::cell(view.customer.as_ref()),
-            racket: output::cell(view.racket.as_ref()),
-            string: output::cell(view.string.as_ref()),
-            tension: output::cell(view.tension.as_ref()),
-            price: output::cell(view.total.as_ref().map(|total| format!("{total} {}", view.currency))),
-            due: output::cell(view.due_on.as_ref()),
-        }
-    }
 }

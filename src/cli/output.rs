@@ -1,9 +1,39 @@
 //! Printing: tables for people, JSON for scripts, identifiers alone on a line.
 
-use super::retry::Stdout;
 use serde::Serialize;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use tabled::Tabled;
+
+/// Set once this process has done something that running the command again would repeat:
+/// written to stdout, or had a message accepted by the mail server.
+static BEYOND_REPEAT: AtomicBool = AtomicBool::new(false);
+
+/// From here on, a failure is final: running the command again would repeat what it did.
+pub fn beyond_repeat() {
+    BEYOND_REPEAT.store(true, Ordering::Relaxed);
+}
+
+/// Whether this process did something that running the command again would repeat.
+pub fn beyond_repeat_reached() -> bool {
+    BEYOND_REPEAT.load(Ordering::Relaxed)
+}
+
+/// Standard output, which marks the command as done something once a byte goes out.
+pub struct Stdout;
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !buf.is_empty() {
+            beyond_repeat();
+        }
+        io::stdout().write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        io::stdout().flush()
+    }
+}
 
 /// `--format` of the commands that show something: a table for people, JSON for scripts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]

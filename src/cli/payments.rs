@@ -3,7 +3,8 @@
 
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::db::payments::{Line, ListedPayment, Outcome};
+use crate::db::listed_payments::ListedPayment;
+use crate::db::payments::{Line, Outcome};
 use crate::db::Access;
 use crate::ops;
 use crate::Error;

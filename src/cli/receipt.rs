@@ -83,9 +83,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Document::Text => text::render(&receipt, opts.width).into_bytes(),
     };
     match opts.output.as_deref() {
-        None => super::retry::Stdout.write_all(&bytes)?,
+        None => super::output::Stdout.write_all(&bytes)?,
         Some(path) if path == Path::new("-") => {
-            let mut out = super::retry::Stdout;
+            let mut out = super::output::Stdout;
             out.write_all(&bytes)?;
             out.flush()?;
         }

@@ -5,18 +5,8 @@
 use super::{Cli, Command};
 use crate::error::{exit, exit_number_of};
 use clap::Parser;
-use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::io::{self};
 use std::time::{Duration, Instant};
-
-/// Set once this process has done something that running the command again would repeat:
-/// written to stdout, or had a message accepted by the mail server.
-static BEYOND_REPEAT: AtomicBool = AtomicBool::new(false);
-
-/// From here on, a failure is final: running the command again would repeat what it did.
-pub fn beyond_repeat() {
-    BEYOND_REPEAT.store(true, Ordering::Relaxed);
-}
 
 /// Whether the error came after the mail server accepted a message: running again would
 /// send it twice.
@@ -24,22 +14,6 @@ fn after_sending(error: &anyhow::Error) -> bool {
     error
         .chain()
         .any(|cause| matches!(cause.downcast_ref::<crate::Error>(), Some(crate::Error::AfterSending(_))))
-}
-
-/// Standard output, which marks the command as done something once a byte goes out.
-pub struct Stdout;
-
-impl Write for Stdout {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if !buf.is_empty() {
-            beyond_repeat();
-        }
-        io::stdout().write(buf)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        io::stdout().flush()
-    }
 }
 
 impl Command {
@@ -100,7 +74,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         };
         let worth_it = safe
             && matches!(exit_number_of(&error), exit::UNAVAILABLE | exit::TEMPORARY)
-            && !BEYOND_REPEAT.load(Ordering::Relaxed)
+            && !super::output::beyond_repeat_reached()
             && !after_sending(&error)
             && Instant::now() + pause < deadline;
         if !worth_it {

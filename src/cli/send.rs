@@ -67,7 +67,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         let document = prepare_document(&mut db, &tenant, order, opts.to.as_deref(), options)?;
         let bytes = document.message()?.formatted();
         match &opts.output {
-            None => super::retry::Stdout.write_all(&bytes)?,
+            None => super::output::Stdout.write_all(&bytes)?,
             Some(path) => {
                 crate::files::write_new(path, &bytes, "send --dry-run")?;
                 eprintln!("wrote the message of receipt {} to {}", document.number, path.display());

@@ -2,7 +2,7 @@
 
 use super::output::{self, Shown};
 use super::{one_of, Context};
-use crate::db::stringers::Profile;
+use crate::db::stringers::ProfileEdit;
 use crate::db::Access;
 use crate::domain::{
     check_country, check_email, check_siret, check_vat_number, default_timezone, format_utc, local_date,
@@ -407,7 +407,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let edited = ops::stringers::edit(&mut db, &opts.handle, |tenant| {
         let vat_rate =
             opts.vat_rate.map(|rate| (rate, opts.vat_from.unwrap_or_else(|| today(tenant.zone()))));
-        Profile {
+        ProfileEdit {
             name,
             zone: opts.timezone,
             address,

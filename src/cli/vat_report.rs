@@ -3,7 +3,7 @@
 
 use super::output::{self, Listed, Rows};
 use super::{Context, StringerOpt};
-use crate::db::orders::Basis;
+use crate::db::listings::Basis;
 use crate::db::Access;
 use crate::domain::{Price, VatRate};
 use crate::ops;

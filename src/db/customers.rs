@@ -373,7 +373,13 @@ pub fn merge(
     let year = local_year(now, tenant.zone());
     events::record(
         conn,
-        &Event::customer(tenant.id(), year, CustomerEvent::Merge, &from.id.to_string(), &reason),
+        &Event::customer(
+            tenant.id(),
+            year,
+            crate::domain::EventKind::CustomerMerge,
+            &from.id.to_string(),
+            &reason,
+        ),
     )?;
     Ok(Merged { into, orders, rackets })
 }
@@ -384,13 +390,6 @@ pub struct Merged {
     pub into: Customer,
     pub orders: usize,
     pub rackets: usize,
-}
-
-/// Which register change a journal entry records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CustomerEvent {
-    Merge,
-    Forget,
 }
 
 /// What forgetting a customer erased, and what the law makes it keep.
@@ -461,7 +460,13 @@ pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) 
     let year = local_year(now, tenant.zone());
     events::record(
         conn,
-        &Event::customer(tenant.id(), year, CustomerEvent::Forget, &id.to_string(), reason),
+        &Event::customer(
+            tenant.id(),
+            year,
+            crate::domain::EventKind::CustomerForget,
+            &id.to_string(),
+            reason,
+        ),
     )?;
     Ok(Forgotten {
         customer: id,

@@ -116,20 +116,17 @@ impl<'a> Event<'a> {
         }
     }
 
-    /// A change of the customer register: a merge (of `customer` into another) or a
-    /// customer forgotten, in the stringer's `year` when it happened.
+    /// A change of the customer register (`CustomerMerge` of `customer` into another, or
+    /// `CustomerForget`), in the stringer's `year` when it happened.
     pub fn customer(
         stringer: StringerId,
         year: i32,
-        what: super::customers::CustomerEvent,
+        kind: EventKind,
         customer: &'a str,
         reason: &'a str,
     ) -> Event<'a> {
         Event {
-            kind: match what {
-                super::customers::CustomerEvent::Merge => EventKind::CustomerMerge,
-                super::customers::CustomerEvent::Forget => EventKind::CustomerForget,
-            },
+            kind,
             stringer,
             year,
             seqs: None,

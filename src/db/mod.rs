@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod audit;
+mod connect;
 pub mod counters;
 pub mod customers;
 pub mod events;
@@ -15,6 +16,9 @@ pub mod failure;
 pub mod intake;
 pub mod issuers;
 pub mod items;
+pub mod listed_payments;
+pub mod listings;
+mod migrations;
 pub mod mint;
 pub mod orders;
 pub mod payments;
@@ -34,21 +38,17 @@ pub mod vat;
 pub mod void;
 
 use crate::error::{first_line, Error};
-use diesel::connection::{AnsiTransactionManager, CacheSize, SimpleConnection, TransactionManager};
-use diesel::migration::MigrationSource;
+use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::prelude::*;
-use diesel::sql_types::{Bool, Nullable, Text};
+use diesel::sql_types::{Nullable, Text};
 use diesel::{PgConnection, SqliteConnection};
-use diesel_migrations::{embed_migrations, EmbeddedMigrations};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
+use connect::{connect_postgres, open_sqlite};
 pub use failure::{classify, Failure};
+pub use migrations::{POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 pub use tenant::Tenant;
 pub use url::DatabaseUrl;
-
-pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
-pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
 
 /// How long a statement waits for a lock before it gives up with a retryable error.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
@@ -256,69 +256,6 @@ impl Db {
         self.lock_timeout.as_millis().max(1).to_string()
     }
 
-    /// Applies the embedded migrations this database lacks; returns their names.
-    pub fn migrate(&mut self) -> Result<Vec<String>, Error> {
-        use diesel_migrations::MigrationHarness;
-        let cannot = |e: &dyn std::fmt::Display| Error::CannotMigrate(first_line(&e.to_string()));
-        let applied = match &mut self.conn {
-            DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
-            DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
-        }
-        .map_err(|e| cannot(&e))?
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-        if let DbConn::Sqlite(c) = &mut self.conn {
-            c.batch_execute(&format!("PRAGMA user_version = {}", sqlite_schema_version()?))
-                .map_err(|e| cannot(&e))?;
-        }
-        Ok(applied)
-    }
-
-    /// SQLite: whether every embedded migration has run, as the file's header says
-    /// (`PRAGMA user_version`, set by `migrate`): one read of a page the connection has
-    /// read anyway, where asking the migrations table costs a process at the counter
-    /// several statements. A file that predates the mark says no, and is asked the long way.
-    fn sqlite_schema_is_current(&mut self) -> Result<bool, Error> {
-        let DbConn::Sqlite(c) = &mut self.conn else { return Ok(false) };
-        let marked = diesel::sql_query("PRAGMA user_version").get_result::<UserVersion>(c)?;
-        Ok(marked.user_version >= sqlite_schema_version()?)
-    }
-
-    /// Whether this database lacks the schema or some of its migrations. Asked of the
-    /// server itself, so it works whatever language the server speaks.
-    fn schema_is_behind(&mut self) -> Result<bool, Error> {
-        fn latest<DB: diesel::backend::Backend>(source: &EmbeddedMigrations) -> Result<String, Error> {
-            let migrations = MigrationSource::<DB>::migrations(source).map_err(|e| Error::Internal {
-                what: "the embedded migrations cannot be read",
-                detail: e.to_string(),
-            })?;
-            Ok(migrations.iter().map(|m| m.name().version().to_string()).max().unwrap_or_default())
-        }
-        let latest = match self.conn {
-            DbConn::Postgres(_) => latest::<diesel::pg::Pg>(&POSTGRES_MIGRATIONS)?,
-            DbConn::Sqlite(_) => latest::<diesel::sqlite::Sqlite>(&SQLITE_MIGRATIONS)?,
-        };
-        let exists = match self.conn {
-            DbConn::Postgres(_) => "to_regclass('__diesel_schema_migrations') IS NOT NULL",
-            DbConn::Sqlite(_) => {
-                "EXISTS (SELECT 1 FROM sqlite_master WHERE name = '__diesel_schema_migrations')"
-            }
-        };
-        let present =
-            diesel::sql_query(format!("SELECT {exists} AS value")).get_result::<Flag>(&mut self.conn)?;
-        if !present.value {
-            return Ok(true);
-        }
-        let applied = diesel::sql_query(
-            "SELECT EXISTS (SELECT 1 FROM __diesel_schema_migrations WHERE version = $1) AS value"
-                .replace("$1", if matches!(self.conn, DbConn::Sqlite(_)) { "?" } else { "$1" }),
-        )
-        .bind::<Text, _>(&latest)
-        .get_result::<Flag>(&mut self.conn)?;
-        Ok(!applied.value)
-    }
-
     /// Runs `work` in one read transaction: one consistent view, every lock wait bounded.
     pub fn read<T>(&mut self, work: impl FnOnce(&mut DbConn) -> Result<T, Error>) -> Result<T, Error> {
         self.transaction(Lock::Read, work)
@@ -475,12 +412,6 @@ struct Replication {
     senders: i64,
 }
 
-#[derive(QueryableByName)]
-struct Flag {
-    #[diesel(sql_type = Bool)]
-    value: bool,
-}
-
 diesel::define_sql_function! {
     /// Text folded for comparison (`domain::fold`): on PostgreSQL a function of the
     /// migrations, on SQLite the program's own, registered with every connection.
@@ -492,204 +423,6 @@ pub fn register_functions(conn: &mut SqliteConnection) -> QueryResult<()> {
     receipts_fold_utils::register_impl(conn, |text: Option<String>| text.map(|t| crate::domain::fold(&t)))
 }
 
-/// Connects to PostgreSQL, giving up after the connect timeout and a few seconds more. The
-/// connection is made on a thread of its own: behind PgBouncer with the server down, the
-/// first statements would otherwise wait in PgBouncer's queue for minutes.
-fn connect_postgres(url: &DatabaseUrl, text: &str) -> Result<PgConnection, Error> {
-    let unreachable = |reason: String| Error::Unreachable { url: url.redacted(), reason: url.mask(&reason) };
-    let (text, connect_timeout) = with_connect_timeout(text);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    let quiet = QuietStderr::new();
-    std::thread::spawn(move || {
-        let _ = sender.send(PgConnection::establish(&text).map_err(|e| first_line(&e.to_string())));
-    });
-    // libpq bounds each host of a multi-host URL by the connect timeout, one after another.
-    let hosts = u32::try_from(url.hosts()).unwrap_or(u32::MAX);
-    let bound = connect_timeout.saturating_mul(hosts) + Duration::from_secs(5);
-    let connected = receiver.recv_timeout(bound);
-    drop(quiet);
-    let mut conn = match connected {
-        Ok(Ok(conn)) => conn,
-        Ok(Err(reason)) => return Err(unreachable(reason)),
-        Err(_) => {
-            return Err(unreachable(format!(
-                "no answer within {} s (is the server behind a connection pooler down?)",
-                bound.as_secs()
-            )))
-        }
-    };
-    // PgBouncer in transaction mode hands each transaction to any server connection: a
-    // named prepared statement may not be there next time.
-    conn.set_prepared_statement_cache_size(CacheSize::Disabled);
-    Ok(conn)
-}
-
-/// Standard error pointed at /dev/null while libpq connects: until a connection is made,
-/// libpq prints what the server notes to stderr itself (a server shutting down says
-/// "WARNING: terminating connection due to immediate shutdown" that way), which would come
-/// out raw before the program's one-line error. Counted, so that connections made at the same
-/// time restore stderr only when the last is made.
-struct QuietStderr;
-
-/// How many connects are under way, and the real stderr while they are.
-static QUIET: std::sync::Mutex<(usize, libc::c_int)> = std::sync::Mutex::new((0, -1));
-
-impl QuietStderr {
-    fn new() -> QuietStderr {
-        let mut quiet = QUIET.lock().unwrap_or_else(|p| p.into_inner());
-        if quiet.0 == 0 {
-            // SAFETY: plain file-descriptor calls on descriptors this process owns; each
-            // result is checked, and stderr is left alone if any fails.
-            unsafe {
-                let null = libc::open(c"/dev/null".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-                let saved = libc::fcntl(libc::STDERR_FILENO, libc::F_DUPFD_CLOEXEC, 3);
-                if null >= 0 && saved >= 0 && libc::dup2(null, libc::STDERR_FILENO) >= 0 {
-                    quiet.1 = saved;
-                } else if saved >= 0 {
-                    libc::close(saved);
-                }
-                if null >= 0 {
-                    libc::close(null);
-                }
-            }
-        }
-        quiet.0 += 1;
-        QuietStderr
-    }
-}
-
-impl Drop for QuietStderr {
-    fn drop(&mut self) {
-        let mut quiet = QUIET.lock().unwrap_or_else(|p| p.into_inner());
-        quiet.0 -= 1;
-        if quiet.0 == 0 && quiet.1 >= 0 {
-            // SAFETY: `saved` is the duplicate of stderr made above, still open.
-            unsafe {
-                libc::dup2(quiet.1, libc::STDERR_FILENO);
-                libc::close(quiet.1);
-            }
-            quiet.1 = -1;
-        }
-    }
-}
-
-/// Opens an SQLite file. For reading it must exist, and it is opened read-only, so a
-/// read-only file, or one on a read-only filesystem, can be read and is never changed.
-fn open_sqlite(path: &Path, access: Access, lock_timeout: Duration) -> Result<SqliteConnection, Error> {
-    let shown = path.display().to_string();
-    let problem = |reason: String| Error::DatabaseFile { path: shown.clone(), problem: reason };
-    let busy = format!("PRAGMA busy_timeout = {};", lock_timeout.as_millis());
-    match access {
-        Access::Read => {
-            if !path.is_file() {
-                return Err(Error::InputFile(format!(
-                    "there is no database at {shown}: check --database-url or DATABASE_URL"
-                )));
-            }
-            let open = |mode: &str| {
-                SqliteConnection::establish(&sqlite_uri(path, mode))
-                    .and_then(|mut c| {
-                        c.batch_execute(&busy).map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                        register_functions(&mut c)
-                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                        // A read-only file opens without complaint; the first read tells.
-                        c.batch_execute("SELECT count(*) FROM sqlite_master")
-                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                        Ok(c)
-                    })
-                    .map_err(|e| first_line(&e.to_string()))
-            };
-            open("mode=ro").or_else(|reason| {
-                // On a read-only filesystem SQLite cannot make the shared-memory file a
-                // write-ahead-log database needs. With no log left to replay, the file
-                // alone is the whole database: read it as immutable.
-                let wal = path.with_file_name(format!(
-                    "{}-wal",
-                    path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
-                ));
-                if wal.exists() {
-                    return Err(problem(format!("cannot be opened for reading: {reason}")));
-                }
-                open("mode=ro&immutable=1")
-                    .map_err(|reason| problem(format!("cannot be opened for reading: {reason}")))
-            })
-        }
-        Access::Write | Access::Migrate => {
-            // A typo in a directory name must not start a second numbering somewhere else.
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
-                return Err(Error::InputFile(format!(
-                    "there is no directory {} for the database {shown}: check --database-url or DATABASE_URL",
-                    dir.display()
-                )));
-            }
-            let mut conn = SqliteConnection::establish(&sqlite_uri(path, "mode=rwc"))
-                .map_err(|e| problem(first_line(&e.to_string())))?;
-            register_functions(&mut conn).map_err(|e| problem(first_line(&e.to_string())))?;
-            conn.batch_execute(&format!(
-                "{busy} PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
-            ))
-            .map_err(|e| match classify(&e) {
-                Failure::ReadOnly => problem("is read-only".into()),
-                _ => problem(first_line(&e.to_string())),
-            })?;
-            Ok(conn)
-        }
-    }
-}
-
-/// The mark of an SQLite file that has every embedded migration: their number.
-fn sqlite_schema_version() -> Result<i32, Error> {
-    let migrations =
-        MigrationSource::<diesel::sqlite::Sqlite>::migrations(&SQLITE_MIGRATIONS).map_err(|e| {
-            Error::Internal { what: "the embedded migrations cannot be read", detail: e.to_string() }
-        })?;
-    Ok(migrations.len() as i32)
-}
-
-#[derive(QueryableByName)]
-struct UserVersion {
-    #[diesel(sql_type = diesel::sql_types::Integer)]
-    user_version: i32,
-}
-
-/// An SQLite URI for a path: `file:PATH?PARAMETERS`, with the characters a URI gives a
-/// meaning to escaped.
-fn sqlite_uri(path: &Path, parameters: &str) -> String {
-    let mut uri = String::from("file:");
-    for c in path.to_string_lossy().chars() {
-        match c {
-            '%' | '?' | '#' => uri.push_str(&format!("%{:02X}", c as u32)),
-            c => uri.push(c),
-        }
-    }
-    format!("{uri}?{parameters}")
-}
-
-/// Connecting waits at most this long for a server that does not answer, unless the URL
-/// says otherwise (`?connect_timeout=N`): libpq alone would wait for TCP to give up.
-const CONNECT_TIMEOUT_SECONDS: u64 = 10;
-
-/// The URL with a connect timeout, and that timeout.
-fn with_connect_timeout(url: &str) -> (String, Duration) {
-    let given = url
-        .split_once('?')
-        .map(|(_, query)| query)
-        .unwrap_or_default()
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("connect_timeout="))
-        .map(|seconds| seconds.trim().parse::<u64>().unwrap_or(CONNECT_TIMEOUT_SECONDS));
-    match given {
-        Some(seconds) => (url.to_string(), Duration::from_secs(seconds)),
-        None => {
-            let separator = if url.contains('?') { '&' } else { '?' };
-            (
-                format!("{url}{separator}connect_timeout={CONNECT_TIMEOUT_SECONDS}"),
-                Duration::from_secs(CONNECT_TIMEOUT_SECONDS),
-            )
-        }
-    }
-}
-
 /// A statement written with PostgreSQL's `$1`, `$2` for the connection at hand: SQLite
 /// numbers parameters by their first appearance in the text, so it is given `?1`, `?2`.
 pub(crate) fn numbered_parameters<'a>(conn: &DbConn, sql: &'a str) -> std::borrow::Cow<'a, str> {
@@ -699,33 +432,5 @@ pub(crate) fn numbered_parameters<'a>(conn: &DbConn, sql: &'a str) -> std::borro
             .rev()
             .fold(sql.to_string(), |sql, n| sql.replace(&format!("${n}"), &format!("?{n}")))
             .into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bounds_the_wait_for_a_server_unless_the_url_does() {
-        let ten = Duration::from_secs(10);
-        assert_eq!(
-            with_connect_timeout("postgres://h/db"),
-            ("postgres://h/db?connect_timeout=10".into(), ten)
-        );
-        assert_eq!(
-            with_connect_timeout("postgres://h/db?sslmode=require"),
-            ("postgres://h/db?sslmode=require&connect_timeout=10".into(), ten)
-        );
-        assert_eq!(
-            with_connect_timeout("postgres://h/db?connect_timeout=3"),
-            ("postgres://h/db?connect_timeout=3".into(), Duration::from_secs(3))
-        );
-    }
-
-    #[test]
-    fn sqlite_paths_become_uris() {
-        assert_eq!(sqlite_uri(Path::new("/var/r.db"), "mode=ro"), "file:/var/r.db?mode=ro");
-        assert_eq!(sqlite_uri(Path::new("a?b#c%d.db"), "mode=rwc"), "file:a%3Fb%23c%25d.db?mode=rwc");
     }
 }

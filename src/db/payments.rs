@@ -56,8 +56,10 @@ impl Outcome {
         self.into()
     }
 
-    fn named(name: &str) -> Option<Outcome> {
-        crate::domain::named(name, "an outcome").ok()
+    /// The outcome stored as `name`; one the program does not know fails the read.
+    pub(super) fn stored(name: &str) -> Result<Outcome, Error> {
+        crate::domain::named(name, "an outcome")
+            .map_err(|problem| Error::Internal { what: "a listed bank transaction", detail: problem })
     }
 
     pub fn reason(self) -> &'static str {
@@ -377,7 +379,7 @@ impl Import {
                 .select(ListedRow::as_select())
                 .load(conn)?;
             for row in listed {
-                let outcome = Outcome::named(&row.outcome).unwrap_or(Outcome::UnknownReference);
+                let outcome = Outcome::stored(&row.outcome)?;
                 let earlier = row.earlier(tenant);
                 known.listed.insert((stringer, row.bank_reference), (outcome, earlier));
             }
@@ -463,10 +465,22 @@ struct ListedRow {
 
 impl ListedRow {
     fn earlier(&self, tenant: &Tenant) -> Earlier {
+        Earlier::of(self.listed_at, self.settled_at, self.settle_reason.clone(), tenant)
+    }
+}
+
+impl Earlier {
+    /// When it was listed and settled, as days of the stringer's calendar.
+    pub(super) fn of(
+        listed_at: NaiveDateTime,
+        settled_at: Option<NaiveDateTime>,
+        reason: Option<String>,
+        tenant: &Tenant,
+    ) -> Earlier {
         let day = |at: NaiveDateTime| local_date(at, tenant.zone());
         Earlier {
-            listed_on: day(self.listed_at),
-            settled: self.settled_at.map(|at| (day(at), self.settle_reason.clone().unwrap_or_default())),
+            listed_on: day(listed_at),
+            settled: settled_at.map(|at| (day(at), reason.unwrap_or_default())),
         }
     }
 }
@@ -598,140 +612,6 @@ fn record(
         .collect();
     events::record_all(conn, &journal)?;
     Ok(())
-}
-
-/// A bank transaction an import listed as needing attention: `payments list`.
-#[derive(Debug, Clone)]
-pub struct ListedPayment {
-    pub stringer: String,
-    pub bank_reference: String,
-    pub reference: String,
-    pub receipt: ReceiptNumber,
-    pub order: Option<i64>,
-    pub amount: Price,
-    pub currency: String,
-    pub booked_on: NaiveDate,
-    pub outcome: Outcome,
-    pub file: String,
-    pub earlier: Earlier,
-}
-
-#[derive(Queryable, Selectable)]
-#[diesel(table_name = listed_payments)]
-struct FullListedRow {
-    id: i64,
-    bank_reference: String,
-    reference: String,
-    receipt_year: i32,
-    receipt_seq: i64,
-    order_id: Option<i64>,
-    amount_minor: i64,
-    currency: String,
-    booked_on: NaiveDate,
-    outcome: String,
-    file: String,
-    listed_at: NaiveDateTime,
-    settled_at: Option<NaiveDateTime>,
-    settle_reason: Option<String>,
-}
-
-impl FullListedRow {
-    fn listed(self, tenant: &Tenant) -> ListedPayment {
-        let earlier = ListedRow {
-            bank_reference: String::new(),
-            outcome: String::new(),
-            listed_at: self.listed_at,
-            settled_at: self.settled_at,
-            settle_reason: self.settle_reason,
-        }
-        .earlier(tenant);
-        ListedPayment {
-            stringer: tenant.handle().to_string(),
-            bank_reference: self.bank_reference,
-            reference: self.reference,
-            receipt: ReceiptNumber::new(self.receipt_year, self.receipt_seq),
-            order: self.order_id,
-            amount: Price(self.amount_minor),
-            currency: self.currency,
-            booked_on: self.booked_on,
-            outcome: Outcome::named(&self.outcome).unwrap_or(Outcome::UnknownReference),
-            file: self.file,
-            earlier,
-        }
-    }
-}
-
-/// The bank transactions imports listed for these stringers, in the order they were
-/// listed; only those not settled yet when `open_only`.
-pub fn listed(conn: &mut DbConn, tenants: &[Tenant], open_only: bool) -> Result<Vec<ListedPayment>, Error> {
-    let mut all = Vec::new();
-    for tenant in tenants {
-        let mut query = tenant
-            .listed_payments()
-            .order(listed_payments::id)
-            .select(FullListedRow::as_select())
-            .into_boxed();
-        if open_only {
-            query = query.filter(listed_payments::settled_at.is_null());
-        }
-        let rows: Vec<FullListedRow> = query.load(conn)?;
-        all.extend(rows.into_iter().map(|row| (row.id, row.listed(tenant))));
-    }
-    all.sort_by_key(|(id, _)| *id);
-    Ok(all.into_iter().map(|(_, listed)| listed).collect())
-}
-
-/// Marks a listed bank transaction handled (a partial payment settled by hand, a double
-/// payment refunded), with the reason, in the journal too. Refused when it is settled
-/// already, or when it is not listed for these stringers.
-pub fn settle(
-    conn: &mut DbConn,
-    tenants: &[Tenant],
-    bank_reference: &str,
-    reason: &str,
-) -> Result<ListedPayment, Error> {
-    let mut found = Vec::new();
-    for tenant in tenants {
-        let row: Option<FullListedRow> = tenant
-            .listed_payments()
-            .filter(listed_payments::bank_reference.eq(bank_reference))
-            .select(FullListedRow::as_select())
-            .first(conn)
-            .optional()?;
-        found.extend(row.map(|row| (tenant, row)));
-    }
-    let (tenant, row) = match found.len() {
-        0 => return Err(Error::NotListed { bank_reference: bank_reference.to_string() }),
-        1 => found.remove(0),
-        _ => {
-            return Err(Error::Usage(format!(
-                "bank transaction {bank_reference} is listed for several stringers ({}): say whose with --stringer",
-                found.iter().map(|(t, _)| t.handle()).collect::<Vec<_>>().join(", ")
-            )))
-        }
-    };
-    let id = row.id;
-    let listed = row.listed(tenant);
-    if let Some((on, why)) = &listed.earlier.settled {
-        return Err(Error::AlreadySettled {
-            bank_reference: bank_reference.to_string(),
-            on: *on,
-            reason: why.clone(),
-        });
-    }
-    let now = now_utc();
-    diesel::update(listed_payments::table.filter(listed_payments::id.eq(id)))
-        .set((listed_payments::settled_at.eq(now), listed_payments::settle_reason.eq(reason)))
-        .execute(conn)?;
-    let order = listed.order.map(OrderId);
-    events::record(conn, &Event::settle(tenant.id(), order, listed.receipt, bank_reference, reason))?;
-    Ok(ListedPayment {
-        earlier: Earlier {
-            settled: Some((local_date(now, tenant.zone()), reason.to_string())),
-            ..listed.earlier
-        },
-        ..listed
-    })
 }
 
 impl Report {

@@ -129,8 +129,8 @@ pub fn for_each_of_year(
     mut visit: impl FnMut(&str, Receipt) -> Result<(), Error>,
 ) -> Result<(), Error> {
     let frozen = Frozen::load(conn, tenant)?;
-    let filter = orders::Filter { year: Some(year), ..orders::Filter::default() };
-    orders::for_each(conn, tenant, &filter, None, |conn, listed| {
+    let filter = super::listings::Filter { year: Some(year), ..Default::default() };
+    super::listings::for_each(conn, tenant, &filter, None, |conn, listed| {
         visit(listed.stringer.handle(), frozen.receipt(conn, &listed.order, listed.stringer, options)?)
     })
 }

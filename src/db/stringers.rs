@@ -207,7 +207,7 @@ pub fn profile(conn: &mut DbConn, tenant: &Tenant) -> Result<Stringer, Error> {
 /// one. Each value is checked already (`cli::stringer`); what depends on the whole profile
 /// is checked here.
 #[derive(Debug, Clone, Default)]
-pub struct Profile {
+pub struct ProfileEdit {
     pub name: Option<String>,
     pub zone: Option<Tz>,
     pub address: Option<String>,
@@ -237,7 +237,7 @@ pub struct Profile {
     pub vat_rate: Option<(VatRate, NaiveDate)>,
 }
 
-impl Profile {
+impl ProfileEdit {
     /// The profile `current` becomes.
     fn applied_to(&self, current: &Stringer) -> Stringer {
         let text = |new: &Option<String>, old: &Option<String>| match cleared(new) {
@@ -277,7 +277,7 @@ impl Profile {
 /// would move any receipt already issued into another year; a VAT rate that would change
 /// what an issued receipt shows is refused, listing those receipts. Documents issued before
 /// keep the profile they were issued with (the database keeps each version).
-pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &Profile) -> Result<Option<Stringer>, Error> {
+pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &ProfileEdit) -> Result<Option<Stringer>, Error> {
     let current = self::profile(conn, tenant)?;
     let wanted = profile.applied_to(&current);
     let history = vat::history(conn, tenant)?;

@@ -1,7 +1,7 @@
 //! The till's count (SPEC 19): the payments received in a period, per currency, method and
 //! VAT rate, with the VAT they include. `receipts takings` and the counter's `/takings`.
 
-use super::orders::{self, Basis};
+use super::listings::{self, Basis};
 use super::receipts::Frozen;
 use super::{DbConn, Tenant};
 use crate::domain::{day_start, VatRate};
@@ -53,7 +53,7 @@ pub fn of(
     let until = last.succ_opt().unwrap_or(last);
     let bounds = (day_start(first, zone), day_start(until, zone));
     let mut sums: BTreeMap<Key, Sums> = BTreeMap::new();
-    orders::for_each_in_period(conn, tenant, Basis::Received, bounds, |order| {
+    listings::for_each_in_period(conn, tenant, Basis::Received, bounds, |order| {
         // A rate that cannot be read is a failure, never a VAT of 0 in the count.
         let rate = frozen.vat_rate(&order, tenant)?;
         let amount = order.total().map_or(0, |p| p.0);

@@ -5,6 +5,7 @@ mod day;
 mod iso;
 mod language;
 mod money;
+pub mod nouns;
 mod profile;
 mod receipt_number;
 mod tension;

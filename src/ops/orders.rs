@@ -4,7 +4,8 @@
 
 use crate::db::intake::{self, Details, Intake, Taken};
 use crate::db::items;
-use crate::db::orders::{self, Edit, Filter, Listed, Order, Pickup};
+use crate::db::listings::{self, Filter, Listed};
+use crate::db::orders::{self, Edit, Order, Pickup};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Db, Tenant};
 use crate::domain::Item;
@@ -35,7 +36,7 @@ pub fn list(
 ) -> Result<(), Error> {
     db.read(|conn| {
         let frozen = Frozen::load(conn, tenant)?;
-        orders::for_each(conn, tenant, filter, limit, |_, listed| {
+        listings::for_each(conn, tenant, filter, limit, |_, listed| {
             let billing = frozen.billing(&listed.order, listed.stringer);
             each(listed, billing)
         })

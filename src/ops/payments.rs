@@ -1,7 +1,8 @@
 //! Bank files and the payments they list, as both doors ask for them: an import is one
 //! transaction, a settlement needs its reason.
 
-use crate::db::payments::{settle as settle_listed, Import, ListedPayment, Outcome, Report};
+use crate::db::listed_payments::{settle as settle_listed, ListedPayment};
+use crate::db::payments::{Import, Outcome, Report};
 use crate::db::{prepare_bulk, Db, DbConn, Loaded, Tenant};
 use crate::error::Error;
 use std::io::BufRead;

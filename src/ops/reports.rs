@@ -4,8 +4,9 @@
 
 use crate::db::audit::{self, YearAudit};
 use crate::db::events::{self, Logged};
-use crate::db::orders::{self, Basis, Filter, Listed, Order};
-use crate::db::payments::{self, ListedPayment};
+use crate::db::listed_payments::{self, ListedPayment};
+use crate::db::listings::{self, Basis, Filter, Listed};
+use crate::db::orders::Order;
 use crate::db::queue::{self, Queue};
 use crate::db::receipts::Frozen;
 use crate::db::stock::{self, Stocked};
@@ -58,7 +59,7 @@ pub fn orders_of_year(
     let filter = Filter { year: Some(year), ..Filter::default() };
     db.read(|conn| {
         let frozen = Frozen::load(conn, tenant)?;
-        orders::for_each(conn, tenant, &filter, None, |_, listed| {
+        listings::for_each(conn, tenant, &filter, None, |_, listed| {
             let rate = frozen.vat_rate(&listed.order, listed.stringer);
             each(&listed, rate)
         })
@@ -82,7 +83,7 @@ pub fn orders_of_period(
         };
         for tenant in &tenants {
             let bounds = (day_start(first, tenant.zone()), day_start(last, tenant.zone()));
-            orders::for_each_in_period(conn, tenant, basis, bounds, |order| {
+            listings::for_each_in_period(conn, tenant, basis, bounds, |order| {
                 let rate = frozen.vat_rate(&order, tenant)?;
                 each(tenant, order, rate)
             })?;
@@ -97,5 +98,5 @@ pub fn listed_payments(
     tenants: &[Tenant],
     open_only: bool,
 ) -> Result<Vec<ListedPayment>, Error> {
-    db.read(|conn| payments::listed(conn, tenants, open_only))
+    db.read(|conn| listed_payments::listed(conn, tenants, open_only))
 }

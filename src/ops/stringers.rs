@@ -1,7 +1,7 @@
 //! The stringers and their profiles (`db::stringers` holds the rules: what an issued
 //! document shows never changes with the profile).
 
-use crate::db::stringers::{self, Profile, Stringer};
+use crate::db::stringers::{self, ProfileEdit, Stringer};
 use crate::db::vat::{self, History};
 use crate::db::{counters, Db, Tenant};
 use crate::error::Error;
@@ -37,7 +37,7 @@ pub fn show(db: &mut Db, handle: &str) -> Result<Shown, Error> {
 pub fn edit(
     db: &mut Db,
     handle: &str,
-    profile: impl FnOnce(&Tenant) -> Profile,
+    profile: impl FnOnce(&Tenant) -> ProfileEdit,
 ) -> Result<Option<Stringer>, Error> {
     db.write(|conn| {
         let tenant = Tenant::load(conn, handle)?;

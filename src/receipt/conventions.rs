@@ -2,7 +2,7 @@
 //! called. The business's country decides these; the document's language decides the
 //! words around them. A business without a country writes as a Swiss one does.
 
-use super::{Amount, Labels};
+use super::{Amount, Words};
 use crate::domain::{Language, VatRate};
 
 /// The conventions of the issuing business's country (ISO 3166 alpha-2), if it has one.
@@ -29,7 +29,7 @@ impl Conventions {
 
     fn style(&self, language: Language) -> Style {
         match self.country() {
-            "CH" | "LI" => Style { group: Labels::of(language).group, decimal: '.', currency_after: false },
+            "CH" | "LI" => Style { group: Words::of(language).group, decimal: '.', currency_after: false },
             "FR" | "BE" | "LU" => Style { group: NARROW_SPACE, decimal: ',', currency_after: true },
             "DE" | "AT" | "IT" | "ES" | "NL" | "PT" | "SI" | "HR" | "GR" | "EL" => {
                 Style { group: ".", decimal: ',', currency_after: true }
@@ -72,17 +72,17 @@ impl Conventions {
     /// The label of the business's VAT number: MWST-Nr., USt-IdNr., N° TVA, P. IVA, VAT No.
     pub fn vat_number(&self, language: Language) -> &'static str {
         match (language, self.country()) {
-            (Language::De, "CH" | "LI") => Labels::of(language).vat_number,
+            (Language::De, "CH" | "LI") => Words::of(language).vat_number,
             (Language::De, _) => "USt-IdNr.",
             (Language::It, "IT") => "P. IVA",
-            _ => Labels::of(language).vat_number,
+            _ => Words::of(language).vat_number,
         }
     }
 
     /// The VAT line: `incl. 8.1 % VAT`, `inkl. 19 % USt.`.
     pub fn vat_included(&self, language: Language, rate: VatRate) -> String {
         let rate = rate.text(self.style(language).decimal);
-        (Labels::of(language).vat_included)(&rate, self.tax(language))
+        (Words::of(language).vat_included)(&rate, self.tax(language))
     }
 
     /// The country's note on documents of a business exempt under its small-business rule.

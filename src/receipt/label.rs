@@ -5,7 +5,7 @@
 //! readable 7 pt, and only what does not fit even then is shortened with "…" between whole
 //! characters as people see them (grapheme clusters), never inside one.
 
-use super::pdf::{archival_document, draw, faces, Face, Item, BLACK};
+use super::canvas::{archival_document, draw, faces, Face, Item, BLACK};
 use crate::error::Error;
 use crate::payment::qr;
 use chrono::{Datelike, NaiveDate};

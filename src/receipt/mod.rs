@@ -3,19 +3,20 @@
 //! pure functions of it (no clock, no database), so the same order state always gives the
 //! same document, byte for byte.
 
+mod canvas;
 mod conventions;
 pub mod label;
-mod labels;
 pub mod pdf;
 mod slip;
 pub mod text;
+mod words;
 
 use crate::domain::{Language, ReceiptNumber, VatRate};
 use crate::payment::Slip;
 use chrono::NaiveDate;
 
 pub use conventions::Conventions;
-pub use labels::{Labels, SlipWords};
+pub use words::{SlipWords, Words};
 
 /// Everything a receipt shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,13 +106,13 @@ impl Receipt {
     /// The title in the document's language: "Rechnung".
     pub fn title_text(&self) -> &'static str {
         match self.title() {
-            Title::Receipt => self.labels().receipt,
-            Title::Invoice => self.labels().invoice,
+            Title::Receipt => self.words().receipt,
+            Title::Invoice => self.words().invoice,
         }
     }
 
-    pub fn labels(&self) -> &'static Labels {
-        Labels::of(self.language)
+    pub fn words(&self) -> &'static Words {
+        Words::of(self.language)
     }
 
     /// An amount as the business's country writes it.
@@ -122,7 +123,7 @@ impl Receipt {
     /// The lines of the document, top to bottom, as both renderers lay them out. The
     /// payment part is not among them: each renderer draws it its own way.
     pub fn lines(&self) -> Vec<Line> {
-        let words = self.labels();
+        let words = self.words();
         let conventions = &self.business.conventions;
         let mut lines = Vec::new();
         if let Some(reason) = &self.void_reason {
@@ -222,7 +223,7 @@ impl Receipt {
     /// QR code: account holder, IBAN, BIC, amount, reference, due date.
     pub fn payment_details(&self) -> Vec<(&'static str, String)> {
         let Some(slip) = &self.slip else { return Vec::new() };
-        let words = self.labels();
+        let words = self.words();
         let (holder, iban, bic, reference) = match slip {
             Slip::QrBill(bill) => (&bill.creditor.name, &bill.account, None, &bill.reference),
             Slip::Epc(epc) => (&epc.name, &epc.account, epc.bic.as_ref(), &epc.reference),

@@ -3,7 +3,7 @@
 //! 62 mm and payment part 148 mm, Liberation Sans, the 46 mm code with the 7 mm Swiss
 //! cross) and the EPC QR code with its details.
 
-use super::pdf::{faces, slip_faces, wrap, Face, Pages, BLACK, MARGIN, MM, PAGE, WHITE};
+use super::canvas::{faces, slip_faces, wrap, Face, Pages, BLACK, MARGIN, MM, PAGE, WHITE};
 use super::{Receipt, SlipWords};
 use crate::error::Error;
 use crate::payment::epc::{Epc, MAX_BYTES};
@@ -38,7 +38,7 @@ pub(super) fn qr_bill(pages: &mut Pages<'_>, receipt: &Receipt, bill: &QrBill) -
         pages.fresh_page();
     }
     let top = PAGE.1 - SLIP_HEIGHT * MM;
-    let words = &receipt.labels().slip;
+    let words = &receipt.words().slip;
     let (regular, bold) = slip_faces();
     let mut slip = Slip { pages, top, regular, bold };
 
@@ -239,7 +239,7 @@ pub(super) fn epc(pages: &mut Pages<'_>, receipt: &Receipt, epc: &Epc) -> Result
     let (regular, bold) = faces();
     let size = 35.0 * MM;
     let details = receipt.payment_details();
-    let caption = wrap(regular, 8.0, receipt.labels().scan_to_pay, size);
+    let caption = wrap(regular, 8.0, receipt.words().scan_to_pay, size);
     let height = (size + 4.0 + caption.len() as f32 * 10.0).max(details.len() as f32 * 14.0) + 12.0;
     let top = pages.block(height, PAGE.1 - MARGIN) + 12.0;
     draw_modules(pages, &matrix, MARGIN, top, size);

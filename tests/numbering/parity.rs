@@ -82,7 +82,7 @@ fn script(db: &TestDb) -> State {
     // Instants are read as instants: each backend spells them its own way as text.
     let mut orders: Vec<String> = Vec::new();
     conn.read(|c| {
-        receipts::db::orders::for_each(c, None, &Default::default(), None, |_, listed| {
+        receipts::db::listings::for_each(c, None, &Default::default(), None, |_, listed| {
             let o = listed.order;
             orders.push(format!(
                 "{}|{}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",

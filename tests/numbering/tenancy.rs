@@ -23,7 +23,7 @@ on_both_backends! {
         assert!(matches!(conn.write(|c| orders::restring(c, &stefan, theirs)), Err(Error::NoSuchOrder { order, stringer: Some(ref s) }) if order == theirs && s == "stefan"));
         let mut listed = Vec::new();
         conn.read(|c| {
-            orders::for_each(c, Some(&stefan), &orders::Filter::default(), None, |_, l| {
+            receipts::db::listings::for_each(c, Some(&stefan), &Default::default(), None, |_, l| {
                 listed.push(l.order.id);
                 Ok(())
             })

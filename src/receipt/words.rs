@@ -1,9 +1,9 @@
 //! The words of a receipt in each language, and how amounts and dates are written there.
 
-use crate::domain::Language;
+use crate::domain::{nouns, Language};
 use chrono::{Datelike, NaiveDate};
 
-pub struct Labels {
+pub struct Words {
     pub receipt: &'static str,
     pub invoice: &'static str,
     pub void: &'static str,
@@ -59,7 +59,7 @@ pub struct SlipWords {
     pub separate: &'static str,
 }
 
-const EN: Labels = Labels {
+const EN: Words = Words {
     receipt: "Receipt",
     invoice: "Invoice",
     void: "VOID",
@@ -67,15 +67,15 @@ const EN: Labels = Labels {
     number: "No.",
     date: "Date",
     service_date: "Service date",
-    customer: "Customer",
+    customer: nouns::EN.customer,
     work: "Racket stringing",
-    racket: "Racket",
-    string: "String",
-    tension: "Tension",
+    racket: nouns::EN.racket,
+    string: nouns::EN.string,
+    tension: nouns::EN.tension,
     mains: "mains",
     crosses: "crosses",
     stringing: "Stringing",
-    amount: "Amount",
+    amount: nouns::EN.amount,
     vat_number: "VAT No.",
     paid_on: "Paid on",
     notes: "Notes",
@@ -95,7 +95,7 @@ const EN: Labels = Labels {
         payable_by: "Payable by",
         payable_by_name: "Payable by (name/address)",
         currency: "Currency",
-        amount: "Amount",
+        amount: nouns::EN.amount,
         acceptance_point: "Acceptance point",
         separate: "Separate before paying in",
     },
@@ -117,7 +117,7 @@ const EN: Labels = Labels {
     group: ",",
 };
 
-const DE: Labels = Labels {
+const DE: Words = Words {
     receipt: "Quittung",
     invoice: "Rechnung",
     void: "STORNIERT",
@@ -125,15 +125,15 @@ const DE: Labels = Labels {
     number: "Nr.",
     date: "Datum",
     service_date: "Leistungsdatum",
-    customer: "Kunde",
+    customer: nouns::DE.customer,
     work: "Besaitung",
-    racket: "Schläger",
-    string: "Saite",
-    tension: "Spannung",
+    racket: nouns::DE.racket,
+    string: nouns::DE.string,
+    tension: nouns::DE.tension,
     mains: "Längssaiten",
     crosses: "Quersaiten",
     stringing: "Besaitung",
-    amount: "Betrag",
+    amount: nouns::DE.amount,
     vat_number: "MWST-Nr.",
     paid_on: "Bezahlt am",
     notes: "Bemerkungen",
@@ -153,7 +153,7 @@ const DE: Labels = Labels {
         payable_by: "Zahlbar durch",
         payable_by_name: "Zahlbar durch (Name/Adresse)",
         currency: "Währung",
-        amount: "Betrag",
+        amount: nouns::DE.amount,
         acceptance_point: "Annahmestelle",
         separate: "Vor der Einzahlung abzutrennen",
     },
@@ -175,7 +175,7 @@ const DE: Labels = Labels {
     group: "'",
 };
 
-const FR: Labels = Labels {
+const FR: Words = Words {
     receipt: "Quittance",
     invoice: "Facture",
     void: "ANNULÉ",
@@ -183,15 +183,15 @@ const FR: Labels = Labels {
     number: "N°",
     date: "Date",
     service_date: "Date de prestation",
-    customer: "Client",
+    customer: nouns::FR.customer,
     work: "Cordage de raquette",
-    racket: "Raquette",
-    string: "Cordage",
-    tension: "Tension",
+    racket: nouns::FR.racket,
+    string: nouns::FR.string,
+    tension: nouns::FR.tension,
     mains: "montants",
     crosses: "travers",
     stringing: "Cordage",
-    amount: "Montant",
+    amount: nouns::FR.amount,
     vat_number: "N° TVA",
     paid_on: "Payé le",
     notes: "Remarques",
@@ -211,7 +211,7 @@ const FR: Labels = Labels {
         payable_by: "Payable par",
         payable_by_name: "Payable par (nom/adresse)",
         currency: "Monnaie",
-        amount: "Montant",
+        amount: nouns::FR.amount,
         acceptance_point: "Point de dépôt",
         separate: "A détacher avant le versement",
     },
@@ -234,7 +234,7 @@ const FR: Labels = Labels {
     group: "\u{202f}",
 };
 
-const IT: Labels = Labels {
+const IT: Words = Words {
     receipt: "Ricevuta",
     invoice: "Fattura",
     void: "ANNULLATO",
@@ -242,15 +242,15 @@ const IT: Labels = Labels {
     number: "N.",
     date: "Data",
     service_date: "Data della prestazione",
-    customer: "Cliente",
+    customer: nouns::IT.customer,
     work: "Incordatura",
-    racket: "Racchetta",
-    string: "Corda",
-    tension: "Tensione",
+    racket: nouns::IT.racket,
+    string: nouns::IT.string,
+    tension: nouns::IT.tension,
     mains: "verticali",
     crosses: "orizzontali",
     stringing: "Incordatura",
-    amount: "Importo",
+    amount: nouns::IT.amount,
     vat_number: "N. IVA",
     paid_on: "Pagato il",
     notes: "Note",
@@ -270,7 +270,7 @@ const IT: Labels = Labels {
         payable_by: "Pagabile da",
         payable_by_name: "Pagabile da (nome/indirizzo)",
         currency: "Valuta",
-        amount: "Importo",
+        amount: nouns::IT.amount,
         acceptance_point: "Punto di accettazione",
         separate: "Da staccare prima del versamento",
     },
@@ -292,8 +292,8 @@ const IT: Labels = Labels {
     group: "'",
 };
 
-impl Labels {
-    pub fn of(language: Language) -> &'static Labels {
+impl Words {
+    pub fn of(language: Language) -> &'static Words {
         match language {
             Language::En => &EN,
             Language::De => &DE,
@@ -315,9 +315,9 @@ mod tests {
     #[test]
     fn dates_are_written_as_each_language_writes_them() {
         let date = NaiveDate::from_ymd_opt(2026, 3, 1).unwrap();
-        assert_eq!(Labels::of(Language::En).date_text(date), "1 March 2026");
-        assert_eq!(Labels::of(Language::De).date_text(date), "1. März 2026");
-        assert_eq!(Labels::of(Language::Fr).date_text(date), "1 mars 2026");
-        assert_eq!(Labels::of(Language::It).date_text(date), "1 marzo 2026");
+        assert_eq!(Words::of(Language::En).date_text(date), "1 March 2026");
+        assert_eq!(Words::of(Language::De).date_text(date), "1. März 2026");
+        assert_eq!(Words::of(Language::Fr).date_text(date), "1 mars 2026");
+        assert_eq!(Words::of(Language::It).date_text(date), "1 marzo 2026");
     }
 }
