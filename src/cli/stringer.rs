@@ -241,7 +241,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
         None => default_timezone().map_err(Error::Usage)?,
     };
     let added = ops::stringers::add(&mut db, &opts.handle, &name, zone)?;
-    eprintln!("added stringer {} ({}, time zone {})", added.handle, added.name, added.zone);
+    eprintln!("added stringer {} ({}, time zone {})", added.handle, added.business.name, added.zone);
     output::line(&added.handle)?;
     Ok(())
 }
@@ -253,7 +253,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
         .into_iter()
         .map(|s| StringerRow {
             handle: s.handle,
-            name: s.name,
+            name: s.business.name,
             timezone: s.zone.name().to_string(),
             created_at: format_utc(s.created_at),
         })
@@ -274,25 +274,25 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         .collect();
     let view = StringerView {
         handle: stringer.handle,
-        name: stringer.name,
+        name: stringer.business.name,
         timezone: stringer.zone.name().to_string(),
-        address: stringer.address,
-        email: stringer.email,
-        phone: stringer.phone,
-        vat_number: stringer.vat_number,
+        address: (!stringer.business.address.is_empty()).then(|| stringer.business.address.join("\n")),
+        email: stringer.business.email,
+        phone: stringer.business.phone,
+        vat_number: stringer.business.vat_number,
         language: stringer.language.map(|l| l.code().to_string()),
-        tax_number: stringer.tax_number,
-        siret: stringer.siret,
-        small_business: stringer.small_business,
-        street: stringer.street,
-        house_number: stringer.house_number,
-        postcode: stringer.postcode,
-        town: stringer.town,
-        country: stringer.country,
-        iban: stringer.iban,
-        bic: stringer.bic,
-        account_holder: stringer.account_holder,
-        payment_days: stringer.payment_days,
+        tax_number: stringer.business.tax_number,
+        siret: stringer.business.siret,
+        small_business: stringer.business.small_business,
+        street: stringer.business.street,
+        house_number: stringer.business.house_number,
+        postcode: stringer.business.postcode,
+        town: stringer.business.town,
+        country: stringer.business.country,
+        iban: stringer.business.iban,
+        bic: stringer.business.bic,
+        account_holder: stringer.business.account_holder,
+        payment_days: stringer.business.payment_days,
         currency: stringer.currency.to_string(),
         turnaround_hours: stringer.turnaround_hours,
         pickup_note: stringer.pickup_note,
@@ -435,7 +435,10 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     })?;
     match edited {
         Some(edited) => {
-            eprintln!("stringer {} updated ({}, time zone {})", edited.handle, edited.name, edited.zone);
+            eprintln!(
+                "stringer {} updated ({}, time zone {})",
+                edited.handle, edited.business.name, edited.zone
+            );
             eprintln!("receipts issued before keep what they show; the change applies from the next one");
         }
         None => eprintln!("stringer {} already has these values: nothing changed", opts.handle),

@@ -352,7 +352,7 @@ pub fn address_wanted(
     else {
         return Ok(None);
     };
-    Ok(super::stringers::profile(conn, tenant)?.charges_vat().then_some(limit))
+    Ok(super::stringers::profile(conn, tenant)?.business.charges_vat().then_some(limit))
 }
 
 impl Order {

@@ -13,8 +13,8 @@ use crate::domain::{
 use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
 use crate::payment::qrbill::QrBill;
-use crate::payment::{slip_kind, Address, Iban, Reference, Slip, SlipKind};
-use crate::receipt::{Amount, Business, Conventions, Receipt};
+use crate::payment::{slip_kind, Address, Iban, Postal, Reference, Slip, SlipKind};
+use crate::receipt::{Amount, Conventions, Receipt};
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -165,7 +165,9 @@ fn issued_on(order: &Order, zone: chrono_tz::Tz) -> NaiveDate {
 /// the issuer's payment days. The stringer's own racket asks for no money.
 pub fn due_on(order: &Order, issuer: &Issuer) -> Option<NaiveDate> {
     let invoice = order.kind == OrderKind::Client && order.paid_at.is_none() && order.void_reason.is_none();
-    invoice.then(|| issued_on(order, issuer.zone) + chrono::Days::new(issuer.payment_days.max(0) as u64))
+    invoice.then(|| {
+        issued_on(order, issuer.zone) + chrono::Days::new(issuer.business.payment_days.max(0) as u64)
+    })
 }
 
 /// The receipt of a numbered order, from what was frozen when it was numbered: dates are
@@ -196,17 +198,8 @@ fn build(
         language,
         copy: options.copy,
         void_reason: order.void_reason.clone(),
-        business: Business {
-            name: issuer.name.clone(),
-            address: issuer.address_lines(),
-            email: issuer.email.clone(),
-            phone: issuer.phone.clone(),
-            vat_number: issuer.vat_number.clone(),
-            tax_number: issuer.tax_number.clone(),
-            siret: issuer.siret.clone(),
-            small_business: issuer.small_business,
-            conventions: Conventions { country: issuer.country.clone() },
-        },
+        business: issuer.business.clone(),
+        conventions: Conventions { country: issuer.business.country.clone() },
         issued_on,
         service_date,
         paid_on,
@@ -248,7 +241,7 @@ fn document_vat(
     tenant: &Tenant,
     rates: &vat::History,
 ) -> Result<Option<VatRate>, Error> {
-    if !issuer.charges_vat() || order.total().is_none() {
+    if !issuer.business.charges_vat() || order.total().is_none() {
         return Ok(None);
     }
     let zone = issuer.zone;
@@ -279,7 +272,7 @@ fn reference(order: &Order, issuer: &Issuer, tenant: &Tenant, number: ReceiptNum
     if order.kind != OrderKind::Client {
         return None;
     }
-    let account = Iban::parse(issuer.iban.as_deref()?).ok()?;
+    let account = Iban::parse(issuer.business.iban.as_deref()?).ok()?;
     let reference = match slip_kind(&account, &order.currency)? {
         SlipKind::QrBill if account.is_qr_iban() => Reference::qrr(tenant.id(), number),
         SlipKind::QrBill | SlipKind::Epc => Reference::scor(tenant.id(), number),
@@ -296,7 +289,8 @@ pub fn slip(
     number: ReceiptNumber,
     message: String,
 ) -> Result<Option<Slip>, Error> {
-    let (Some(iban), Some(price)) = (issuer.iban.as_deref(), order.total().filter(|p| p.0 > 0)) else {
+    let (Some(iban), Some(price)) = (issuer.business.iban.as_deref(), order.total().filter(|p| p.0 > 0))
+    else {
         return Ok(None);
     };
     let account = Iban::parse(iban).map_err(Error::BadInput)?;
@@ -310,7 +304,7 @@ pub fn slip(
     match slip_kind(&account, &order.currency) {
         None => Ok(None),
         Some(SlipKind::QrBill) => {
-            let postal = issuer.postal().ok_or_else(|| {
+            let postal = Postal::of(&issuer.business).ok_or_else(|| {
                 Error::BadInput(format!(
                     "a QR-bill needs the stringer's structured address: set it with `receipts stringer edit {} \
                      --street ... --house-number ... --postcode ... --town ... --country ...`",
@@ -329,7 +323,7 @@ pub fn slip(
             };
             Ok(Some(Slip::QrBill(QrBill {
                 account,
-                creditor: Address { name: issuer.payee().to_string(), postal },
+                creditor: Address { name: issuer.business.payee().to_string(), postal },
                 amount: Some(price.0),
                 currency: order.currency.clone(),
                 debtor,
@@ -338,8 +332,8 @@ pub fn slip(
             })))
         }
         Some(SlipKind::Epc) => Ok(Some(Slip::Epc(Epc {
-            bic: issuer.bic.clone(),
-            name: issuer.payee().to_string(),
+            bic: issuer.business.bic.clone(),
+            name: issuer.business.payee().to_string(),
             account,
             amount: price.0,
             reference: Reference::scor(tenant.id(), number).ok_or_else(no_reference)?,

@@ -6,7 +6,7 @@ use super::audit::strung_outside_year;
 use super::failure::{classify, Failure, Unique};
 use super::schema::{orders, stringers};
 use super::{vat, DbConn, Tenant};
-use crate::domain::{local_date, now_utc, parse_timezone, Currency, Language, StringerId, VatRate};
+use crate::domain::{local_date, now_utc, parse_timezone, Business, Currency, Language, StringerId, VatRate};
 use crate::error::Error;
 use crate::payment::{check_qr_text, Iban, Postal, Who, QR_LIMITS};
 use chrono::{NaiveDate, NaiveDateTime};
@@ -18,34 +18,15 @@ use diesel::prelude::*;
 pub struct Stringer {
     pub id: StringerId,
     pub handle: String,
-    pub name: String,
     pub zone: Tz,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
-    /// Lines separated by newlines, printed when there is no structured address.
-    pub address: Option<String>,
-    pub email: Option<String>,
-    pub phone: Option<String>,
-    /// Set only for a VAT-registered business: only then do receipts show VAT.
-    pub vat_number: Option<String>,
+    /// The business its documents name, as the profile stands now.
+    pub business: Business,
     /// The language of receipts (None: English).
     pub language: Option<Language>,
-    pub tax_number: Option<String>,
-    pub small_business: bool,
-    pub street: Option<String>,
-    pub house_number: Option<String>,
-    pub postcode: Option<String>,
-    pub town: Option<String>,
-    pub country: Option<String>,
-    pub iban: Option<String>,
-    pub bic: Option<String>,
-    pub payment_days: i32,
     /// The currency of new orders.
     pub currency: Currency,
-    /// A French business's SIRET (14 digits, compact).
-    pub siret: Option<String>,
-    /// The name the bank holds the account in, when it is not the business name.
-    pub account_holder: Option<String>,
     /// Hours from drop-off to the promised time, unless an order says.
     pub turnaround_hours: i32,
     /// What a ready notice says of pickup (opening hours, where).
@@ -92,30 +73,32 @@ impl TryFrom<StringerRow> for Stringer {
             zone: stored_zone(&row.handle, &row.timezone)?,
             id: StringerId(row.id),
             handle: row.handle,
-            name: row.name,
             created_at: row.created_at,
             updated_at: row.updated_at,
-            address: row.address,
-            email: row.email,
-            phone: row.phone,
-            vat_number: row.vat_number,
             // The schema's CHECK allows only the known codes.
             language: row.language.and_then(|code| code.parse().ok()),
-            tax_number: row.tax_number,
-            small_business: row.small_business,
-            street: row.street,
-            house_number: row.house_number,
-            postcode: row.postcode,
-            town: row.town,
-            country: row.country,
-            iban: row.iban,
-            bic: row.bic,
-            payment_days: row.payment_days,
             currency: row.currency,
-            siret: row.siret,
-            account_holder: row.account_holder,
             turnaround_hours: row.turnaround_hours,
             pickup_note: row.pickup_note,
+            business: Business {
+                name: row.name,
+                address: row.address.iter().flat_map(|a| a.lines()).map(str::to_string).collect(),
+                email: row.email,
+                phone: row.phone,
+                vat_number: row.vat_number,
+                tax_number: row.tax_number,
+                small_business: row.small_business,
+                street: row.street,
+                house_number: row.house_number,
+                postcode: row.postcode,
+                town: row.town,
+                country: row.country,
+                iban: row.iban,
+                bic: row.bic,
+                payment_days: row.payment_days,
+                siret: row.siret,
+                account_holder: row.account_holder,
+            },
         })
     }
 }
@@ -124,33 +107,12 @@ impl Stringer {
     /// The address the stringer's mail goes out from; refused when there is none yet.
     pub fn sender(&self) -> Result<String, Error> {
         let handle = &self.handle;
-        self.email.clone().ok_or_else(|| {
+        self.business.email.clone().ok_or_else(|| {
             Error::BadInput(format!(
                 "stringer {handle} has no e-mail address to send from: set it with `receipts stringer edit \
                  {handle} --email ...`"
             ))
         })
-    }
-
-    /// The structured address, when it is complete (postcode, town and country).
-    pub fn postal(&self) -> Option<Postal> {
-        Some(Postal {
-            street: self.street.clone(),
-            house_number: self.house_number.clone(),
-            postcode: self.postcode.clone()?,
-            town: self.town.clone()?,
-            country: self.country.clone()?,
-        })
-    }
-
-    /// The name on payment codes: the account holder, else the business name.
-    pub fn payee(&self) -> &str {
-        self.account_holder.as_deref().unwrap_or(&self.name)
-    }
-
-    /// Whether its documents show VAT.
-    pub fn charges_vat(&self) -> bool {
-        self.vat_number.is_some() && !self.small_business
     }
 }
 
@@ -244,29 +206,36 @@ impl ProfileEdit {
             Some(value) => value.map(str::to_string),
             None => old.clone(),
         };
+        let was = &current.business;
+        let address = match cleared(&self.address) {
+            Some(value) => value.map(|lines| lines.lines().map(str::to_string).collect()).unwrap_or_default(),
+            None => was.address.clone(),
+        };
         Stringer {
-            name: self.name.clone().unwrap_or_else(|| current.name.clone()),
             zone: self.zone.unwrap_or(current.zone),
-            address: text(&self.address, &current.address),
-            email: text(&self.email, &current.email),
-            phone: text(&self.phone, &current.phone),
-            vat_number: text(&self.vat_number, &current.vat_number),
             language: self.language.or(current.language),
-            tax_number: text(&self.tax_number, &current.tax_number),
-            small_business: self.small_business.unwrap_or(current.small_business),
-            street: text(&self.street, &current.street),
-            house_number: text(&self.house_number, &current.house_number),
-            postcode: text(&self.postcode, &current.postcode),
-            town: text(&self.town, &current.town),
-            country: text(&self.country, &current.country),
-            iban: text(&self.iban, &current.iban),
-            bic: text(&self.bic, &current.bic),
-            payment_days: self.payment_days.unwrap_or(current.payment_days),
             currency: self.currency.clone().unwrap_or_else(|| current.currency.clone()),
-            siret: text(&self.siret, &current.siret),
-            account_holder: text(&self.account_holder, &current.account_holder),
             turnaround_hours: self.turnaround_hours.unwrap_or(current.turnaround_hours),
             pickup_note: text(&self.pickup_note, &current.pickup_note),
+            business: Business {
+                name: self.name.clone().unwrap_or_else(|| was.name.clone()),
+                address,
+                email: text(&self.email, &was.email),
+                phone: text(&self.phone, &was.phone),
+                vat_number: text(&self.vat_number, &was.vat_number),
+                tax_number: text(&self.tax_number, &was.tax_number),
+                small_business: self.small_business.unwrap_or(was.small_business),
+                street: text(&self.street, &was.street),
+                house_number: text(&self.house_number, &was.house_number),
+                postcode: text(&self.postcode, &was.postcode),
+                town: text(&self.town, &was.town),
+                country: text(&self.country, &was.country),
+                iban: text(&self.iban, &was.iban),
+                bic: text(&self.bic, &was.bic),
+                payment_days: self.payment_days.unwrap_or(was.payment_days),
+                siret: text(&self.siret, &was.siret),
+                account_holder: text(&self.account_holder, &was.account_holder),
+            },
             ..current.clone()
         }
     }
@@ -296,28 +265,30 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &ProfileEdit) -> Result
     }
     if wanted != current {
         let nullable = |value: &Option<String>| value.as_deref().map(str::to_string);
+        let business = &wanted.business;
+        let address = (!business.address.is_empty()).then(|| business.address.join("\n"));
         diesel::update(tenant.row())
             .set((
-                stringers::name.eq(&wanted.name),
+                stringers::name.eq(&business.name),
                 stringers::timezone.eq(wanted.zone.name()),
-                stringers::address.eq(nullable(&wanted.address)),
-                stringers::email.eq(nullable(&wanted.email)),
-                stringers::phone.eq(nullable(&wanted.phone)),
-                stringers::vat_number.eq(nullable(&wanted.vat_number)),
+                stringers::address.eq(address),
+                stringers::email.eq(nullable(&business.email)),
+                stringers::phone.eq(nullable(&business.phone)),
+                stringers::vat_number.eq(nullable(&business.vat_number)),
                 stringers::language.eq(wanted.language.map(Language::code)),
-                stringers::tax_number.eq(nullable(&wanted.tax_number)),
-                stringers::small_business.eq(wanted.small_business),
-                stringers::street.eq(nullable(&wanted.street)),
-                stringers::house_number.eq(nullable(&wanted.house_number)),
-                stringers::postcode.eq(nullable(&wanted.postcode)),
-                stringers::town.eq(nullable(&wanted.town)),
-                stringers::country.eq(nullable(&wanted.country)),
-                stringers::iban.eq(nullable(&wanted.iban)),
-                stringers::bic.eq(nullable(&wanted.bic)),
-                stringers::payment_days.eq(wanted.payment_days),
+                stringers::tax_number.eq(nullable(&business.tax_number)),
+                stringers::small_business.eq(business.small_business),
+                stringers::street.eq(nullable(&business.street)),
+                stringers::house_number.eq(nullable(&business.house_number)),
+                stringers::postcode.eq(nullable(&business.postcode)),
+                stringers::town.eq(nullable(&business.town)),
+                stringers::country.eq(nullable(&business.country)),
+                stringers::iban.eq(nullable(&business.iban)),
+                stringers::bic.eq(nullable(&business.bic)),
+                stringers::payment_days.eq(business.payment_days),
                 stringers::currency.eq(wanted.currency.as_str()),
-                stringers::siret.eq(nullable(&wanted.siret)),
-                stringers::account_holder.eq(nullable(&wanted.account_holder)),
+                stringers::siret.eq(nullable(&business.siret)),
+                stringers::account_holder.eq(nullable(&business.account_holder)),
                 stringers::turnaround_hours.eq(wanted.turnaround_hours),
                 stringers::pickup_note.eq(nullable(&wanted.pickup_note)),
                 stringers::updated_at.eq(now_utc()),
@@ -331,11 +302,12 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &ProfileEdit) -> Result
 /// a QR-bill (the name and a structured address in its character set and lengths), another
 /// one an EPC QR code (a name of at most 70 characters).
 fn check_payable(profile: &Stringer) -> Result<(), Error> {
-    let Some(iban) = &profile.iban else { return Ok(()) };
+    let business = &profile.business;
+    let Some(iban) = &business.iban else { return Ok(()) };
     let iban = Iban::parse(iban).map_err(Error::BadInput)?;
-    let (field, payee) = match &profile.account_holder {
+    let (field, payee) = match &business.account_holder {
         Some(holder) => ("account holder", holder),
-        None => ("name", &profile.name),
+        None => ("name", &business.name),
     };
     check_qr_text(field, payee, QR_LIMITS.name).or_else(|e| if iban.is_swiss() { Err(e) } else { Ok(()) })?;
     if payee.chars().count() > QR_LIMITS.name {
@@ -346,7 +318,7 @@ fn check_payable(profile: &Stringer) -> Result<(), Error> {
         )));
     }
     if iban.is_swiss() {
-        let postal = profile.postal().ok_or_else(|| {
+        let postal = Postal::of(business).ok_or_else(|| {
             Error::BadInput(format!(
                 "a Swiss IBAN pays through QR-bills, which need the stringer's structured address: \\
                  set --postcode, --town and --country (and --street, --house-number) with the IBAN \

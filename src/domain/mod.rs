@@ -1,6 +1,7 @@
 //! The vocabulary of the product, free of SQL: receipt numbers, ids, order kinds, money
 //! and the instants whose local calendar year decides a receipt's year.
 
+mod business;
 mod day;
 mod iso;
 mod language;
@@ -13,6 +14,7 @@ mod text;
 mod time;
 mod vat;
 
+pub use business::Business;
 pub use day::{strings_line, Due, Item, Length, MAX_TURNAROUND_HOURS};
 pub use iso::check_country;
 pub use language::Language;

@@ -94,7 +94,7 @@ pub fn prepare(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<Prepared,
         Ok(Prepared {
             receipt: receipts::receipt(conn, tenant, order, Options::default())?,
             number,
-            from: (profile.name, sender),
+            from: (profile.business.name, sender),
             to,
             pickup_note: profile.pickup_note,
             notified_at: found.notified_at,
@@ -209,7 +209,7 @@ pub fn prepare_document(
     Ok(Document {
         number: receipt.number,
         filename: crate::receipt::file_name(tenant.handle(), receipt.number),
-        from: (profile.name, sender),
+        from: (profile.business.name, sender),
         to,
         pdf,
         receipt,

@@ -125,6 +125,26 @@ pub struct Postal {
 }
 
 impl Postal {
+    /// A business's structured address, when it has one (postcode, town and country).
+    pub fn of(business: &crate::domain::Business) -> Option<Postal> {
+        Some(Postal {
+            street: business.street.clone(),
+            house_number: business.house_number.clone(),
+            postcode: business.postcode.clone()?,
+            town: business.town.clone()?,
+            country: business.country.clone()?,
+        })
+    }
+
+    /// What a business's documents print as its address: the structured one, else the
+    /// free lines.
+    pub fn lines_of(business: &crate::domain::Business) -> Vec<String> {
+        match Postal::of(business) {
+            Some(postal) => postal.lines(),
+            None => business.address.clone(),
+        }
+    }
+
     /// The address as lines for people: street and number, postcode and town.
     pub fn lines(&self) -> Vec<String> {
         let street = match (&self.street, &self.house_number) {

@@ -11,7 +11,7 @@ mod slip;
 pub mod text;
 mod words;
 
-use crate::domain::{Language, ReceiptNumber, VatRate};
+use crate::domain::{Business, Language, ReceiptNumber, VatRate};
 use crate::payment::Slip;
 use chrono::NaiveDate;
 
@@ -29,7 +29,10 @@ pub struct Receipt {
     pub copy: bool,
     /// The reason, when the order is void.
     pub void_reason: Option<String>,
+    /// The business as the document's issuer version froze it.
     pub business: Business,
+    /// Its country's conventions: how amounts are written, what its tax is called.
+    pub conventions: Conventions,
     /// The paid date for a receipt, else the strung date (local dates of the stringer).
     pub issued_on: NaiveDate,
     /// When the work was done; unknown for an order that is no longer strung.
@@ -57,24 +60,6 @@ pub struct Receipt {
     pub notes: Option<String>,
     /// How the customer pays an invoice: a QR-bill or an EPC QR code.
     pub slip: Option<Slip>,
-}
-
-/// The stringer's business, as the receipt names it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Business {
-    pub name: String,
-    pub address: Vec<String>,
-    pub email: Option<String>,
-    pub phone: Option<String>,
-    /// Only a VAT-registered business has one, and only then does the receipt show VAT.
-    pub vat_number: Option<String>,
-    /// A national tax number, printed when there is no VAT number.
-    pub tax_number: Option<String>,
-    /// A French business's SIRET (14 digits), printed in groups as SIRET.
-    pub siret: Option<String>,
-    /// Exempt under its country's small-business rule: the country's note, no VAT line.
-    pub small_business: bool,
-    pub conventions: Conventions,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,27 +96,33 @@ impl Receipt {
         }
     }
 
+    /// The business's address as the document prints it: the structured one, else the free
+    /// lines.
+    pub fn business_address(&self) -> Vec<String> {
+        crate::payment::Postal::lines_of(&self.business)
+    }
+
     pub fn words(&self) -> &'static Words {
         Words::of(self.language)
     }
 
     /// An amount as the business's country writes it.
     pub fn amount_text(&self, amount: &Amount) -> String {
-        self.business.conventions.amount(self.language, amount)
+        self.conventions.amount(self.language, amount)
     }
 
     /// The lines of the document, top to bottom, as both renderers lay them out. The
     /// payment part is not among them: each renderer draws it its own way.
     pub fn lines(&self) -> Vec<Line> {
         let words = self.words();
-        let conventions = &self.business.conventions;
+        let conventions = &self.conventions;
         let mut lines = Vec::new();
         if let Some(reason) = &self.void_reason {
             lines.push(Line::Alert(format!("{}: {reason}", words.void)));
         }
         lines.push(Line::Heading(self.business.name.clone()));
-        for address in &self.business.address {
-            lines.push(Line::Plain(address.clone()));
+        for address in self.business_address() {
+            lines.push(Line::Plain(address));
         }
         let contact: Vec<&str> =
             [self.business.email.as_deref(), self.business.phone.as_deref()].into_iter().flatten().collect();

@@ -66,7 +66,7 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
 /// Every text of the receipt must be printable in the embedded fonts.
 fn refuse_unprintable(receipt: &Receipt) -> Result<(), Error> {
     let business = &receipt.business;
-    let address = business.address.join("\n");
+    let address = receipt.business_address().join("\n");
     let items = receipt.items.iter().map(|(text, _)| text.as_str()).collect::<Vec<_>>().join("\n");
     let fields = [
         ("item", Some(&items)),

@@ -61,7 +61,7 @@ pub fn load(
     // The VAT rates of the stringers that charge VAT: numbered rows freeze theirs.
     let mut rates: HashMap<StringerId, vat::History> = HashMap::new();
     for tenant in registry.entries().iter().filter_map(|e| e.tenant.as_ref()) {
-        if stringers::profile(conn, tenant)?.charges_vat() {
+        if stringers::profile(conn, tenant)?.business.charges_vat() {
             rates.insert(tenant.id(), vat::history(conn, tenant)?);
         }
     }
