@@ -3,37 +3,14 @@
 //! payments applied once, every mismatch listed and left alone, one file one transaction;
 //! and `order list --status overdue`.
 
-use super::payment::{qrr, scor};
+use super::payment::scor;
 use super::*;
 use crate::on_both_backends;
 use support::camt::{self, Entry, Message, Tx, Version};
 
-/// Stefan in Zurich, paid into a QR-IBAN (QRR references), with invoices of the given prices
-/// numbered 2026-0001... on 2 March 2026 and later days; returns their order ids.
-pub(super) fn stefan_with_invoices(db: &TestDb, prices: &[&str]) -> Vec<String> {
-    ok(
-        db,
-        &["stringer", "add", "stefan", "--name", "Stefan Muster Bespannungen", "--timezone", "Europe/Zurich"],
-    );
-    ok(
-        db,
-        &[
-            "stringer",
-            "edit",
-            "stefan",
-            "--iban",
-            "CH44 3199 9123 0008 8901 2",
-            "--postcode",
-            "8001",
-            "--town",
-            "Zürich",
-            "--country",
-            "CH",
-            "--payment-days",
-            "20",
-        ],
-    );
-    invoices(db, "stefan", "CHF", prices)
+/// Stefan in Zurich with invoices of the given prices (`Shop::stefan_with_invoices`).
+fn stefan_with_invoices(db: &TestDb, prices: &[&str]) -> Vec<String> {
+    Shop::new(db).stefan_with_invoices(prices)
 }
 
 /// Anna in Berlin, paid into a German account (SCOR references, EUR).
@@ -59,43 +36,7 @@ fn anna_with_invoices(db: &TestDb, prices: &[&str]) -> Vec<String> {
             "EUR",
         ],
     );
-    invoices(db, "anna", "EUR", prices)
-}
-
-fn invoices(db: &TestDb, stringer: &str, currency: &str, prices: &[&str]) -> Vec<String> {
-    prices
-        .iter()
-        .enumerate()
-        .map(|(i, price)| {
-            let order = ok(
-                db,
-                &[
-                    "order",
-                    "add",
-                    "--stringer",
-                    stringer,
-                    "--customer",
-                    "Roger Federer",
-                    "--price",
-                    price,
-                    "--currency",
-                    currency,
-                ],
-            );
-            // A day each from 2 March; past the 28th, an hour each on the 29th.
-            let at = if i < 27 {
-                format!("2026-03-{:02} 10:00", i + 2)
-            } else {
-                format!("2026-03-29 {}:00", i - 17)
-            };
-            ok(db, &["mint", "--order", &order, "--at", &at]);
-            order
-        })
-        .collect()
-}
-
-pub(super) fn stringer_id(db: &TestDb, handle: &str) -> i64 {
-    db.query_i64(&format!("SELECT id FROM stringers WHERE handle = '{handle}'")).unwrap()
+    Shop::new(db).invoices("anna", "EUR", prices)
 }
 
 /// The bank file written to a temporary directory.

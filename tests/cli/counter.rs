@@ -570,7 +570,7 @@ on_both_backends! {
         assert!(fails(&db, 1, &["order", "edit", &order, "--no-items"]).contains("(items)"));
         // Paid by the bank: the total, not the stringing's price, settles it.
         let stefan = db.query_i64("SELECT id FROM stringers WHERE handle = 'stefan'").unwrap();
-        let reference = super::payment::qrr(stefan, 2026, 1);
+        let reference = qrr(stefan, 2026, 1);
         let file = dir.path().join("camt.xml");
         let partial = support::camt::file(support::camt::Message::Notification, support::camt::Version::V04,
             &[support::camt::Entry::booked("2026-03-20", "E1", vec![support::camt::Tx::paying(&reference, 2500, "CHF", "T1")])]);

@@ -284,11 +284,11 @@ on_both_backends! {
         assert!(imported > 300, "{imported}");
 
         // A bank file paying an invoice: interrupted, nothing applied; again, applied.
-        let zoe = super::bank::stringer_id(&db, "zoe");
+        let zoe = stringer_id(&db, "zoe");
         ok(&db, &["stringer", "edit", "zoe", "--timezone", "Europe/Zurich", "--iban", "CH44 3199 9123 0008 8901 2", "--postcode", "8001", "--town", "Zürich", "--country", "CH"]);
         let order = ok(&db, &["order", "add", "--stringer", "zoe", "--customer", "Roger", "--price", "30"]);
         ok(&db, &["mint", "--order", &order, "--at", "2026-03-20 10:00", "--backdate"]);
-        let tx = support::camt::Tx::paying(&super::payment::qrr(zoe, 2026, 1), 3000, "CHF", "T1");
+        let tx = support::camt::Tx::paying(&qrr(zoe, 2026, 1), 3000, "CHF", "T1");
         let xml = support::camt::file(support::camt::Message::Notification, support::camt::Version::V08, &[support::camt::Entry::booked("2026-03-30", "E1", vec![tx])]);
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("bank.xml");

@@ -3,7 +3,6 @@
 //! overdue invoices with their due dates, a table that fits a terminal, a customer found
 //! whatever the accents; and the stringer's own racket, which is never an invoice.
 
-use super::payment::qrr;
 use super::*;
 use crate::on_both_backends;
 use chrono::Datelike;

@@ -77,18 +77,6 @@ fn pdf_of(db: &TestDb, order: &str, extra: &[&str]) -> (tempfile::TempDir, std::
     (dir, path)
 }
 
-/// The QR reference of a receipt, computed here: stringer (8), year (4), sequence (14) and
-/// the modulo 10 recursive check digit of the SIX guidelines.
-pub(super) fn qrr(stringer: i64, year: i32, seq: i64) -> String {
-    let body = format!("{stringer:08}{year:04}{seq:014}");
-    let table = [0u32, 9, 4, 6, 8, 2, 7, 1, 3, 5];
-    let mut carry = 0u32;
-    for digit in body.chars().map(|c| c.to_digit(10).unwrap()) {
-        carry = table[((carry + digit) % 10) as usize];
-    }
-    format!("{body}{}", (10 - carry) % 10)
-}
-
 /// The creditor reference of a receipt, computed here: RF, two ISO 11649 check digits
 /// (98 minus the body followed by "RF00", letters as numbers, modulo 97), then stringer (7),
 /// year (4), sequence (10).
@@ -125,16 +113,10 @@ fn qrbill_agrees(payload: &str) {
 
 /// A Zurich shop paid into `iban`; returns a numbered, unpaid order of `price` in `currency`.
 fn shop_with_account(db: &TestDb, iban: &str, currency: &str, price: &str) -> String {
-    ok(
-        db,
-        &["stringer", "add", "stefan", "--name", "Stefan Muster Bespannungen", "--timezone", "Europe/Zurich"],
-    );
-    ok(
-        db,
+    Shop::new(db).stringer(
+        "stefan",
+        "Stefan Muster Bespannungen",
         &[
-            "stringer",
-            "edit",
-            "stefan",
             "--iban",
             iban,
             "--street",
@@ -151,13 +133,9 @@ fn shop_with_account(db: &TestDb, iban: &str, currency: &str, price: &str) -> St
             "20",
         ],
     );
-    let order = ok(
-        db,
+    let order = Shop::new(db).order(
+        "stefan",
         &[
-            "order",
-            "add",
-            "--stringer",
-            "stefan",
             "--customer",
             "Roger Federer",
             "--price",

@@ -47,23 +47,6 @@ fn no_form_of_database_url_shows_its_password() {
     assert!(!out.stderr.contains("hunter2"));
 }
 
-/// Holds `LOCK TABLE orders IN ACCESS EXCLUSIVE MODE` on `url` until dropped, as a DBA would.
-pub(super) struct TableLock(PgConnection);
-
-impl TableLock {
-    pub(super) fn hold(url: &str) -> TableLock {
-        let mut conn = PgConnection::establish(url).unwrap();
-        conn.batch_execute("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE").unwrap();
-        TableLock(conn)
-    }
-}
-
-impl Drop for TableLock {
-    fn drop(&mut self) {
-        let _ = self.0.batch_execute("ROLLBACK");
-    }
-}
-
 fn a_dba_lock_is_exit_75_not_a_hang(db: &TestDb) {
     let order = shop(db);
     let _lock = TableLock::hold(&db.url);

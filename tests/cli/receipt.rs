@@ -7,16 +7,10 @@ use std::path::Path;
 
 /// A VAT-registered shop with a paid, an unpaid and a void receipt; returns their order ids.
 fn receipts_shop(db: &TestDb) -> (String, String, String) {
-    ok(
-        db,
-        &["stringer", "add", "stefan", "--name", "Stefan Muster Bespannungen", "--timezone", "Europe/Zurich"],
-    );
-    ok(
-        db,
+    Shop::new(db).stringer(
+        "stefan",
+        "Stefan Muster Bespannungen",
         &[
-            "stringer",
-            "edit",
-            "stefan",
             "--address",
             "Bahnhofstrasse 1",
             "--address",
@@ -34,13 +28,9 @@ fn receipts_shop(db: &TestDb) -> (String, String, String) {
         ],
     );
     let order = |customer: &str, price: &str| {
-        ok(
-            db,
+        Shop::new(db).order(
+            "stefan",
             &[
-                "order",
-                "add",
-                "--stringer",
-                "stefan",
                 "--customer",
                 customer,
                 "--racket",

@@ -9,16 +9,10 @@ use support::smtp::{Behaviour, Sink};
 
 /// A Zurich shop that sends from stefan@example.ch, with an invoice to Roger Müller.
 fn mailing_shop(db: &TestDb) -> String {
-    ok(
-        db,
-        &["stringer", "add", "stefan", "--name", "Stefan Müller Bespannungen", "--timezone", "Europe/Zurich"],
-    );
-    ok(
-        db,
+    Shop::new(db).stringer(
+        "stefan",
+        "Stefan Müller Bespannungen",
         &[
-            "stringer",
-            "edit",
-            "stefan",
             "--email",
             "stefan@example.ch",
             "--iban",
@@ -33,13 +27,9 @@ fn mailing_shop(db: &TestDb) -> String {
             "de",
         ],
     );
-    let order = ok(
-        db,
+    let order = Shop::new(db).order(
+        "stefan",
         &[
-            "order",
-            "add",
-            "--stringer",
-            "stefan",
             "--customer",
             "Roger Müller",
             "--racket",

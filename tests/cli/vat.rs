@@ -21,40 +21,17 @@ fn cents(text: &str) -> i64 {
 
 /// A Zurich stringer charging Swiss VAT: 7.7 % until the end of 2023, 8.1 % since.
 fn swiss_vat_shop(db: &TestDb) {
-    ok(db, &["stringer", "add", "stefan", "--name", "Stefan Muster", "--timezone", "Europe/Zurich"]);
-    ok(
-        db,
-        &[
-            "stringer",
-            "edit",
-            "stefan",
-            "--vat-number",
-            "CHE-116.281.710 MWST",
-            "--vat-rate",
-            "7.7",
-            "--vat-from",
-            "2018-01-01",
-        ],
+    Shop::new(db).stringer(
+        "stefan",
+        "Stefan Muster",
+        &["--vat-number", "CHE-116.281.710 MWST", "--vat-rate", "7.7", "--vat-from", "2018-01-01"],
     );
     ok(db, &["stringer", "edit", "stefan", "--vat-rate", "8.1", "--vat-from", "2024-01-01"]);
 }
 
 fn mint_at(db: &TestDb, price: &str, at: &str) -> String {
-    let order = ok(
-        db,
-        &[
-            "order",
-            "add",
-            "--stringer",
-            "stefan",
-            "--customer",
-            "Roger",
-            "--customer-address",
-            "Seestrasse 5",
-            "--price",
-            price,
-        ],
-    );
+    let order = Shop::new(db)
+        .order("stefan", &["--customer", "Roger", "--customer-address", "Seestrasse 5", "--price", price]);
     ok(db, &["mint", "--order", &order, "--at", at, "--backdate"]);
     order
 }

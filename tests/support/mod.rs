@@ -7,9 +7,11 @@
 #![allow(dead_code)]
 
 pub mod camt;
+pub mod cli;
 pub mod cluster;
 pub mod formation;
 pub mod proxy;
+pub mod shop;
 pub mod smtp;
 
 use chrono::NaiveDateTime;

@@ -164,61 +164,20 @@ impl Browser {
     }
 }
 
-pub(super) const PASSWORD: &str = "correct horse battery";
-
 pub(super) fn account(db: &TestDb, username: &str, stringer: &str, role: &str) {
-    account_with(db, &[username, "--stringer", stringer, "--role", role]);
-}
-
-/// `account add ARGS --password-stdin`, which must succeed.
-fn account_with(db: &TestDb, args: &[&str]) {
-    let out = add_account(db, args, PASSWORD);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// `account add ARGS --password-stdin`, `password` written to its stdin.
-fn add_account(db: &TestDb, args: &[&str], password: &str) -> std::process::Output {
-    receipts(db)
-        .args(["account", "add"])
-        .args(args)
-        .arg("--password-stdin")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap()
+    Shop::new(db).account(username, stringer, role);
 }
 
 /// Two stringers with an account each and an open order each.
 fn shop(db: &TestDb) -> (i64, i64) {
-    ok(db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
-    ok(db, &["stringer", "add", "ben", "--timezone", "Europe/Zurich"]);
-    account(db, "anna", "anna", "staff");
-    account(db, "ben", "ben", "staff");
-    let anna: i64 = ok(
-        db,
-        &[
-            "order",
-            "add",
-            "--stringer",
-            "anna",
-            "--customer",
-            "Roger",
-            "--racket",
-            "Pure Aero",
-            "--price",
-            "35",
-        ],
-    )
-    .parse()
-    .unwrap();
-    let ben: i64 =
-        ok(db, &["order", "add", "--stringer", "ben", "--customer", "Iga", "--price", "40"]).parse().unwrap();
+    let shop = Shop::new(db);
+    shop.stringer("anna", "anna", &[]).stringer("ben", "ben", &[]);
+    shop.account("anna", "anna", "staff").account("ben", "ben", "staff");
+    let anna: i64 = Shop::new(db)
+        .order("anna", &["--customer", "Roger", "--racket", "Pure Aero", "--price", "35"])
+        .parse()
+        .unwrap();
+    let ben: i64 = Shop::new(db).order("ben", &["--customer", "Iga", "--price", "40"]).parse().unwrap();
     (anna, ben)
 }
 
@@ -453,7 +412,7 @@ fn the_counter_rides_out_a_dba_lock_and_dropped_connections_on_postgres() {
     anna.log_in("anna", PASSWORD);
     assert_eq!(anna.get("/").status, 200);
     {
-        let _lock = super::production::TableLock::hold(&db.url);
+        let _lock = TableLock::hold(&db.url);
         let page = anna.get("/");
         assert_eq!(page.status, 503, "{}", page.text());
         assert!(page.text().contains("held a lock for longer than the lock timeout"), "{}", page.text());
@@ -701,7 +660,7 @@ on_both_backends! {
 on_both_backends! {
     fn pages_speak_the_accounts_language_else_the_browsers_and_idle_sessions_end(db: TestDb) {
         shop(&db);
-        account_with(&db, &["chloe", "--stringer", "anna", "--language", "fr"]);
+        assert!(add_account(&db, &["chloe", "--stringer", "anna", "--language", "fr"], PASSWORD).status.success());
         let server = Server::start(&db, &["--session-idle", "60"]);
         let mut chloe = Browser::new(&server);
         chloe.language = Some("de-CH,de;q=0.9");
@@ -973,11 +932,11 @@ impl Browser {
 on_both_backends! {
     fn the_owner_imports_a_bank_file_and_sees_the_clis_report(db: TestDb) {
         use support::camt::{self, Entry, Message, Tx, Version};
-        let orders = super::bank::stefan_with_invoices(&db, &["30.00", "31.00"]);
-        let stefan = super::bank::stringer_id(&db, "stefan");
+        let orders = Shop::new(&db).stefan_with_invoices(&["30.00", "31.00"]);
+        let stefan = stringer_id(&db, "stefan");
         account(&db, "olga", "stefan", "owner");
         account(&db, "sam", "stefan", "staff");
-        let tx = Tx::paying(&super::payment::qrr(stefan, 2026, 1), 3000, "CHF", "T1");
+        let tx = Tx::paying(&qrr(stefan, 2026, 1), 3000, "CHF", "T1");
         let xml = camt::file(Message::Notification, Version::V08, &[Entry::booked("2026-03-30", "E1", vec![tx])]);
         let server = Server::start(&db, &[]);
 

@@ -6,7 +6,7 @@
 //! With `RECEIPTS_SCREENSHOTS=DIR` they also leave the pictures of the README in DIR
 //! (scripts/screenshots).
 
-use super::web::{account, Server, PASSWORD};
+use super::web::Server;
 use super::*;
 use crate::on_both_backends;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -168,14 +168,11 @@ async fn picture(c: &Client, db: &TestDb, name: &str) {
 
 /// A stringer with an account, and a customer whose racket was strung once before.
 fn shop_with_a_regular(db: &TestDb) {
-    ok(db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
-    account(db, "anna", "anna", "staff");
+    let shop = Shop::new(db);
+    shop.stringer("anna", "anna", &[]).account("anna", "anna", "staff");
     let order = |customer, racket, string, tension, price| {
-        let flags =
-            [("--customer", customer), ("--racket", racket), ("--string", string), ("--tension", tension)];
-        let mut args = vec!["order", "add", "--stringer", "anna", "--price", price];
-        args.extend(flags.iter().flat_map(|(flag, value)| [*flag, *value]));
-        ok(db, &args)
+        let flags = ["--customer", customer, "--racket", racket, "--string", string, "--tension", tension];
+        shop.order("anna", &[&flags[..], &["--price", price]].concat())
     };
     let before = order("Roger Müller", "Pure Aero", "RPM Blast 1.25", "24/23 kg", "38");
     ok(db, &["mint", "--order", &before]);

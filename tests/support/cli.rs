@@ -1,0 +1,132 @@
+//! The real `receipts` binary run as people and scripts run it, against a test database:
+//! what it prints where, and its exit code.
+
+use super::TestDb;
+use diesel::connection::SimpleConnection;
+use diesel::{Connection, PgConnection};
+use std::process::{Command, Stdio};
+
+/// The `receipts` binary that cargo built for these tests.
+pub fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_receipts"))
+}
+
+/// `receipts` against a test database, with nothing of the caller's environment leaking in.
+pub fn receipts(db: &TestDb) -> Command {
+    let mut cmd = binary();
+    cmd.env_clear()
+        .env("DATABASE_URL", &db.url)
+        .env("RUST_BACKTRACE", "1")
+        .env("TZ", "UTC")
+        .current_dir(std::env::temp_dir());
+    cmd
+}
+
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<std::process::Output> for Output {
+    /// What a finished process left: never a panic.
+    fn from(out: std::process::Output) -> Output {
+        let output = Output {
+            code: out.status.code().expect("exited, not killed"),
+            stdout: String::from_utf8(out.stdout).unwrap(),
+            stderr: String::from_utf8(out.stderr).unwrap(),
+        };
+        assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
+        output
+    }
+}
+
+pub fn run(db: &TestDb, args: &[&str]) -> Output {
+    receipts(db).args(args).output().unwrap().into()
+}
+
+/// Runs a command that must succeed; returns its stdout without the final newline.
+pub fn ok(db: &TestDb, args: &[&str]) -> String {
+    let out = run(db, args);
+    assert_eq!(out.code, 0, "receipts {args:?} failed: {}", out.stderr);
+    out.stdout.trim_end_matches('\n').to_string()
+}
+
+/// Runs a command that must fail with `code`; returns its one-line message.
+pub fn fails(db: &TestDb, code: i32, args: &[&str]) -> String {
+    let out = run(db, args);
+    assert_eq!(out.code, code, "receipts {args:?}: {}", out.stderr);
+    assert_eq!(out.stdout, "", "nothing on stdout when failing");
+    out.stderr.trim_end().to_string()
+}
+
+/// The journal's entries of one kind (`what`: "mint", "send", "payment", ...), as JSON.
+pub fn journaled(db: &TestDb, what: &str) -> Vec<serde_json::Value> {
+    let json: serde_json::Value = serde_json::from_str(&ok(db, &["journal", "--format", "json"])).unwrap();
+    json.as_array().unwrap().iter().filter(|e| e["what"] == what).cloned().collect()
+}
+
+/// The password every test account has.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// `account add ARGS --password-stdin`, `password` written to its stdin.
+pub fn add_account(db: &TestDb, args: &[&str], password: &str) -> std::process::Output {
+    receipts(db)
+        .args(["account", "add"])
+        .args(args)
+        .arg("--password-stdin")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(format!("{password}\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap()
+}
+
+/// A DBA's lock on the orders table, held until dropped (PostgreSQL).
+pub struct TableLock(PgConnection);
+
+impl TableLock {
+    pub fn hold(url: &str) -> TableLock {
+        let mut conn = PgConnection::establish(url).unwrap();
+        conn.batch_execute("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE").unwrap();
+        TableLock(conn)
+    }
+}
+
+impl Drop for TableLock {
+    fn drop(&mut self) {
+        let _ = self.0.batch_execute("ROLLBACK");
+    }
+}
+
+/// The QR reference of a receipt, computed here the way the SIX guidelines say (mod 10
+/// recursive), independently of the program's own.
+pub fn qrr(stringer: i64, year: i32, seq: i64) -> String {
+    let body = format!("{stringer:08}{year:04}{seq:014}");
+    let table = [0u32, 9, 4, 6, 8, 2, 7, 1, 3, 5];
+    let mut carry = 0u32;
+    for digit in body.chars().map(|c| c.to_digit(10).unwrap()) {
+        carry = table[((carry + digit) % 10) as usize];
+    }
+    format!("{body}{}", (10 - carry) % 10)
+}
+
+/// A stringer's database id.
+pub fn stringer_id(db: &TestDb, handle: &str) -> i64 {
+    db.query_i64(&format!("SELECT id FROM stringers WHERE handle = '{handle}'")).unwrap()
+}
+
+/// Runs a poppler or qpdf tool; they must be installed (scripts/test installs them).
+pub fn tool(program: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(program)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{program} is needed by the PDF tests (Debian poppler-utils, qpdf): {e}"));
+    assert!(out.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
