@@ -24,7 +24,6 @@ impl NewFile {
     /// Starts writing `target`; its temporary file is `.NAME.PID.partial` in the same
     /// directory (one filesystem, so the link into place is atomic).
     pub fn create(target: &Path) -> io::Result<NewFile> {
-        crate::interrupt::stop_on_interrupt();
         remove_abandoned(target);
         let temp = temp_path(target, std::process::id());
         PENDING.lock().unwrap_or_else(|p| p.into_inner()).push(temp.clone());

@@ -104,7 +104,7 @@ impl Overdue {
 
     fn holds(&self, order: &Order) -> bool {
         let Some(issuer) = order.issuer.and_then(|id| self.issuers.get(&id)) else { return false };
-        super::receipts::due_on(order, issuer).is_some_and(|due| due < local_date(now_utc(), issuer.zone))
+        order.due_on(issuer).is_some_and(|due| due < local_date(now_utc(), issuer.zone))
     }
 }
 

@@ -1,15 +1,17 @@
 //! Orders: what was brought in, and whether and when it was strung and numbered.
 
 use super::events::{self, Change, Event};
+use super::issuers::Issuer;
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    address_limit_passed, format_local, format_utc, now_utc, Currency, CustomerId, Due, Item, Length,
-    OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId, ReceiptNumber, StringerId, VatRate,
+    address_limit_passed, format_local, format_utc, local_date, now_utc, Currency, CustomerId, Due, Item,
+    Length, OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId, ReceiptNumber, StringerId,
+    VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::Postal;
-use chrono::{Duration, NaiveDateTime};
+use chrono::{Duration, NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
 /// An order as the program uses it: stored texts parsed, ids typed.
@@ -356,6 +358,25 @@ pub fn address_wanted(
 }
 
 impl Order {
+    /// The day its document is issued, in the issuer's calendar: the paid date of a
+    /// receipt, else the strung date.
+    pub fn issued_on(&self, zone: chrono_tz::Tz) -> NaiveDate {
+        let local = |at: Option<NaiveDateTime>| at.map(|at| local_date(at, zone));
+        local(self.paid_at)
+            .or(local(self.strung_at))
+            .or(local(self.voided_at))
+            .unwrap_or_else(|| local_date(self.created_at, zone))
+    }
+
+    /// The last day to pay its invoice (a client's unpaid, not void order): the issue date
+    /// and the issuer's payment days. The stringer's own racket asks for no money.
+    pub fn due_on(&self, issuer: &Issuer) -> Option<NaiveDate> {
+        let invoice = self.kind == OrderKind::Client && self.paid_at.is_none() && self.void_reason.is_none();
+        invoice.then(|| {
+            self.issued_on(issuer.zone) + chrono::Days::new(issuer.business.payment_days.max(0) as u64)
+        })
+    }
+
     /// What the customer pays: the stringing's price and the items. None for an order
     /// without a price or items (the stringer's own racket, say).
     pub fn total(&self) -> Option<Price> {

@@ -105,7 +105,7 @@ impl Frozen {
     /// What a numbered order asks of its customer, by the profile it was issued under.
     pub fn billing(&self, order: &Order, tenant: &Tenant) -> Billing {
         let Ok(issuer) = self.issuer(order) else { return Billing::default() };
-        let due_on = due_on(order, issuer);
+        let due_on = order.due_on(issuer);
         Billing {
             due_on,
             overdue: due_on.is_some_and(|due| due < local_date(now_utc(), issuer.zone)),
@@ -151,25 +151,6 @@ fn issuer_of(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Issuer
     }
 }
 
-/// The day a document is issued, in the issuer's calendar: the paid date of a receipt, else
-/// the strung date.
-fn issued_on(order: &Order, zone: chrono_tz::Tz) -> NaiveDate {
-    let local = |at: Option<NaiveDateTime>| at.map(|at| local_date(at, zone));
-    local(order.paid_at)
-        .or(local(order.strung_at))
-        .or(local(order.voided_at))
-        .unwrap_or_else(|| local_date(order.created_at, zone))
-}
-
-/// The last day to pay an invoice (a client's unpaid, not void order): its issue date and
-/// the issuer's payment days. The stringer's own racket asks for no money.
-pub fn due_on(order: &Order, issuer: &Issuer) -> Option<NaiveDate> {
-    let invoice = order.kind == OrderKind::Client && order.paid_at.is_none() && order.void_reason.is_none();
-    invoice.then(|| {
-        issued_on(order, issuer.zone) + chrono::Days::new(issuer.business.payment_days.max(0) as u64)
-    })
-}
-
 /// The receipt of a numbered order, from what was frozen when it was numbered: dates are
 /// local dates of the issuer's zone; the issue date is the paid date of a receipt, else the
 /// strung date; an invoice is due the issuer's payment days later and carries its slip.
@@ -189,8 +170,8 @@ fn build(
     let language = options.language.or(issuer.language).unwrap_or_default();
     let service_date = local(order.strung_at);
     let paid_on = local(order.paid_at);
-    let issued_on = issued_on(order, zone);
-    let due_on = due_on(order, issuer);
+    let issued_on = order.issued_on(zone);
+    let due_on = order.due_on(issuer);
     let vat = document_vat(order, issuer, tenant, rates)?;
     let mut receipt = Receipt {
         number,
