@@ -45,6 +45,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         at: opts.at,
         backdate: opts.backdate,
         without_address: opts.without_address,
+        low_stock: true,
     };
     let mint::Report { tenant, minted, low } =
         mint::strung(&mut db, Whose::Named(opts.stringer.stringer.as_deref()), &request)?;

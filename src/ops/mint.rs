@@ -25,12 +25,15 @@ pub struct Request {
     pub backdate: bool,
     /// `--without-address`: an invoice above the small-amount limit without the address.
     pub without_address: bool,
+    /// Whether to say which strings the mint left low (a door that has nowhere to say it
+    /// spares the read).
+    pub low_stock: bool,
 }
 
 impl Request {
     /// The racket strung now, as the counter says it.
     pub fn now(order: OrderId) -> Request {
-        Request { order, at: None, backdate: false, without_address: false }
+        Request { order, at: None, backdate: false, without_address: false, low_stock: false }
     }
 }
 
@@ -39,7 +42,8 @@ impl Request {
 pub struct Report {
     pub tenant: Tenant,
     pub minted: Minted,
-    /// The strings a fresh mint took from stock that are now low (said, never refused).
+    /// The strings a fresh mint took from stock that are now low (said, never refused), when
+    /// asked.
     pub low: Vec<Stocked>,
 }
 
@@ -70,7 +74,7 @@ pub fn strung(db: &mut Db, whose: Whose, request: &Request) -> Result<Report, Er
     };
     // The stock does not stop a racket from being strung, nor does a failure to read it
     // undo a mint that is done.
-    let low = match minted.is_fresh() {
+    let low = match request.low_stock && minted.is_fresh() {
         true => db.read(|conn| stock::used_by(conn, &tenant, minted.order)).unwrap_or_default(),
         false => Vec::new(),
     };

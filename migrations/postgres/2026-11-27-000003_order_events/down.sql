@@ -1,0 +1,1 @@
+DROP INDEX receipt_events_order_idx;
