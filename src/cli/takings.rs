@@ -4,9 +4,10 @@
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
 use crate::db::takings::{self, Sums};
+use crate::db::takings::{Counted, Days};
 use crate::db::Access;
 use crate::domain::Price;
-use crate::ops::{self, takings::Counted, takings::Days};
+use crate::ops;
 use crate::Error;
 use chrono::NaiveDate;
 use clap::Args;

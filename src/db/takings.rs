@@ -4,7 +4,7 @@
 use super::listings::{self, Basis};
 use super::receipts::Frozen;
 use super::{DbConn, Tenant};
-use crate::domain::{day_start, VatRate};
+use crate::domain::{day_start, local_date, now_utc, VatRate};
 use crate::error::Error;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
@@ -40,9 +40,49 @@ pub struct Takings {
     pub totals: BTreeMap<String, Sums>,
 }
 
+/// Which days: one, a period (inclusive), or each stringer's today.
+#[derive(Debug, Clone, Copy)]
+pub enum Days {
+    Today,
+    On(NaiveDate),
+    From(NaiveDate, NaiveDate),
+}
+
+/// One stringer's takings of the days asked.
+pub struct Counted {
+    pub tenant: Tenant,
+    pub first: NaiveDate,
+    pub last: NaiveDate,
+    pub takings: Takings,
+}
+
+/// The takings of the stringer named, or of every stringer, of the days asked: one load of
+/// what the documents froze, then each stringer's count.
+pub fn count(conn: &mut DbConn, named: Option<&Tenant>, days: Days) -> Result<Vec<Counted>, Error> {
+    let frozen = Frozen::load(conn, named)?;
+    let tenants = match named {
+        Some(tenant) => vec![tenant.clone()],
+        None => Tenant::all(conn)?,
+    };
+    let mut counted = Vec::new();
+    for tenant in tenants {
+        let (first, last) = match days {
+            Days::On(day) => (day, day),
+            Days::From(since, until) => (since, until),
+            Days::Today => {
+                let today = local_date(now_utc(), tenant.zone());
+                (today, today)
+            }
+        };
+        let takings = of(conn, &tenant, &frozen, first, last)?;
+        counted.push(Counted { tenant, first, last, takings });
+    }
+    Ok(counted)
+}
+
 /// The tenant's payments received from `first` to `last` (days of the stringer's
 /// calendar, inclusive).
-pub fn of(
+fn of(
     conn: &mut DbConn,
     tenant: &Tenant,
     frozen: &Frozen,

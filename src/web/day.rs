@@ -4,7 +4,7 @@
 use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
-use crate::db::receipts::Frozen;
+use crate::db::takings::Days;
 use crate::db::{stock, takings};
 use crate::domain::{local_date, now_utc, parse_day, Price};
 use crate::error::Error;
@@ -48,8 +48,8 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
             Ok(date) => date.unwrap_or_else(|| local_date(now_utc(), tenant.zone())),
             Err(problem) => return Err(Error::Invalid { field: "date", problem }),
         };
-        let frozen = Frozen::load(conn, Some(tenant))?;
-        Ok((date, takings::of(conn, tenant, &frozen, date, date)?))
+        let counted = takings::count(conn, Some(tenant), Days::On(date))?.pop();
+        Ok((date, counted.map(|counted| counted.takings).unwrap_or_default()))
     });
     let (staff, (date, takings::Takings { sums, totals })) = match counted.await {
         Ok(counted) => counted,
