@@ -113,7 +113,10 @@ pub fn explain(error: &Error, w: &Words) -> String {
         .to_string()
     };
     match error {
-        Error::Invalid { problem, .. } | Error::BadInput(problem) | Error::InputFile(problem) => {
+        // A parser's words, when they are not the command line's.
+        Error::Invalid { problem, .. } | Error::BadInput(problem) | Error::InputFile(problem)
+            if !problem.contains("--") && !problem.contains("`receipts") =>
+        {
             problem.clone()
         }
         Error::PickedUp { order, on, .. } => say([
@@ -329,6 +332,13 @@ mod tests {
         }
         assert!(
             explain(&Error::NoPrice { order: OrderId(7) }, Words::of(Language::De)).contains("keinen Preis")
+        );
+        // A refusal worded for the command line is not passed on: its class says it.
+        let flagged =
+            Error::BadInput("--same copies a racket's last job: name the racket with --racket-id".into());
+        assert_eq!(
+            explain(&flagged, Words::of(Language::En)),
+            "This cannot be taken as it is: nothing was changed."
         );
     }
 }
