@@ -104,7 +104,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
             let username = accounts::check_username(&opts.username)?;
             let password = opts.password.read()?;
             let mut db = ctx.open(Access::Write)?;
-            let tenant = opts.stringer.required(&mut db)?;
+            let tenant = opts.stringer.whose().required(&mut db)?;
             ops::accounts::add(&mut db, &tenant, &username, &password, opts.role, opts.language)?;
             eprintln!("account {username} added for {} ({})", tenant.handle(), opts.role.code());
         }

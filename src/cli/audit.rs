@@ -39,7 +39,7 @@ struct Row {
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.optional(&mut db)?;
+    let tenant = opts.stringer.whose().optional(&mut db)?;
     let report =
         ops::reports::audit(&mut db, tenant.as_ref(), opts.year).context("cannot audit the numbering")?;
     match opts.format {

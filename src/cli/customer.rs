@@ -195,7 +195,7 @@ impl Details {
 fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes(Some(opts.name))?;
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.required(&mut db)?;
+    let tenant = opts.stringer.whose().required(&mut db)?;
     let id = register::add_customer(&mut db, &tenant, &changes)?;
     eprintln!("added customer {id} for {}", tenant.handle());
     output::line(&id.to_string())?;
@@ -205,7 +205,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
 fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes(opts.name)?;
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
+    let tenant = opts.stringer.whose().of_customer(&mut db, opts.customer)?;
     match register::edit_customer(&mut db, &tenant, opts.customer, &changes)? {
         Some(_) => eprintln!(
             "customer {} updated; issued receipts keep what they show, and new orders take it",
@@ -245,7 +245,7 @@ impl Row {
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenants = opts.stringer.or_all(&mut db)?;
+    let tenants = opts.stringer.whose().or_all(&mut db)?;
     let mut rows = Rows::<Row>::new(opts.format.into()).within_terminal();
     for (tenant, found) in register::search_customers(&mut db, &tenants, opts.search.as_deref())? {
         for customer in found {
@@ -322,7 +322,7 @@ struct HistoryRow {
 
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
+    let tenant = opts.stringer.whose().of_customer(&mut db, opts.customer)?;
     let (customer, rackets, history) = register::customer(&mut db, &tenant, opts.customer)?;
     let zone = tenant.zone();
     let view = View {
@@ -376,7 +376,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn merge(opts: MergeOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
+    let tenant = opts.stringer.whose().of_customer(&mut db, opts.customer)?;
     let merged = register::merge_customers(&mut db, &tenant, opts.customer, opts.into)?;
     eprintln!(
         "customer {} merged into customer {} ({}): {} and {} moved; journaled",
@@ -391,7 +391,7 @@ fn merge(opts: MergeOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn forget(opts: ForgetOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
+    let tenant = opts.stringer.whose().of_customer(&mut db, opts.customer)?;
     let forgotten = register::forget_customer(&mut db, &tenant, opts.customer, &opts.reason)?;
     eprintln!(
         "customer {} forgotten: e-mail, phone, addresses and notes erased, and the personal data of {} \

@@ -68,7 +68,7 @@ struct Totals {
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.optional(&mut db)?;
+    let tenant = opts.stringer.whose().optional(&mut db)?;
     // To a file: written whole beside it, put in place at the end.
     let mut file = match &opts.output {
         None => None,

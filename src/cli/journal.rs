@@ -54,7 +54,7 @@ struct Entry {
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.optional(&mut db)?;
+    let tenant = opts.stringer.whose().optional(&mut db)?;
     let mut rows = Rows::<Entry>::new(opts.format.into());
     ops::reports::journal(&mut db, tenant.as_ref(), opts.year, |e| Ok(rows.push(&entry(e))?))
         .context("cannot read the journal")?;

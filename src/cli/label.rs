@@ -43,10 +43,10 @@ fn parse_base_url(text: &str) -> Result<url::Url, String> {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, which) = if opts.queue {
-        (opts.stringer.required(&mut db)?, Which::Queue)
+        (opts.stringer.whose().required(&mut db)?, Which::Queue)
     } else {
         let (tenant, order) =
-            opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+            opts.stringer.whose().order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
         (tenant, Which::Order(order))
     };
     let base_url = opts.base_url.as_ref().map(url::Url::as_str);

@@ -31,8 +31,8 @@ mod takings;
 mod vat_report;
 mod void;
 
-use crate::db::{Access, DatabaseUrl, Db, Tenant};
-use crate::domain::{parse_day, CustomerId, OrderId, RacketId};
+use crate::db::{Access, DatabaseUrl, Db};
+use crate::domain::parse_day;
 use crate::error::Error;
 use crate::ops::Whose;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -179,38 +179,6 @@ impl StringerOpt {
     /// The stringer named, for the shop's verbs (`ops::Whose` looks it up).
     fn whose(&self) -> Whose<'_> {
         Whose::Named(self.stringer.as_deref())
-    }
-
-    /// The named stringer, or with none named, the owner of `order`.
-    fn tenant_for(&self, db: &mut Db, order: OrderId) -> Result<Tenant, Error> {
-        self.whose().of_order(db, order)
-    }
-
-    /// The named stringer; with none named, the only one of a database that has one.
-    fn required(&self, db: &mut Db) -> Result<Tenant, Error> {
-        self.whose().required(db)
-    }
-
-    fn for_customer(&self, db: &mut Db, customer: CustomerId) -> Result<Tenant, Error> {
-        self.whose().of_customer(db, customer)
-    }
-
-    fn for_racket(&self, db: &mut Db, racket: RacketId) -> Result<Tenant, Error> {
-        self.whose().of_racket(db, racket)
-    }
-
-    /// The order named by its id, or by its receipt number, and whose it is.
-    fn order_named(&self, db: &mut Db, named: &str) -> Result<(Tenant, OrderId), Error> {
-        self.whose().order_named(db, named)
-    }
-
-    fn optional(&self, db: &mut Db) -> Result<Option<Tenant>, Error> {
-        self.whose().optional(db)
-    }
-
-    /// The named stringer, or every stringer.
-    fn or_all(&self, db: &mut Db) -> Result<Vec<Tenant>, Error> {
-        self.whose().or_all(db)
     }
 }
 

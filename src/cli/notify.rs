@@ -70,7 +70,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         return pending(&mut db, &opts);
     }
     let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
-    let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+    let (tenant, order) =
+        opts.stringer.whose().order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
     let Some(server) = server else {
         let prepared = prepare(&mut db, &tenant, order)?;
         let bytes = prepared.notice().message()?.formatted();
@@ -100,7 +101,7 @@ struct Planned {
 /// Every pending notice, one message each (or with --dry-run, the list of them); a failure
 /// is reported and the others go on.
 fn pending(db: &mut Db, opts: &Opts) -> anyhow::Result<()> {
-    let tenants = opts.stringer.or_all(db)?;
+    let tenants = opts.stringer.whose().or_all(db)?;
     let server = if opts.dry_run { None } else { Some(opts.server.server()?) };
     let mut planned = Vec::new();
     let batch = notify_pending(db, server.as_ref(), &tenants, |step| match (step, &server) {

@@ -330,7 +330,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
 
 fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.required(&mut db)?;
+    let tenant = opts.stringer.whose().required(&mut db)?;
     let now = now_utc();
     let ordered_at = match opts.ordered_at {
         Some(at) => {
@@ -368,7 +368,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.optional(&mut db)?;
+    let tenant = opts.stringer.whose().optional(&mut db)?;
     let filter = Filter {
         year: opts.year,
         status: opts.status,
@@ -391,7 +391,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
+    let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
     let (order, billing, items) = ops::orders::show(&mut db, &tenant, order)?;
     let mut view = OrderView::new(order, &tenant, billing);
     view.items = Some(
@@ -414,7 +414,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
 fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let order = opts.target.order;
-    let tenant = opts.target.stringer.tenant_for(&mut db, order)?;
+    let tenant = opts.target.stringer.whose().of_order(&mut db, order)?;
     // Times of what happened: never in the future, this year or last unless --backdate.
     let happened = |at: Option<Timestamp>, done: &str| -> Result<Option<NaiveDateTime>, Error> {
         let Some(at) = at else { return Ok(None) };
@@ -465,7 +465,7 @@ fn warn_address(order: OrderId, limit: Option<&str>) {
 
 fn unstring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+    let tenant = opts.stringer.whose().of_order(&mut db, opts.order)?;
     let order = ops::orders::unstring(&mut db, &tenant, opts.order)?;
     match order.number {
         Some(number) => eprintln!("order {} is no longer strung; it keeps receipt {number}", opts.order),
@@ -476,7 +476,7 @@ fn unstring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn restring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+    let tenant = opts.stringer.whose().of_order(&mut db, opts.order)?;
     let id = ops::orders::restring(&mut db, &tenant, opts.order)?;
     eprintln!("order {id} restrings order {}; mint it when it is strung", opts.order);
     output::line(&id.to_string())?;
@@ -485,7 +485,7 @@ fn restring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let (tenant, order) = opts.stringer.order_named(&mut db, &opts.order)?;
+    let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
     let now = now_utc();
     let at = match opts.at {
         Some(at) => {
@@ -513,7 +513,7 @@ fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn delete(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.tenant_for(&mut db, opts.order)?;
+    let tenant = opts.stringer.whose().of_order(&mut db, opts.order)?;
     ops::orders::delete(&mut db, &tenant, opts.order)?;
     eprintln!("order {} deleted", opts.order);
     Ok(())

@@ -98,7 +98,7 @@ fn import(opts: ImportOpts, ctx: &Context) -> anyhow::Result<()> {
     let name = opts.file.display().to_string();
     let file = File::open(&opts.file).map_err(|e| Error::cannot_read(&opts.file, &e))?;
     let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
-    let only = opts.stringer.optional(&mut db)?;
+    let only = opts.stringer.whose().optional(&mut db)?;
     let (message, report) =
         ops::payments::import(&mut db, BufReader::new(file), &name, only.as_ref(), opts.dry_run)?;
 
@@ -188,7 +188,7 @@ impl From<&ListedPayment> for ListedRow {
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenants = opts.stringer.or_all(&mut db)?;
+    let tenants = opts.stringer.whose().or_all(&mut db)?;
     let listed = ops::reports::listed_payments(&mut db, &tenants, opts.open)?;
     let rows: Vec<ListedRow> = listed.iter().map(ListedRow::from).collect();
     if rows.is_empty() && opts.format == Listed::Table {
@@ -204,7 +204,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn settle(opts: SettleOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenants = opts.stringer.or_all(&mut db)?;
+    let tenants = opts.stringer.whose().or_all(&mut db)?;
     let settled = ops::payments::settle(&mut db, &tenants, &opts.bank_reference, &opts.reason)?;
     let reason = opts.reason.trim();
     eprintln!(

@@ -24,7 +24,7 @@ pub struct Opts {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let now = now_utc();
-    let tenants = opts.stringer.or_all(&mut db)?;
+    let tenants = opts.stringer.whose().or_all(&mut db)?;
     let queues = ops::reports::queues(&mut db, tenants, now)?;
     let rows: Vec<QueueRow> =
         queues.iter().flat_map(|(tenant, queue, _)| rows_of(tenant, queue, now)).collect();

@@ -7,7 +7,7 @@ use super::{one_of, Context, StringerOpt};
 use crate::db::rackets::{Racket, RacketChanges};
 use crate::db::{Access, Db, Tenant};
 use crate::domain::{format_local, CustomerId, RacketId, Sport};
-use crate::ops::register;
+use crate::ops::register::{self, RacketNamed};
 use crate::receipt::pdf::check_printable;
 use crate::Error;
 use clap::{Args, Subcommand};
@@ -121,7 +121,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
 fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes()?;
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
+    let tenant = opts.stringer.whose().of_customer(&mut db, opts.customer)?;
     let id = register::add_racket(&mut db, &tenant, opts.customer, &changes)?;
     eprintln!("added racket {id} to customer {}", opts.customer);
     output::line(&id.to_string())?;
@@ -131,7 +131,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
 fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let changes = opts.details.into_changes()?;
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.for_racket(&mut db, opts.racket)?;
+    let tenant = opts.stringer.whose().of_racket(&mut db, opts.racket)?;
     match register::edit_racket(&mut db, &tenant, opts.racket, &changes)? {
         Some(_) => eprintln!("racket {} updated", opts.racket),
         None => eprintln!("racket {} already has these values: nothing changed", opts.racket),
@@ -141,7 +141,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.for_customer(&mut db, opts.customer)?;
+    let tenant = opts.stringer.whose().of_customer(&mut db, opts.customer)?;
     let rows: Vec<RacketRow> =
         register::rackets_of(&mut db, &tenant, opts.customer)?.iter().map(RacketRow::from).collect();
     if rows.is_empty() && opts.format == output::Listed::Table {
@@ -157,13 +157,13 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 fn named(db: &mut Db, stringer: &StringerOpt, named: &str) -> Result<(Tenant, Racket), Error> {
     match named.parse::<RacketId>() {
         Ok(id) => {
-            let tenant = stringer.for_racket(db, id)?;
-            let racket = register::racket(db, &tenant, Ok(id))?;
+            let tenant = stringer.whose().of_racket(db, id)?;
+            let racket = register::racket(db, &tenant, RacketNamed::Id(id))?;
             Ok((tenant, racket))
         }
         Err(_) => {
-            let tenant = stringer.required(db)?;
-            let racket = register::racket(db, &tenant, Err(named))?;
+            let tenant = stringer.whose().required(db)?;
+            let racket = register::racket(db, &tenant, RacketNamed::Tag(named))?;
             Ok((tenant, racket))
         }
     }

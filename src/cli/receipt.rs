@@ -57,10 +57,11 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let options = Options { language: opts.lang, copy: opts.copy };
     if let (Some(year), Some(dir)) = (opts.year, &opts.out_dir) {
-        let tenant = opts.stringer.optional(&mut db)?;
+        let tenant = opts.stringer.whose().optional(&mut db)?;
         return write_year(&mut db, tenant.as_ref(), year, options, dir);
     }
-    let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+    let (tenant, order) =
+        opts.stringer.whose().order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
     let receipt = documents::receipt(&mut db, &tenant, order, options)?;
     if let Some(limit) = missing_customer_address(&receipt) {
         eprintln!(

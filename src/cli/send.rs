@@ -62,7 +62,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if opts.unsent {
         return unsent(&mut db, server.as_ref(), &opts, options);
     }
-    let (tenant, order) = opts.stringer.order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+    let (tenant, order) =
+        opts.stringer.whose().order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
     let Some(server) = server else {
         let document = prepare_document(&mut db, &tenant, order, opts.to.as_deref(), options)?;
         let bytes = document.message()?.formatted();
@@ -94,7 +95,7 @@ struct Planned {
 /// Every unsent document, one message each, a failure reported and the others going on;
 /// with --dry-run, the list of what would be sent.
 fn unsent(db: &mut Db, server: Option<&SmtpUrl>, opts: &Opts, options: Options) -> anyhow::Result<()> {
-    let tenants = opts.stringer.or_all(db)?;
+    let tenants = opts.stringer.whose().or_all(db)?;
     let mut planned = Vec::new();
     let batch = outbox::send_unsent(db, server, &tenants, opts.year, options, |step| match (step, server) {
         (Step::Done { tenant, order, number, to, subject }, None) => planned.push(Planned {

@@ -55,7 +55,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
 
 fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
-    let tenant = opts.stringer.required(&mut db)?;
+    let tenant = opts.stringer.whose().required(&mut db)?;
     let stocked = ops::strings::add_reel(&mut db, &tenant, &opts.name, opts.length, opts.cost, opts.low)?;
     eprintln!("{} of {} added: {} left", opts.length, stocked.name, stocked.left);
     output::line(&metres(stocked.left))?;
@@ -64,7 +64,7 @@ fn add(opts: AddOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.required(&mut db)?;
+    let tenant = opts.stringer.whose().required(&mut db)?;
     let stock = ops::strings::list(&mut db, &tenant)?;
     let rows: Vec<StockRow> = stock.iter().map(StockRow::from).collect();
     output::rows(opts.format, &rows)?;

@@ -56,7 +56,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
     }
     let mut db = ctx.open(Access::Read)?;
-    let named = opts.stringer.optional(&mut db)?;
+    let named = opts.stringer.whose().optional(&mut db)?;
     let days = match (opts.date, opts.since, opts.until) {
         (Some(day), _, _) => Days::On(day),
         (None, Some(since), Some(until)) => Days::From(since, until),

@@ -82,7 +82,7 @@ struct Sums {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let (first, last) = period(&opts)?;
     let mut db = ctx.open(Access::Read)?;
-    let tenant = opts.stringer.optional(&mut db)?;
+    let tenant = opts.stringer.whose().optional(&mut db)?;
     let mut sums: BTreeMap<(String, String, Option<VatRate>), Sums> = BTreeMap::new();
     ops::reports::orders_of_period(
         &mut db,

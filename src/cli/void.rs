@@ -36,7 +36,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let reason = opts.reason.trim();
     if let Some(order) = opts.order {
-        let tenant = opts.stringer.tenant_for(&mut db, order)?;
+        let tenant = opts.stringer.whose().of_order(&mut db, order)?;
         let number = void::order(&mut db, &tenant, order, reason)?;
         eprintln!("receipt {number} (order {order}) is void: {reason}");
         return Ok(());
@@ -44,7 +44,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let Some(numbers) = opts.number else {
         unreachable!("clap requires --order or --number");
     };
-    let tenant = opts.stringer.required(&mut db)?;
+    let tenant = opts.stringer.whose().required(&mut db)?;
     let lost = void::lost_numbers(&mut db, &tenant, numbers, reason, opts.dry_run)?;
     if opts.format == Shown::Json {
         output::json(&lost)?;

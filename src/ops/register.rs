@@ -104,11 +104,16 @@ pub fn rackets_of(db: &mut Db, tenant: &Tenant, customer: CustomerId) -> Result<
     })
 }
 
-/// A racket by id, or by its tag.
-pub fn racket(db: &mut Db, tenant: &Tenant, named: Result<RacketId, &str>) -> Result<Racket, Error> {
+/// How a racket is named: by its id, or by the shop's tag on it.
+pub enum RacketNamed<'a> {
+    Id(RacketId),
+    Tag(&'a str),
+}
+
+pub fn racket(db: &mut Db, tenant: &Tenant, named: RacketNamed) -> Result<Racket, Error> {
     db.read(|conn| match named {
-        Ok(id) => rackets::find(conn, tenant, id),
-        Err(tag) => rackets::tagged(conn, tenant, tag),
+        RacketNamed::Id(id) => rackets::find(conn, tenant, id),
+        RacketNamed::Tag(tag) => rackets::tagged(conn, tenant, tag),
     })
 }
 
