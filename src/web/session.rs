@@ -85,15 +85,20 @@ impl FromRequestParts<Shared> for Owner {
     }
 }
 
-/// Whoever may post a form, and the CSRF token their forms must carry.
+/// Whoever may post a form, and whether the CSRF token a form carried is theirs.
 pub trait Poster {
-    fn expected_token(&self) -> Option<&str>;
+    fn admits(&self, given: &str) -> bool;
     fn words(&self) -> &'static Words;
 }
 
+/// Compared in constant time: the comparison does not say how much of it was right.
+fn same_token(expected: &str, given: &str) -> bool {
+    expected.as_bytes().ct_eq(given.as_bytes()).into()
+}
+
 impl Poster for Staff {
-    fn expected_token(&self) -> Option<&str> {
-        Some(&self.session.csrf)
+    fn admits(&self, given: &str) -> bool {
+        same_token(&self.session.csrf, given)
     }
     fn words(&self) -> &'static Words {
         self.words
@@ -101,17 +106,21 @@ impl Poster for Staff {
 }
 
 impl Poster for Owner {
-    fn expected_token(&self) -> Option<&str> {
-        self.0.expected_token()
+    fn admits(&self, given: &str) -> bool {
+        self.0.admits(given)
     }
     fn words(&self) -> &'static Words {
         self.0.words
     }
 }
 
-/// Someone not logged in, at the login form: their token is the login cookie's.
+/// Someone not logged in, at the login form. A browser that opened the form holds its
+/// token in the login cookie and must post it back; a login posted from another site is
+/// refused by what the browser says of it (Sec-Fetch-Site, Origin). A client that is no
+/// browser (a script, SPEC 20's `username` and `password` alone) logs in without a token.
 pub struct Guest {
     token: Option<String>,
+    cross_site: bool,
     words: &'static Words,
 }
 
@@ -121,14 +130,31 @@ impl<S: Send + Sync> FromRequestParts<S> for Guest {
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Guest, Response> {
         Ok(Guest {
             token: cookie_token(&parts.headers, LOGIN_COOKIE),
+            cross_site: cross_site(&parts.headers),
             words: Words::of(language_of(None, &parts.headers, None)),
         })
     }
 }
 
+/// Whether the browser says the request comes from another site.
+fn cross_site(headers: &HeaderMap) -> bool {
+    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    let fetched_from_elsewhere =
+        header("sec-fetch-site").is_some_and(|site| !matches!(site, "same-origin" | "none"));
+    let other_origin = match (header("origin"), header("host")) {
+        (Some(origin), Some(host)) => !origin.ends_with(&format!("://{host}")),
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    fetched_from_elsewhere || other_origin
+}
+
 impl Poster for Guest {
-    fn expected_token(&self) -> Option<&str> {
-        self.token.as_deref()
+    fn admits(&self, given: &str) -> bool {
+        match &self.token {
+            Some(token) => same_token(token, given),
+            None => !self.cross_site,
+        }
     }
     fn words(&self) -> &'static Words {
         self.words
@@ -153,10 +179,7 @@ where
         let by = W::from_request_parts(&mut parts, counter).await?;
         let form = Fields::read(Request::from_parts(parts, body), counter).await;
         let form = form.map_err(|e| problem::failure(e, by.words()))?;
-        let given = form.get("csrf").unwrap_or_default().as_bytes();
-        // Compared in constant time: the comparison does not say how much of it was right.
-        let same = by.expected_token().is_some_and(|expected| bool::from(expected.as_bytes().ct_eq(given)));
-        if !same {
+        if !by.admits(form.get("csrf").unwrap_or_default()) {
             return Err((StatusCode::FORBIDDEN, Html("<!doctype html><title>403</title><p>Forbidden: this form is stale or not ours. Reload the page and try again.</p>")).into_response());
         }
         Ok(Posted { by, form })

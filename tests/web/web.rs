@@ -311,6 +311,20 @@ on_both_backends! {
             assert!(refused.cookies.is_empty(), "no session cookie: {:?}", refused.cookies);
         }
         assert_eq!(sessions()[0].1, 1, "no session was opened");
+        // Posted from another site, with no form opened before: refused too.
+        let elsewhere = ureq::post(format!("{}/login", server.base))
+            .header("origin", "https://elsewhere.example")
+            .config()
+            .http_status_as_error(false)
+            .build()
+            .send_form([("username", "anna"), ("password", PASSWORD)])
+            .unwrap();
+        assert_eq!(elsewhere.status().as_u16(), 403);
+        assert_eq!(sessions()[0].1, 1, "no session was opened");
+        // A client that is no browser logs in with the two fields SPEC 20 names.
+        let script = Browser::new(&server).post("/login", &[("username", "anna"), ("password", PASSWORD)]);
+        assert_eq!(script.status, 303);
+        assert_eq!(sessions()[0].1, 2, "the script's session");
 
         // A disabled account's sessions end.
         ok(&db, &["account", "disable", "anna"]);
