@@ -2,7 +2,7 @@
 //! place. Refusals carry their data (tests match on the data, people read the sentence);
 //! database failures arrive here already classified by `db::failure`.
 
-use crate::domain::{OrderId, ReceiptNumber};
+use crate::domain::{CreditNumber, OrderId, ReceiptNumber};
 use std::fmt;
 use std::process::ExitCode;
 
@@ -113,6 +113,14 @@ pub enum Error {
     #[error("{}", held_numbers(.numbers, .stringer, .held, *.more))]
     NumbersHeld { numbers: String, stringer: String, held: Vec<(ReceiptNumber, OrderId)>, more: bool },
 
+    /// `void --number C-...` of credit numbers that credit notes hold: they are not lost.
+    #[error(
+        "{numbers} of stringer {stringer} includes numbers that credit notes hold, so they are not lost: {}; \
+         void only the numbers no credit note holds (`receipts audit` lists them as gaps)",
+        .held.join(", ")
+    )]
+    CreditNumbersHeld { numbers: String, stringer: String, held: Vec<String> },
+
     /// A new time zone would move issued receipts into another year.
     #[error("{}", zone_moves(.stringer, .from, .to, .moved, *.count))]
     ZoneMovesReceipts { stringer: String, from: String, to: String, moved: Vec<String>, count: i64 },
@@ -129,14 +137,37 @@ pub enum Error {
     )]
     StrungOutsideYear { order: OrderId, number: ReceiptNumber, at: String, year: i32 },
 
-    /// A numbered order's document is fixed: a correction is a void and a new order.
+    /// A numbered order's document is fixed: a correction is a void (while the document
+    /// never left the shop) or a credit note, and a new order.
     #[error(
-        "order {order} holds receipt {number}, and what its document shows ({}) cannot change: \
-         void it (`receipts void --order {order} --reason ...`), then `receipts order restring {order}` \
-         for a corrected new order",
-        .fields.join(", ")
+        "order {order} holds receipt {number}, and what its document shows ({}) cannot change: {}, \
+         then `receipts order restring {order}` for a corrected new order",
+        .fields.join(", "),
+        match .left_the_shop {
+            Some(how) => format!("it {how}, so take it back with a credit note (`receipts credit {order} --reason ...`)"),
+            None => format!("void it (`receipts void --order {order} --reason ...`)"),
+        }
     )]
-    DocumentFrozen { order: OrderId, number: ReceiptNumber, fields: Vec<&'static str> },
+    DocumentFrozen {
+        order: OrderId,
+        number: ReceiptNumber,
+        fields: Vec<&'static str>,
+        left_the_shop: Option<&'static str>,
+    },
+
+    /// An order no credit note can take back, and why.
+    #[error("order {order} cannot be credited: {why}")]
+    NotCreditable { order: OrderId, why: String },
+
+    #[error("stringer {stringer} has no credit note {number}")]
+    NoSuchCreditNote { number: CreditNumber, stringer: String },
+
+    /// A void of a document the customer has: only a credit note takes it back.
+    #[error(
+        "order {order} ({number}) {how}, so its document is the customer's and a void cannot take it \
+         back: issue a credit note (`receipts credit {order} --reason ...`)"
+    )]
+    LeftTheShop { order: OrderId, number: ReceiptNumber, how: &'static str },
 
     /// A racket that is not strung is not ready: no pickup, no ready notice.
     #[error(
@@ -252,6 +283,11 @@ pub enum Error {
     NoReference { number: ReceiptNumber, stringer: String },
 
     /// `send` of a document sent before, without `--again`.
+    #[error(
+        "credit note {number} was sent on {on} to {to}; pass --again to send it once more"
+    )]
+    AlreadySentCredit { number: CreditNumber, on: String, to: String },
+
     #[error("receipt {number} (order {order}) was sent on {on} to {to}: pass --again to send it once more")]
     AlreadySent { number: ReceiptNumber, order: OrderId, on: String, to: String },
 
@@ -340,6 +376,14 @@ pub enum Error {
         .number.year
     )]
     CounterBehind { stringer: String, number: ReceiptNumber },
+
+    #[error(
+        "credit note number {number} is already taken by another credit note of stringer {stringer}: \
+         the credit note counter for {} is behind (was the database restored?); nothing was changed: \
+         run `receipts resync-counters`",
+        .number.0.year
+    )]
+    CreditCounterBehind { stringer: String, number: CreditNumber },
 
     /// The audit found what it reports; the report itself went to stdout.
     #[error("{0}")]
@@ -498,6 +542,7 @@ impl Error {
             Error::NoSuchStringer(_)
             | Error::NoSuchOrder { .. }
             | Error::NoSuchReceipt { .. }
+            | Error::NoSuchCreditNote { .. }
             | Error::NoSuchCustomer { .. }
             | Error::NoSuchRacket { .. } => Class::NotFound,
             Error::OutputExists { .. } => Class::Exists,
@@ -512,6 +557,8 @@ impl Error {
             | Error::AlreadyForgotten { .. }
             | Error::HandleTaken { .. }
             | Error::DocumentFrozen { .. }
+            | Error::NotCreditable { .. }
+            | Error::LeftTheShop { .. }
             | Error::NotReady { .. }
             | Error::PickedUp { .. }
             | Error::OwnRacket { .. }
@@ -527,10 +574,12 @@ impl Error {
             | Error::AlreadySettled { .. }
             | Error::RestrungBy { .. }
             | Error::NumbersHeld { .. }
+            | Error::CreditNumbersHeld { .. }
             | Error::ZoneMovesReceipts { .. }
             | Error::RateMovesReceipts { .. }
             | Error::NoReference { .. }
             | Error::AlreadySent { .. }
+            | Error::AlreadySentCredit { .. }
             | Error::NotAll { .. }
             | Error::BackupUnsound { .. }
             | Error::AuditFailed(_) => Class::Refused,
@@ -540,6 +589,7 @@ impl Error {
             | Error::NotMigrated
             | Error::DatabaseFile { .. }
             | Error::CounterBehind { .. }
+            | Error::CreditCounterBehind { .. }
             | Error::Output(_)
             | Error::Database(_) => Class::Internal,
         }

@@ -189,7 +189,7 @@ impl Outgoing<'_> {
             Some(_) => format!("{}: ", self.receipt.words().void),
             None => String::new(),
         };
-        format!("{void}{} {} – {}", self.receipt.title_text(), self.receipt.number, self.from.0)
+        format!("{void}{} {} – {}", self.receipt.title_text(), self.receipt.shown_number(), self.from.0)
     }
 
     /// A short plain text: greeting, what was done, the amount, for an invoice how to pay.
@@ -200,13 +200,20 @@ impl Outgoing<'_> {
             Some(name) => format!("{} {name}{}\n\n", words.hello, words.comma),
             None => format!("{}{}\n\n", words.hello, words.comma),
         };
-        let document = match r.title() {
-            Title::Receipt => words.the_receipt,
-            Title::Invoice => words.the_invoice,
+        let document = match (&r.credit, r.title()) {
+            (Some(_), _) => credit_document(r.language, r.title_text()),
+            (None, Title::Receipt) => words.the_receipt.to_string(),
+            (None, Title::Invoice) => words.the_invoice.to_string(),
         };
         let racket = r.racket.as_ref().map(|racket| format!(" ({racket})")).unwrap_or_default();
-        body.push_str(&(words.attached)(document, &r.number.to_string(), &racket));
+        body.push_str(&(words.attached)(&document, &r.shown_number(), &racket));
         body.push('\n');
+        if let Some(credit) = &r.credit {
+            let amount = crate::receipt::Amount { minor: -credit.amount.minor, ..credit.amount.clone() };
+            body.push_str(&format!("{}{} {}\n", r.words().amount, words.colon, r.amount_text(&amount)));
+            body.push_str(&format!("\n{}\n{}\n", words.regards, self.from.0));
+            return body;
+        }
         if let Some(reason) = &r.void_reason {
             body.push_str(&(words.void)(reason));
             body.push('\n');
@@ -226,6 +233,16 @@ impl Outgoing<'_> {
         }
         body.push_str(&format!("\n{}\n{}\n", words.regards, self.from.0));
         body
+    }
+}
+
+/// A credit note named in a sentence: "credit note", "die Rechnungskorrektur", "l'avoir".
+fn credit_document(language: Language, title: &str) -> String {
+    match language {
+        Language::En => title.to_lowercase(),
+        Language::De => format!("die {title}"),
+        Language::Fr if title == "Avoir" => "l'avoir".to_string(),
+        Language::Fr | Language::It => format!("la {}", title.to_lowercase()),
     }
 }
 

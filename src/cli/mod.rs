@@ -5,6 +5,7 @@
 mod account;
 mod audit;
 mod backup;
+mod credit;
 mod customer;
 mod database;
 mod export;
@@ -113,6 +114,9 @@ pub enum Command {
     /// Void a numbered order, or document a number whose order was lost: the number stays
     /// taken, with the reason on record
     Void(void::Opts),
+    /// Take back a document the customer holds, in full or in part: a credit note numbered
+    /// C-YYYY-NNNN in its own series (prints the number)
+    Credit(credit::Opts),
     /// Render the receipt of a numbered order (text or PDF/A), or every receipt of a year
     Receipt(receipt::Opts),
     /// E-mail the document of a numbered order (the PDF attached) over the stringer's mail
@@ -317,6 +321,7 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Label(opts) => label::run(opts, ctx),
         Command::Mint(opts) => mint::run(opts, ctx),
         Command::Void(opts) => void::run(opts, ctx),
+        Command::Credit(opts) => credit::run(opts, ctx),
         Command::Receipt(opts) => receipt::run(opts, ctx),
         Command::Send(opts) => send::run(opts, ctx),
         Command::Notify(opts) => notify::run(opts, ctx),

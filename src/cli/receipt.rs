@@ -5,7 +5,7 @@ use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
 use crate::db::{Access, Db, Tenant};
-use crate::domain::Language;
+use crate::domain::{CreditNumber, Language};
 use crate::ops::documents::{self, Written};
 use crate::receipt::{pdf, text};
 use crate::Error;
@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Args)]
 #[group(id = "which", required = true, multiple = false, args = ["order", "year"])]
 pub struct Opts {
-    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
+    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer); or a credit
+    /// note's number (C-YYYY-NNNN)
     #[arg(value_name = "ORDER")]
     order: Option<String>,
     /// Every receipt of this year instead, as PDF files in --out-dir
@@ -60,9 +61,19 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         let tenant = opts.stringer.whose().optional(&mut db)?;
         return write_year(&mut db, tenant.as_ref(), year, options, dir);
     }
-    let (tenant, order) =
-        opts.stringer.whose().order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
-    let receipt = documents::receipt(&mut db, &tenant, order, options)?;
+    let named = opts.order.as_deref().unwrap_or_default();
+    let (tenant, receipt) = match named.parse::<CreditNumber>() {
+        Ok(number) => {
+            let tenant = opts.stringer.whose().required(&mut db)?;
+            let note = documents::credit_note(&mut db, &tenant, number, options)?;
+            (tenant, note)
+        }
+        Err(_) => {
+            let (tenant, order) = opts.stringer.whose().order_named(&mut db, named)?;
+            let receipt = documents::receipt(&mut db, &tenant, order, options)?;
+            (tenant, receipt)
+        }
+    };
     if let Some(limit) = missing_customer_address(&receipt) {
         eprintln!(
             "warning: receipt {} is above {limit} and names no customer address, which the documents of a \
@@ -92,7 +103,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         Some(path) => {
             crate::files::write_new(path, &bytes, "a receipt")?;
-            eprintln!("wrote receipt {} of {} to {}", receipt.number, tenant.handle(), path.display());
+            let what = if receipt.credit.is_some() { "credit note" } else { "receipt" };
+            eprintln!("wrote {what} {} of {} to {}", receipt.shown_number(), tenant.handle(), path.display());
         }
     }
     Ok(())

@@ -4,7 +4,7 @@ use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
 use crate::db::{Access, Db};
-use crate::domain::Language;
+use crate::domain::{CreditNumber, Language};
 use crate::mail::SmtpUrl;
 use crate::ops::outbox::{self, prepare_document, Asked, Step};
 use clap::Args;
@@ -16,7 +16,8 @@ use tabled::Tabled;
 #[derive(Debug, Args)]
 #[group(id = "which", required = true, multiple = false, args = ["order", "unsent"])]
 pub struct Opts {
-    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
+    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer); or a credit
+    /// note's number (C-YYYY-NNNN)
     #[arg(value_name = "ORDER")]
     order: Option<String>,
     /// Every numbered order with a customer e-mail address that was never sent, one message
@@ -62,8 +63,11 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if opts.unsent {
         return unsent(&mut db, server.as_ref(), &opts, options);
     }
-    let (tenant, order) =
-        opts.stringer.whose().order_named(&mut db, opts.order.as_deref().unwrap_or_default())?;
+    let named = opts.order.as_deref().unwrap_or_default();
+    if let Ok(number) = named.parse::<CreditNumber>() {
+        return send_credit(&mut db, server.as_ref(), &opts, number, options);
+    }
+    let (tenant, order) = opts.stringer.whose().order_named(&mut db, named)?;
     let Some(server) = server else {
         let document = prepare_document(&mut db, &tenant, order, opts.to.as_deref(), options)?;
         let bytes = document.message()?.formatted();
@@ -79,6 +83,32 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let asked = Asked { to: opts.to.as_deref(), options, again: opts.again };
     let sent = outbox::send(&mut db, &server, &tenant, order, &asked)?;
     eprintln!("sent receipt {} of {} to {}", sent.number, tenant.handle(), sent.to);
+    Ok(())
+}
+
+/// A credit note e-mailed (or, in a dry run, its message written).
+fn send_credit(
+    db: &mut Db,
+    server: Option<&SmtpUrl>,
+    opts: &Opts,
+    number: CreditNumber,
+    options: Options,
+) -> anyhow::Result<()> {
+    let tenant = opts.stringer.whose().required(db)?;
+    let Some(server) = server else {
+        let document = outbox::prepare_credit(db, &tenant, number, opts.to.as_deref(), options)?;
+        let bytes = document.message()?.formatted();
+        match &opts.output {
+            None => super::output::Stdout.write_all(&bytes)?,
+            Some(path) => {
+                crate::files::write_new(path, &bytes, "send --dry-run")?;
+                eprintln!("wrote the message of credit note {number} to {}", path.display());
+            }
+        }
+        return Ok(());
+    };
+    let to = outbox::send_credit(db, server, &tenant, number, opts.to.as_deref(), opts.again)?;
+    eprintln!("sent credit note {number} of {} to {to}", tenant.handle());
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use super::output::{self, Shown};
 use super::{Context, StringerOpt};
 use crate::db::Access;
-use crate::domain::{NumberRange, OrderId};
+use crate::domain::{OrderId, Series, SeriesRange};
 use crate::ops::void;
 use clap::Args;
 
@@ -15,10 +15,11 @@ pub struct Opts {
     #[arg(long, value_name = "ID")]
     order: Option<OrderId>,
     /// Numbers that were issued but whose orders are lost (e.g. in a restore): one number or
-    /// a range YYYY-NNNN..YYYY-MMMM of one year. Numbers above the counter only as a range
-    /// that starts right after it. Needs --stringer
-    #[arg(long, value_name = "YYYY-NNNN[..YYYY-MMMM]", requires = "stringer")]
-    number: Option<NumberRange>,
+    /// a range YYYY-NNNN..YYYY-MMMM of one year, or credit note numbers
+    /// C-YYYY-NNNN..C-YYYY-MMMM. Numbers above the counter only as a range that starts right
+    /// after it. Needs --stringer
+    #[arg(long, value_name = "[C-]YYYY-NNNN[..[C-]YYYY-MMMM]", requires = "stringer")]
+    number: Option<SeriesRange>,
     /// Why, for the audit: the number stays taken and this reason explains it
     #[arg(long)]
     reason: String,
@@ -49,11 +50,15 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if opts.format == Shown::Json {
         output::json(&lost)?;
     }
-    let count = output::count(numbers.count() as usize, "number");
+    let count = output::count(numbers.range.count() as usize, "number");
     let counter = if lost.counter_after != lost.counter_before {
+        let series = match numbers.series {
+            Series::Receipts => "",
+            Series::Credits => " credit note",
+        };
         format!(
-            "; the {} counter moves from {} to {}",
-            numbers.year(),
+            "; the {}{series} counter moves from {} to {}",
+            numbers.range.year(),
             lost.counter_before,
             lost.counter_after
         )

@@ -3,7 +3,7 @@
 
 use super::schema::receipt_events;
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, EventKind, NumberRange, OrderId, ReceiptNumber, StringerId};
+use crate::domain::{now_utc, CreditNumber, EventKind, NumberRange, OrderId, ReceiptNumber, Series, StringerId};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -168,7 +168,7 @@ impl<'a> Event<'a> {
     pub fn void(
         stringer: StringerId,
         numbers: NumberRange,
-        order: OrderId,
+        order: Option<OrderId>,
         counter: Option<(i64, i64)>,
         reason: &'a str,
     ) -> Event<'a> {
@@ -177,10 +177,54 @@ impl<'a> Event<'a> {
             stringer,
             year: numbers.year(),
             seqs: Some((numbers.first.seq, numbers.last.seq)),
-            order: Some(order),
+            order,
             counter,
             reason: Some(reason),
             change: None,
+        }
+    }
+
+    /// An entry of a void or a resync about credit note numbers (`series`), not receipts'.
+    pub fn in_series(self, series: Series) -> Event<'a> {
+        match series {
+            Series::Receipts => self,
+            Series::Credits => Event { change: Some(Change { field: SERIES, old: None, new: Some("credits") }), ..self },
+        }
+    }
+
+    /// Credit note `number` took `amount` back of `order`, whose receipt is `original`.
+    pub fn credit(
+        stringer: StringerId,
+        order: OrderId,
+        number: CreditNumber,
+        original: &'a str,
+        amount: &'a str,
+        reason: &'a str,
+    ) -> Event<'a> {
+        let CreditNumber(ReceiptNumber { year, seq }) = number;
+        Event {
+            kind: EventKind::Credit,
+            stringer,
+            year,
+            seqs: Some((seq, seq)),
+            order: Some(order),
+            counter: Some((seq - 1, seq)),
+            reason: Some(reason),
+            change: Some(Change { field: CREDITS, old: Some(original), new: Some(amount) }),
+        }
+    }
+
+    /// Credit note `number` of `order` was e-mailed to `to`, as message `message_id`.
+    pub fn send_credit(
+        stringer: StringerId,
+        order: OrderId,
+        number: CreditNumber,
+        to: &'a str,
+        message_id: &'a str,
+    ) -> Event<'a> {
+        Event {
+            change: Some(Change { field: CREDIT_EMAIL, old: None, new: Some(to) }),
+            ..Event::send(stringer, order, number.0, to, message_id)
         }
     }
 
@@ -218,6 +262,13 @@ impl<'a> Event<'a> {
         }
     }
 }
+
+/// The field of a `credit` entry: the original's number (old) and the amount (new).
+pub const CREDITS: &str = "credits";
+/// The field of a `send` entry of a credit note (a receipt's says `email`).
+pub const CREDIT_EMAIL: &str = "credit_email";
+/// The field of a `void` or `resync` entry of credit note numbers (new: `credits`).
+pub const SERIES: &str = "series";
 
 /// The journal row of an event.
 #[derive(Insertable)]
@@ -267,6 +318,23 @@ pub fn record(conn: &mut DbConn, event: &Event<'_>) -> QueryResult<()> {
 pub fn record_all(conn: &mut DbConn, events: &[Event<'_>]) -> QueryResult<()> {
     let rows: Vec<NewEvent> = events.iter().map(Event::row).collect();
     super::insert_all!(conn, receipt_events::table, rows.as_slice())
+}
+
+impl Logged<'_> {
+    /// Which series the entry's numbers and counter are of.
+    pub fn series(&self) -> Series {
+        let credits = match self.kind {
+            EventKind::Credit => true,
+            EventKind::Send => self.field.as_deref() == Some(CREDIT_EMAIL),
+            EventKind::Void | EventKind::Resync => self.field.as_deref() == Some(SERIES),
+            _ => false,
+        };
+        if credits {
+            Series::Credits
+        } else {
+            Series::Receipts
+        }
+    }
 }
 
 /// A journal row with its stringer.

@@ -51,6 +51,8 @@ pub enum Rule {
 pub enum Unique {
     /// One receipt number per stringer (`orders_receipt_number_key`).
     ReceiptNumber,
+    /// One credit note number per stringer (`credit_notes_number_key`).
+    CreditNumber,
     /// One stringer per handle.
     Handle,
     Other,
@@ -96,9 +98,11 @@ pub fn classify(error: &DbError) -> Failure {
 fn unique_index(constraint: Option<&str>, message: &str) -> Unique {
     match constraint {
         Some("orders_receipt_number_key") => Unique::ReceiptNumber,
+        Some("credit_notes_number_key") => Unique::CreditNumber,
         Some("stringers_handle_key") => Unique::Handle,
         Some(_) => Unique::Other,
         None if message.contains("orders.receipt_number") => Unique::ReceiptNumber,
+        None if message.contains("credit_notes.credit_year") => Unique::CreditNumber,
         None if message.contains("stringers.handle") => Unique::Handle,
         None => Unique::Other,
     }

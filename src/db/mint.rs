@@ -12,7 +12,7 @@ use super::schema::{issuers, orders as orders_table, stringers};
 use super::{counters, orders, stock, vat};
 use super::{DbConn, Tenant};
 use crate::domain::{
-    address_limit_passed, format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber,
+    address_limit_passed, format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber, Series,
     YEARS,
 };
 use crate::error::Error;
@@ -301,7 +301,7 @@ fn mint_step_by_step(
         Some((number, at)) if at > strung_at => notes.insert(0, format!("backdated: strung before {number}")),
         _ => {}
     }
-    let seq = counters::bump(conn, tenant, year, now)?;
+    let seq = counters::bump(conn, tenant, Series::Receipts, year, now)?;
     diesel::update(unnumbered)
         .set((
             orders_table::strung_at.eq(strung_at),

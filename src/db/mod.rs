@@ -10,6 +10,7 @@ pub mod accounts;
 pub mod audit;
 mod connect;
 pub mod counters;
+pub mod credits;
 pub mod customers;
 pub mod events;
 pub mod failure;

@@ -68,6 +68,8 @@ pub struct Order {
     pub own_string: bool,
     /// A hybrid's cross string (`string` is then the mains).
     pub cross_string: Option<String>,
+    /// What its credit notes took back in all.
+    pub credited: Price,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -118,6 +120,7 @@ pub(super) struct OrderRow {
     string_length_cm: Option<i32>,
     own_string: bool,
     cross_string: Option<String>,
+    credited_minor: i64,
 }
 
 /// An optional stored name read as its value: a name the program does not know fails the
@@ -172,6 +175,7 @@ impl From<OrderRow> for Order {
             string_length: row.string_length_cm.map(Length),
             own_string: row.own_string,
             cross_string: row.cross_string,
+            credited: Price(row.credited_minor),
             created_at: row.created_at,
             updated_at: row.updated_at,
         }
@@ -386,6 +390,17 @@ impl Order {
         }
     }
 
+    /// What is left of the total once its credit notes are taken off: what the customer
+    /// still owes (or, paid, what was kept).
+    pub fn owed(&self) -> Option<Price> {
+        self.total().map(|total| Price(total.0 - self.credited.0))
+    }
+
+    /// Credited in full: the document is taken back and nothing is owed.
+    pub fn fully_credited(&self) -> bool {
+        self.credited.0 > 0 && self.owed().is_some_and(|left| left.0 <= 0)
+    }
+
     /// A client's racket strung and not picked up yet.
     pub fn waiting(&self) -> bool {
         self.kind == OrderKind::Client
@@ -415,12 +430,36 @@ impl Order {
         match (self.voided_at.is_some(), self.number.is_some(), self.kind, self.paid_at.is_some()) {
             (true, _, _, _) => OrderStatus::Void,
             (false, false, _, _) => OrderStatus::Open,
+            _ if self.fully_credited() => OrderStatus::Credited,
             (false, true, OrderKind::Own, _) => OrderStatus::Own,
             (false, true, OrderKind::Client, true) => OrderStatus::Paid,
             (false, true, OrderKind::Client, false) if overdue => OrderStatus::Overdue,
             (false, true, OrderKind::Client, false) => OrderStatus::Unpaid,
         }
     }
+}
+
+/// How a client's numbered document reached the customer, if it did: e-mailed, paid,
+/// picked up. Such a document is taken back by a credit note, never by a void.
+pub fn left_the_shop(conn: &mut DbConn, order: &Order) -> Result<Option<&'static str>, Error> {
+    // The stringer's own racket has no customer to hold its document.
+    if order.kind != OrderKind::Client {
+        return Ok(None);
+    }
+    if order.paid_at.is_some() {
+        return Ok(Some("is paid"));
+    }
+    if order.returned_at.is_some() {
+        return Ok(Some("was picked up"));
+    }
+    let sent = diesel::select(diesel::dsl::exists(
+        super::schema::receipt_events::table
+            .filter(super::schema::receipt_events::order_id.eq(order.id.0))
+            .filter(super::schema::receipt_events::kind.eq(crate::domain::EventKind::Send.as_str()))
+            .filter(super::schema::receipt_events::field.ne(super::events::CREDIT_EMAIL)),
+    ))
+    .get_result::<bool>(conn)?;
+    Ok(sent.then_some("was sent by e-mail"))
 }
 
 /// The counter's actions an order offers (`Order::actions`).
@@ -457,7 +496,8 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
             fields.push("items");
         }
         if !fields.is_empty() {
-            return Err(Error::DocumentFrozen { order: id, number, fields });
+            let left_the_shop = left_the_shop(conn, &order)?;
+            return Err(Error::DocumentFrozen { order: id, number, fields, left_the_shop });
         }
     }
     let mut details = edit.details.clone();

@@ -6,15 +6,15 @@ use super::issuers::{self, Issuer};
 use super::items;
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
-use super::{vat, DbConn, Tenant};
+use super::{credits, vat, DbConn, Tenant};
 use crate::domain::{
-    local_date, now_utc, Item, Language, OrderId, OrderKind, ReceiptNumber, StringerId, VatRate,
+    local_date, now_utc, CreditNumber, Item, Language, OrderId, OrderKind, ReceiptNumber, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
 use crate::payment::qrbill::QrBill;
 use crate::payment::{slip_kind, Address, Iban, Postal, Reference, Slip, SlipKind};
-use crate::receipt::{Amount, Conventions, Receipt};
+use crate::receipt::{Amount, Conventions, CreditOf, Receipt};
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -40,6 +40,49 @@ pub fn receipt(
     let rates = vat::history(conn, tenant)?;
     let items = items_of(conn, &order)?;
     build(&order, &items, &issuer, tenant, &rates, options)
+}
+
+/// The credit note `number` of the tenant as a document: the original as it froze it, taken
+/// back as the credit note says (`receipt::CreditOf`).
+pub fn credit_note(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    number: CreditNumber,
+    options: Options,
+) -> Result<Receipt, Error> {
+    let note = credits::find(conn, tenant, number)?;
+    let order_id = note.order.ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
+    let order = orders::find(conn, tenant, order_id)?;
+    let mut receipt = receipt(conn, tenant, order_id, Options { copy: false, ..options })?;
+    let zone = tenant.zone();
+    // The original as the customer held it when it was taken back: paid by then or not.
+    let paid = order.paid_at.filter(|at| *at <= note.issued_at);
+    let original_on = local_date(paid.or(order.strung_at).unwrap_or(order.created_at), zone);
+    let words = receipt.words();
+    let total = order.total().map_or(0, |t| t.0);
+    let amount = |minor: i64| Amount { minor, currency: note.currency.to_string() };
+    receipt.credit = Some(CreditOf {
+        number,
+        original: receipt.number,
+        original_on,
+        original_title: if paid.is_some() { words.receipt } else { words.invoice },
+        amount: amount(note.amount.0),
+        vat: note.vat_rate.map(|_| amount(note.vat.0)),
+        left: amount(total - note.credited_before.0 - note.amount.0),
+        completes: note.completes,
+        whole: note.completes && note.credited_before.0 == 0,
+        reason: note.reason.clone(),
+        refund: note.refund,
+        paid: paid.is_some(),
+    });
+    receipt.vat = note.vat_rate;
+    receipt.issued_on = local_date(note.issued_at, zone);
+    receipt.paid_on = None;
+    receipt.due_on = None;
+    receipt.slip = None;
+    receipt.void_reason = None;
+    receipt.notes = None;
+    Ok(receipt)
 }
 
 /// The order of the tenant that holds `number`.
@@ -206,6 +249,7 @@ fn build(
         vat,
         notes: order.customer_note.clone(),
         slip: None,
+        credit: None,
     };
     if due_on.is_some() {
         let message = format!("{} {number}", receipt.title_text());
@@ -235,6 +279,17 @@ fn document_vat(
         .or_else(|| rates.in_force(day))
         .map(Some)
         .ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })
+}
+
+/// The VAT rate a numbered order's document shows (for an issuer that charges VAT), read
+/// on its own: what a credit note of it takes back at.
+pub fn document_vat_rate(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Option<VatRate>, Error> {
+    let issuer = issuer_of(conn, tenant, order)?;
+    let rates = match order.vat_rate {
+        Some(_) => vat::History::default(),
+        None => vat::history(conn, tenant)?,
+    };
+    document_vat(order, &issuer, tenant, &rates)
 }
 
 /// What a numbered order asks of its customer.

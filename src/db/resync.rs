@@ -8,9 +8,9 @@
 
 use super::counters;
 use super::events::{self, Event};
-use super::schema::{orders, receipt_counters};
+use super::schema::{credit_notes, orders};
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, StringerId};
+use crate::domain::{now_utc, Series, StringerId};
 use crate::error::Error;
 use diesel::dsl::max;
 use diesel::prelude::*;
@@ -35,6 +35,8 @@ pub struct CounterChange {
     #[serde(skip)]
     pub stringer_id: StringerId,
     pub stringer: String,
+    /// Receipts' counter, or credit notes'.
+    pub series: Series,
     pub year: i32,
     pub old: Option<i64>,
     pub highest: i64,
@@ -68,26 +70,31 @@ fn plan(
 ) -> QueryResult<Vec<CounterChange>> {
     let handles: BTreeMap<i64, String> =
         tenants.values().map(|t| (t.id().0, t.handle().to_string())).collect();
-    let highest: Vec<(i64, Option<i32>, Option<i64>)> = orders::table
-        .filter(orders::receipt_number.is_not_null())
-        .group_by((orders::stringer_id, orders::receipt_year))
-        .select((orders::stringer_id, orders::receipt_year, max(orders::receipt_seq)))
-        .load(conn)?;
-    let counter_rows: Vec<(i64, i32, i64)> = receipt_counters::table
-        .select((receipt_counters::stringer_id, receipt_counters::year, receipt_counters::last_n))
-        .load(conn)?;
-
-    let mut state: BTreeMap<(i64, i32), (Option<i64>, i64)> = BTreeMap::new();
-    for (stringer, year, last_n) in counter_rows {
-        state.entry((stringer, year)).or_default().0 = Some(last_n);
-    }
-    for (stringer, year, seq) in highest {
-        if let (Some(year), Some(seq)) = (year, seq) {
-            state.entry((stringer, year)).or_default().1 = seq;
+    let mut changes = Vec::new();
+    for series in [Series::Receipts, Series::Credits] {
+        let highest: Vec<(i64, Option<i32>, Option<i64>)> = match series {
+            Series::Receipts => orders::table
+                .filter(orders::receipt_number.is_not_null())
+                .group_by((orders::stringer_id, orders::receipt_year))
+                .select((orders::stringer_id, orders::receipt_year, max(orders::receipt_seq)))
+                .load(conn)?,
+            Series::Credits => credit_notes::table
+                .group_by((credit_notes::stringer_id, credit_notes::credit_year))
+                .select((credit_notes::stringer_id, credit_notes::credit_year.nullable(), max(credit_notes::credit_seq)))
+                .load(conn)?,
+        };
+        let mut state: BTreeMap<(i64, i32), (Option<i64>, i64)> = BTreeMap::new();
+        for (stringer, year, last_n) in counters::all(conn, series, None)? {
+            state.entry((stringer, year)).or_default().0 = Some(last_n);
         }
+        for (stringer, year, seq) in highest {
+            if let (Some(year), Some(seq)) = (year, seq) {
+                state.entry((stringer, year)).or_default().1 = seq;
+            }
+        }
+        changes.extend(decide(state, &handles, series, allow_lower));
     }
-
-    Ok(decide(state, &handles, allow_lower))
+    Ok(changes)
 }
 
 /// What to do with each (stringer, year): its counter (None: no row) against the highest
@@ -95,6 +102,7 @@ fn plan(
 fn decide(
     state: BTreeMap<(i64, i32), (Option<i64>, i64)>,
     handles: &BTreeMap<i64, String>,
+    series: Series,
     allow_lower: bool,
 ) -> Vec<CounterChange> {
     let mut changes: Vec<CounterChange> = state
@@ -108,7 +116,7 @@ fn decide(
                 Some(_) => return None,
             };
             let stringer = handles.get(&id).cloned().unwrap_or_else(|| id.to_string());
-            Some(CounterChange { stringer_id: StringerId(id), stringer, year, old, highest, new, action })
+            Some(CounterChange { stringer_id: StringerId(id), stringer, series, year, old, highest, new, action })
         })
         .collect();
     changes.sort_by(|a, b| (&a.stringer, a.year).cmp(&(&b.stringer, b.year)));
@@ -129,11 +137,9 @@ fn apply(
         };
         // Counters reference their stringer (a foreign key): it is among all of them.
         let Some(tenant) = tenants.get(&change.stringer_id) else { continue };
-        counters::set(conn, tenant, change.year, change.old, new, now)?;
-        events::record(
-            conn,
-            &Event::resync(change.stringer_id, change.year, change.old.unwrap_or(0), new, reason),
-        )?;
+        counters::set(conn, tenant, change.series, change.year, change.old, new, now)?;
+        let event = Event::resync(change.stringer_id, change.year, change.old.unwrap_or(0), new, reason);
+        events::record(conn, &event.in_series(change.series))?;
     }
     Ok(())
 }
@@ -152,7 +158,7 @@ mod tests {
             ((2, 2025), (Some(7), 5)),
         ]);
         let summary = |allow_lower| {
-            decide(state.clone(), &handles, allow_lower)
+            decide(state.clone(), &handles, Series::Receipts, allow_lower)
                 .into_iter()
                 .map(|c| (c.stringer, c.year, c.new, c.action))
                 .collect::<Vec<_>>()

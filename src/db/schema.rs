@@ -3,6 +3,38 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    credit_counters (stringer_id, year) {
+        stringer_id -> Int8,
+        year -> Int4,
+        last_n -> Int8,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    credit_notes (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        order_id -> Nullable<Int8>,
+        credit_year -> Int4,
+        credit_seq -> Int8,
+        credit_number -> Text,
+        issued_at -> Timestamp,
+        amount_minor -> Int8,
+        currency -> Text,
+        vat_rate_bp -> Nullable<Int4>,
+        vat_minor -> Int8,
+        reason -> Text,
+        refund_method -> Text,
+        issuer_id -> Nullable<Int8>,
+        credited_before_minor -> Int8,
+        completes -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     customers (id) {
         id -> Int8,
         stringer_id -> Int8,
@@ -110,6 +142,7 @@ diesel::table! {
         string_length_cm -> Nullable<Int4>,
         own_string -> Bool,
         cross_string -> Nullable<Text>,
+        credited_minor -> Int8,
     }
 }
 
@@ -247,6 +280,9 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(credit_counters -> stringers (stringer_id));
+diesel::joinable!(credit_notes -> orders (order_id));
+diesel::joinable!(credit_notes -> stringers (stringer_id));
 diesel::joinable!(customers -> stringers (stringer_id));
 diesel::joinable!(listed_payments -> orders (order_id));
 diesel::joinable!(listed_payments -> stringers (stringer_id));
@@ -268,6 +304,8 @@ diesel::joinable!(strings -> stringers (stringer_id));
 diesel::joinable!(vat_rates -> stringers (stringer_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    credit_counters,
+    credit_notes,
     customers,
     issuers,
     listed_payments,

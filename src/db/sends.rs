@@ -5,7 +5,7 @@
 use super::events::{self, Event};
 use super::schema::{orders, receipt_events};
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, EventKind, OrderId, OrderKind, ReceiptNumber};
+use crate::domain::{now_utc, CreditNumber, EventKind, OrderId, OrderKind, ReceiptNumber};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::dsl::{exists, not};
@@ -23,6 +23,36 @@ pub fn record(
     Ok(events::record(conn, &Event::send(tenant.id(), order, number, to, message_id))?)
 }
 
+/// Records that the server accepted credit note `number` of `order` for `to`.
+pub fn record_credit(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+    number: CreditNumber,
+    to: &str,
+    message_id: &str,
+) -> Result<(), Error> {
+    Ok(events::record(conn, &Event::send_credit(tenant.id(), order, number, to, message_id))?)
+}
+
+/// When credit note `number` of the tenant was last sent, and to whom.
+pub fn last_credit(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    number: CreditNumber,
+) -> Result<Option<(NaiveDateTime, String)>, Error> {
+    Ok(tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
+        .filter(receipt_events::field.eq(events::CREDIT_EMAIL))
+        .filter(receipt_events::year.eq(number.0.year))
+        .filter(receipt_events::first_seq.eq(number.0.seq))
+        .order(receipt_events::id.desc())
+        .select((receipt_events::created_at, receipt_events::new_value.assume_not_null()))
+        .first(conn)
+        .optional()?)
+}
+
 /// When the document of one of the tenant's orders was last sent, and to whom.
 pub fn last(
     conn: &mut DbConn,
@@ -33,6 +63,7 @@ pub fn last(
         .events()
         .filter(receipt_events::order_id.eq(order.0))
         .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
+        .filter(receipt_events::field.ne(events::CREDIT_EMAIL))
         .order(receipt_events::id.desc())
         .select((receipt_events::created_at, receipt_events::new_value.assume_not_null()))
         .first(conn)
@@ -44,7 +75,8 @@ pub fn last(
 pub fn unsent(conn: &mut DbConn, tenant: &Tenant, year: Option<i32>) -> Result<Vec<OrderId>, Error> {
     let sent = receipt_events::table
         .filter(receipt_events::order_id.eq(orders::id.nullable()))
-        .filter(receipt_events::kind.eq(EventKind::Send.as_str()));
+        .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
+        .filter(receipt_events::field.ne(events::CREDIT_EMAIL));
     let mut query = tenant
         .orders()
         .filter(orders::receipt_number.is_not_null())

@@ -7,7 +7,7 @@
 //! several stringers). Listings over every stringer go through `Tenant::all`.
 
 use super::schema::{
-    customers, issuers, listed_payments, orders, payments, rackets, receipt_counters, receipt_events,
+    credit_counters, credit_notes, customers, issuers, listed_payments, orders, payments, rackets, receipt_counters, receipt_events,
     string_moves, stringers, strings, vat_rates,
 };
 use super::{DbConn, MultiBackend};
@@ -65,6 +65,16 @@ impl Tenant {
     /// This stringer's counters and nobody else's.
     pub fn counters(&self) -> Filter<receipt_counters::table, Eq<receipt_counters::stringer_id, i64>> {
         receipt_counters::table.filter(receipt_counters::stringer_id.eq(self.id.0))
+    }
+
+    /// This stringer's credit note counters and nobody else's.
+    pub fn credit_counters(&self) -> Filter<credit_counters::table, Eq<credit_counters::stringer_id, i64>> {
+        credit_counters::table.filter(credit_counters::stringer_id.eq(self.id.0))
+    }
+
+    /// This stringer's credit notes and nobody else's.
+    pub fn credit_notes(&self) -> Filter<credit_notes::table, Eq<credit_notes::stringer_id, i64>> {
+        credit_notes::table.filter(credit_notes::stringer_id.eq(self.id.0))
     }
 
     /// This stringer's profile versions (what its documents print) and nobody else's.

@@ -3,10 +3,10 @@
 //! through placeholder orders that hold them.
 
 use super::events::{self, Event};
-use super::schema::orders as orders_table;
+use super::schema::{credit_notes, orders as orders_table};
 use super::{counters, orders};
 use super::{DbConn, Tenant};
-use crate::domain::{local_year, now_utc, NumberRange, OrderId, OrderKind, ReceiptNumber, YEARS};
+use crate::domain::{local_year, now_utc, NumberRange, OrderId, OrderKind, ReceiptNumber, Series, SeriesRange, YEARS};
 use crate::error::{Error, Wanted};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -28,6 +28,9 @@ pub fn void_order(
         Some(existing) => return Err(Error::AlreadyVoid { order, number, reason: existing }),
         None => {}
     }
+    if let Some(how) = orders::left_the_shop(conn, &found)? {
+        return Err(Error::LeftTheShop { order, number, how });
+    }
     let now = now_utc();
     diesel::update(tenant.orders().filter(orders_table::id.eq(order.0)))
         .set((
@@ -37,7 +40,7 @@ pub fn void_order(
         ))
         .execute(conn)?;
     let numbers = NumberRange { first: number, last: number };
-    events::record(conn, &Event::void(tenant.id(), numbers, order, None, reason))?;
+    events::record(conn, &Event::void(tenant.id(), numbers, Some(order), None, reason))?;
     Ok((number, true))
 }
 
@@ -66,11 +69,12 @@ pub struct LostNumbers {
 pub fn void_lost_numbers(
     conn: &mut DbConn,
     tenant: &Tenant,
-    numbers: NumberRange,
+    lost: SeriesRange,
     reason: &str,
     dry_run: bool,
 ) -> Result<LostNumbers, Error> {
     let reason = required_reason(reason)?;
+    let SeriesRange { series, range: numbers } = lost;
     let year = numbers.year();
     let this_year = local_year(now_utc(), tenant.zone());
     if !YEARS.contains(&year) || year > this_year {
@@ -89,43 +93,68 @@ pub fn void_lost_numbers(
     }
     let now = now_utc();
     let counter = if dry_run {
-        counters::last_n(conn, tenant, year)?.unwrap_or(0)
+        counters::last_n(conn, tenant, series, year)?.unwrap_or(0)
     } else {
-        counters::lock(conn, tenant, year, now)?
+        counters::lock(conn, tenant, series, year, now)?
     };
     if numbers.first.seq > counter + 1 {
-        let next = ReceiptNumber::new(year, counter + 1);
+        let next = series.number(ReceiptNumber::new(year, counter + 1));
         let issued = if counter == 0 {
             format!("no number of {year} was issued yet")
         } else {
-            format!("the last number issued is {}", ReceiptNumber::new(year, counter))
+            format!("the last number issued is {}", series.number(ReceiptNumber::new(year, counter)))
         };
         return Err(Error::BadInput(format!(
-            "{numbers} lies above the counter of {} for {year} ({issued}): numbers above it \
+            "{lost} lies above the counter of {} for {year} ({issued}): numbers above it \
              can only be voided as a range that starts at {next}, e.g. --number {next}..{}",
             tenant.handle(),
-            numbers.last
+            series.number(numbers.last)
         )));
     }
-    refuse_held_numbers(conn, tenant, numbers)?;
+    match series {
+        Series::Receipts => refuse_held_numbers(conn, tenant, numbers)?,
+        Series::Credits => refuse_held_credit_numbers(conn, tenant, numbers)?,
+    }
     let counter_after = counter.max(numbers.last.seq);
     if dry_run {
         return Ok(LostNumbers {
-            numbers: numbers.to_string(),
+            numbers: lost.to_string(),
             counter_before: counter,
             counter_after,
             first_order: None,
         });
     }
-    let first_order = insert_placeholders(conn, tenant, numbers, reason)?;
-    counters::set(conn, tenant, year, Some(counter), counter_after, now)?;
+    let first_order = match series {
+        Series::Receipts => Some(insert_placeholders(conn, tenant, numbers, reason)?),
+        Series::Credits => {
+            super::credits::insert_placeholders(conn, tenant, numbers, reason)?;
+            None
+        }
+    };
+    counters::set(conn, tenant, series, year, Some(counter), counter_after, now)?;
     let moved = (counter_after != counter).then_some((counter, counter_after));
-    events::record(conn, &Event::void(tenant.id(), numbers, first_order, moved, reason))?;
-    Ok(LostNumbers {
-        numbers: numbers.to_string(),
-        counter_before: counter,
-        counter_after,
-        first_order: Some(first_order),
+    let event = Event::void(tenant.id(), numbers, first_order, moved, reason).in_series(series);
+    events::record(conn, &event)?;
+    Ok(LostNumbers { numbers: lost.to_string(), counter_before: counter, counter_after, first_order })
+}
+
+/// A lost credit number is one no credit note holds.
+fn refuse_held_credit_numbers(conn: &mut DbConn, tenant: &Tenant, numbers: NumberRange) -> Result<(), Error> {
+    let held: Vec<String> = tenant
+        .credit_notes()
+        .filter(credit_notes::credit_year.eq(numbers.year()))
+        .filter(credit_notes::credit_seq.between(numbers.first.seq, numbers.last.seq))
+        .select(credit_notes::credit_number)
+        .order(credit_notes::credit_seq)
+        .limit(6)
+        .load(conn)?;
+    if held.is_empty() {
+        return Ok(());
+    }
+    Err(Error::CreditNumbersHeld {
+        numbers: SeriesRange { series: Series::Credits, range: numbers }.to_string(),
+        stringer: tenant.handle().to_string(),
+        held,
     })
 }
 

@@ -20,7 +20,7 @@ pub use iso::check_country;
 pub use language::Language;
 pub use money::{Currency, Price};
 pub use profile::{check_email, check_siret, check_vat_number, siret_grouped};
-pub use receipt_number::{NumberRange, ReceiptNumber};
+pub use receipt_number::{CreditNumber, NumberRange, ReceiptNumber, Series, SeriesRange};
 pub use tension::check_tension;
 pub use text::{count, fold, folded_letters};
 pub use time::{
@@ -190,6 +190,8 @@ pub enum OrderStatus {
     Own,
     /// Numbered and void: final.
     Void,
+    /// Taken back in full by credit notes: nothing is owed.
+    Credited,
 }
 
 impl OrderStatus {
@@ -201,6 +203,7 @@ impl OrderStatus {
             OrderStatus::Paid => "paid",
             OrderStatus::Own => "own",
             OrderStatus::Void => "void",
+            OrderStatus::Credited => "credited",
         }
     }
 }
@@ -304,6 +307,8 @@ pub enum EventKind {
     Notify,
     /// The racket picked up by its owner.
     Pickup,
+    /// A credit note issued: its number (in the credit series), the original, the amount.
+    Credit,
 }
 
 impl EventKind {
@@ -350,6 +355,61 @@ impl FromStr for PaymentMethod {
 }
 
 impl TryFrom<String> for PaymentMethod {
+    type Error = String;
+
+    fn try_from(stored: String) -> Result<Self, Self::Error> {
+        stored.parse()
+    }
+}
+
+/// How a credit note's money went back: a way of paying, or `none` (an unpaid invoice is
+/// simply no longer owed).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::VariantArray, strum::IntoStaticStr, strum::Display,
+)]
+#[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
+pub enum Refund {
+    Cash,
+    Card,
+    Twint,
+    Transfer,
+    Other,
+    None,
+}
+
+impl Refund {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The way of paying the money went back by; None when none went back.
+    pub fn method(self) -> Option<PaymentMethod> {
+        match self {
+            Refund::Cash => Some(PaymentMethod::Cash),
+            Refund::Card => Some(PaymentMethod::Card),
+            Refund::Twint => Some(PaymentMethod::Twint),
+            Refund::Transfer => Some(PaymentMethod::Transfer),
+            Refund::Other => Some(PaymentMethod::Other),
+            Refund::None => None,
+        }
+    }
+
+    /// Paid back at the counter: the day's takings show it.
+    pub fn at_the_counter(self) -> bool {
+        matches!(self, Refund::Cash | Refund::Card | Refund::Twint)
+    }
+}
+
+impl FromStr for Refund {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        named(s, "a refund method")
+    }
+}
+
+impl TryFrom<String> for Refund {
     type Error = String;
 
     fn try_from(stored: String) -> Result<Self, Self::Error> {

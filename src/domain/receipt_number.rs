@@ -100,6 +100,105 @@ impl FromStr for NumberRange {
     }
 }
 
+/// A credit note's number, `C-YYYY-NNNN`: a series of its own per stringer and year,
+/// counted like receipts' (section 3's rules; the prefix is never translated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CreditNumber(pub ReceiptNumber);
+
+impl CreditNumber {
+    pub fn new(year: i32, seq: i64) -> Self {
+        CreditNumber(ReceiptNumber::new(year, seq))
+    }
+}
+
+impl fmt::Display for CreditNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "C-{}", self.0)
+    }
+}
+
+impl FromStr for CreditNumber {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let invalid = || format!("\"{s}\" is not a credit note number (expected C-YYYY-NNNN)");
+        let number = s.strip_prefix("C-").ok_or_else(invalid)?;
+        number.parse().map(CreditNumber).map_err(|_| invalid())
+    }
+}
+
+impl Serialize for CreditNumber {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Which series numbers belong to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Series {
+    /// Receipts and invoices: `YYYY-NNNN`.
+    #[default]
+    Receipts,
+    /// Credit notes: `C-YYYY-NNNN`.
+    Credits,
+}
+
+impl Series {
+    /// What a number of the series is printed with before it.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Series::Receipts => "",
+            Series::Credits => "C-",
+        }
+    }
+
+    /// A number of the series as printed.
+    pub fn number(self, number: ReceiptNumber) -> String {
+        format!("{}{number}", self.prefix())
+    }
+}
+
+/// Lost numbers that `void --number` accounts for: a range of receipt numbers, or of credit
+/// note numbers (`C-2026-0004..C-2026-0005`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesRange {
+    pub series: Series,
+    pub range: NumberRange,
+}
+
+impl fmt::Display for SeriesRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let prefix = self.series.prefix();
+        if self.range.first == self.range.last {
+            write!(f, "{prefix}{}", self.range.first)
+        } else {
+            write!(f, "{prefix}{}..{prefix}{}", self.range.first, self.range.last)
+        }
+    }
+}
+
+impl FromStr for SeriesRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if !s.starts_with("C-") {
+            return s.parse().map(|range| SeriesRange { series: Series::Receipts, range });
+        }
+        let unprefixed = |part: &str| {
+            part.strip_prefix("C-").map(str::to_string).ok_or_else(|| {
+                format!("\"{s}\" mixes series: a range of credit notes is C-YYYY-NNNN..C-YYYY-MMMM")
+            })
+        };
+        let plain = match s.split_once("..") {
+            Some((first, last)) => format!("{}..{}", unprefixed(first)?, unprefixed(last)?),
+            None => unprefixed(s)?,
+        };
+        let range: NumberRange = plain.parse().map_err(|e: String| e.replace(&plain, s))?;
+        Ok(SeriesRange { series: Series::Credits, range })
+    }
+}
+
 impl Serialize for ReceiptNumber {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
@@ -150,5 +249,19 @@ mod tests {
         assert!("2026-0008..2027-0012".parse::<NumberRange>().unwrap_err().contains("two years"));
         assert!("2026-0012..2026-0008".parse::<NumberRange>().unwrap_err().contains("backwards"));
         assert!("2026-0008..".parse::<NumberRange>().is_err());
+    }
+
+    #[test]
+    fn credit_numbers_are_their_own_series() {
+        assert_eq!(CreditNumber::new(2026, 7).to_string(), "C-2026-0007");
+        assert_eq!("C-2026-0007".parse(), Ok(CreditNumber::new(2026, 7)));
+        assert!("2026-0007".parse::<CreditNumber>().is_err());
+        assert!("C-2026-007".parse::<CreditNumber>().is_err());
+        let lost: SeriesRange = "C-2026-0004..C-2026-0005".parse().unwrap();
+        assert_eq!((lost.series, lost.range.count()), (Series::Credits, 2));
+        assert_eq!(lost.to_string(), "C-2026-0004..C-2026-0005");
+        let receipts: SeriesRange = "2026-0004".parse().unwrap();
+        assert_eq!((receipts.series, receipts.to_string()), (Series::Receipts, "2026-0004".into()));
+        assert!("C-2026-0004..2026-0005".parse::<SeriesRange>().unwrap_err().contains("mixes series"));
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::db::receipts::{self, Options};
 use crate::db::{Db, Tenant};
-use crate::domain::{OrderId, ReceiptNumber};
+use crate::domain::{CreditNumber, OrderId, ReceiptNumber};
 use crate::error::Error;
 use crate::receipt::{pdf, Receipt};
 use std::num::NonZeroUsize;
@@ -14,6 +14,11 @@ use std::thread;
 /// One receipt, as its document shows it.
 pub fn receipt(db: &mut Db, tenant: &Tenant, order: OrderId, options: Options) -> Result<Receipt, Error> {
     db.read(|conn| receipts::receipt(conn, tenant, order, options))
+}
+
+/// One credit note, as its document shows it.
+pub fn credit_note(db: &mut Db, tenant: &Tenant, number: CreditNumber, options: Options) -> Result<Receipt, Error> {
+    db.read(|conn| receipts::credit_note(conn, tenant, number, options))
 }
 
 /// What became of one receipt of the year: (stringer, number, written or why not).
@@ -71,7 +76,7 @@ pub fn write_year(
 
 /// Renders one receipt of the year into DIR/<handle>-<number>.pdf.
 fn write_one(dir: &Path, handle: &str, receipt: &Receipt) -> Result<Written, Error> {
-    let path = dir.join(crate::receipt::file_name(handle, receipt.number));
+    let path = dir.join(crate::receipt::file_name(handle, &receipt.number));
     let bytes = pdf::render(receipt)?;
     match std::fs::read(&path) {
         Ok(existing) if existing == bytes => Ok(Written::Same),

@@ -11,7 +11,7 @@ use crate::db::mint::{
 };
 use crate::db::stock::{self, Stocked};
 use crate::db::{counters, orders, Db, Tenant};
-use crate::domain::{check_strung_at, local_date, now_utc, Dated, OrderId, ReceiptNumber, Timestamp};
+use crate::domain::{check_strung_at, local_date, now_utc, Dated, OrderId, ReceiptNumber, Series, Timestamp};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 
@@ -157,7 +157,7 @@ pub fn mint_with(
     };
     match classify(&e) {
         Failure::UniqueViolation(Unique::ReceiptNumber) => {
-            let last_n = db.read(|conn| Ok(counters::last_n(conn, tenant, year)?))?.unwrap_or(0);
+            let last_n = db.read(|conn| Ok(counters::last_n(conn, tenant, Series::Receipts, year)?))?.unwrap_or(0);
             Err(Error::CounterBehind {
                 stringer: tenant.handle().to_string(),
                 number: ReceiptNumber::new(year, last_n + 1),

@@ -6,7 +6,7 @@
 
 use crate::db::receipts::{self, Options};
 use crate::db::{orders, sends, stringers, Db, Tenant};
-use crate::domain::{check_email, format_local, OrderId, OrderKind, ReceiptNumber};
+use crate::domain::{check_email, format_local, CreditNumber, OrderId, OrderKind, ReceiptNumber};
 use crate::error::{Error, Wanted};
 use crate::mail::{message_id, Notice, Outgoing, SmtpUrl};
 use crate::receipt::{pdf, Receipt};
@@ -127,6 +127,73 @@ pub fn send(
     Ok(document)
 }
 
+/// Sends credit note `number` to `to` (else its order's e-mail address), once unless
+/// `again`, journaled only once the server accepted it. Returns the recipient.
+pub fn send_credit(
+    db: &mut Db,
+    server: &SmtpUrl,
+    tenant: &Tenant,
+    number: CreditNumber,
+    to: Option<&str>,
+    again: bool,
+) -> Result<String, Error> {
+    let document = prepare_credit(db, tenant, number, to, Options::default())?;
+    let message = document.message()?;
+    db.confirm_durable()?;
+    if !again {
+        if let Some((when, to)) = db.read(|conn| sends::last_credit(conn, tenant, number))? {
+            let on = format_local(when, tenant.zone());
+            return Err(Error::AlreadySentCredit { number, on, to });
+        }
+    }
+    let _whole = crate::interrupt::Deferred::start();
+    server.send(&message)?;
+    let id = message_id(&message);
+    db.write(|conn| sends::record_credit(conn, tenant, document.order, number, &document.to, &id))
+        .map_err(|e| Error::AfterSending(Box::new(e)))?;
+    Ok(document.to)
+}
+
+/// A credit note ready to be sent, addressed to `to` or else its order's e-mail address.
+pub fn prepare_credit(
+    db: &mut Db,
+    tenant: &Tenant,
+    number: CreditNumber,
+    to: Option<&str>,
+    options: Options,
+) -> Result<Document, Error> {
+    let (email, profile, receipt, order) = db.read(|conn| {
+        let note = crate::db::credits::find(conn, tenant, number)?;
+        let order = note.order.ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
+        let found = orders::find(conn, tenant, order)?;
+        let profile = stringers::profile(conn, tenant)?;
+        Ok((found.email, profile, receipts::credit_note(conn, tenant, number, options)?, order))
+    })?;
+    let to = recipient(to.or(email.as_deref()), order)?;
+    let sender = profile.sender()?;
+    let pdf = pdf::render(&receipt)?;
+    Ok(Document {
+        number: receipt.number,
+        order,
+        filename: crate::receipt::file_name(tenant.handle(), &number),
+        from: (profile.business.name, sender),
+        to,
+        pdf,
+        receipt,
+    })
+}
+
+/// The address a document goes to: the one given, else the order's.
+fn recipient(to: Option<&str>, order: OrderId) -> Result<String, Error> {
+    match to {
+        Some(to) => check_email(to).map_err(Error::BadInput),
+        None => Err(Error::BadInput(format!(
+            "order {order} has no customer e-mail address: pass --to ADDRESS, or set it with \
+             `receipts order edit {order} --email ...`"
+        ))),
+    }
+}
+
 /// What a send was asked: to whom (else the order's address), in which form, and whether
 /// once more.
 #[derive(Debug, Clone, Copy, Default)]
@@ -157,6 +224,7 @@ fn deliver_document(
 pub struct Document {
     receipt: Receipt,
     pub number: ReceiptNumber,
+    pub order: OrderId,
     from: (String, String),
     pub to: String,
     pdf: Vec<u8>,
@@ -195,20 +263,13 @@ pub fn prepare_document(
         let profile = stringers::profile(conn, tenant)?;
         Ok((found, profile, receipts::receipt(conn, tenant, order, options)?))
     })?;
-    let to = match to.or(found.email.as_deref()) {
-        Some(to) => check_email(to).map_err(Error::BadInput)?,
-        None => {
-            return Err(Error::BadInput(format!(
-                "order {order} has no customer e-mail address: pass --to ADDRESS, or set it with \
-                 `receipts order edit {order} --email ...`"
-            )))
-        }
-    };
+    let to = recipient(to.or(found.email.as_deref()), order)?;
     let sender = profile.sender()?;
     let pdf = pdf::render(&receipt)?;
     Ok(Document {
         number: receipt.number,
-        filename: crate::receipt::file_name(tenant.handle(), receipt.number),
+        order,
+        filename: crate::receipt::file_name(tenant.handle(), &receipt.number),
         from: (profile.business.name, sender),
         to,
         pdf,

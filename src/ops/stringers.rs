@@ -4,6 +4,7 @@
 use crate::db::stringers::{self, ProfileEdit, Stringer};
 use crate::db::vat::{self, History};
 use crate::db::{counters, Db, Tenant};
+use crate::domain::Series;
 use crate::error::Error;
 use chrono_tz::Tz;
 
@@ -28,7 +29,7 @@ pub fn show(db: &mut Db, handle: &str) -> Result<Shown, Error> {
     db.read(|conn| {
         let tenant = Tenant::load(conn, handle)?;
         let stringer = stringers::profile(conn, &tenant)?;
-        let counters = counters::of_stringer(conn, &tenant)?;
+        let counters = counters::of_stringer(conn, &tenant, Series::Receipts)?;
         Ok(Shown { stringer, counters, rates: vat::history(conn, &tenant)? })
     })
 }

@@ -3,7 +3,7 @@
 
 use crate::db::void::{self, required_reason, LostNumbers};
 use crate::db::{Db, Tenant};
-use crate::domain::{NumberRange, OrderId, ReceiptNumber};
+use crate::domain::{OrderId, ReceiptNumber, SeriesRange};
 use crate::error::Error;
 
 /// Voids one of the tenant's numbered orders. Repeating the same void changes nothing; a
@@ -23,7 +23,7 @@ pub fn order(db: &mut Db, tenant: &Tenant, order: OrderId, reason: &str) -> Resu
 pub fn lost_numbers(
     db: &mut Db,
     tenant: &Tenant,
-    numbers: NumberRange,
+    numbers: SeriesRange,
     reason: &str,
     dry_run: bool,
 ) -> Result<LostNumbers, Error> {

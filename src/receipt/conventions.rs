@@ -42,7 +42,10 @@ impl Conventions {
     /// Austria, Italy), `1 250,00 €` (France).
     pub fn amount(&self, language: Language, amount: &Amount) -> String {
         let style = self.style(language);
-        let units = (amount.minor / 100).to_string();
+        // A credit note's amounts are negative: the sign goes before the digits.
+        let sign = if amount.minor < 0 { "-" } else { "" };
+        let minor = amount.minor.unsigned_abs();
+        let units = (minor / 100).to_string();
         let mut grouped = String::new();
         for (i, digit) in units.chars().enumerate() {
             if i > 0 && (units.len() - i).is_multiple_of(3) {
@@ -50,7 +53,7 @@ impl Conventions {
             }
             grouped.push(digit);
         }
-        let number = format!("{grouped}{}{:02}", style.decimal, amount.minor % 100);
+        let number = format!("{sign}{grouped}{}{:02}", style.decimal, minor % 100);
         match (style.currency_after, amount.currency.as_str()) {
             (true, "EUR") => format!("{number} €"),
             (true, code) => format!("{number} {code}"),
@@ -122,6 +125,8 @@ mod tests {
         assert_eq!(country("AT").amount(Language::En, &amount(125_000, "EUR")), "1.250,00 €");
         assert_eq!(country("IT").amount(Language::It, &amount(125_000, "EUR")), "1.250,00 €");
         assert_eq!(country("FR").amount(Language::Fr, &amount(125_000, "EUR")), "1\u{202f}250,00 €");
+        assert_eq!(swiss.amount(Language::De, &amount(-125_050, "CHF")), "CHF -1'250.50");
+        assert_eq!(country("DE").amount(Language::De, &amount(-5, "EUR")), "-0,05 €");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 mod canvas;
 mod conventions;
+mod credit;
 pub mod label;
 pub mod pdf;
 mod slip;
@@ -16,6 +17,7 @@ use crate::payment::Slip;
 use chrono::NaiveDate;
 
 pub use conventions::Conventions;
+pub use credit::CreditOf;
 pub use words::{SlipWords, Words};
 
 /// Everything a receipt shows.
@@ -60,6 +62,8 @@ pub struct Receipt {
     pub notes: Option<String>,
     /// How the customer pays an invoice: a QR-bill or an EPC QR code.
     pub slip: Option<Slip>,
+    /// Set for a credit note: the original it takes back, and how.
+    pub credit: Option<CreditOf>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,11 +92,22 @@ impl Receipt {
         }
     }
 
-    /// The title in the document's language: "Rechnung".
+    /// The title in the document's language: "Rechnung"; a credit note's by its country.
     pub fn title_text(&self) -> &'static str {
+        if self.credit.is_some() {
+            return credit::title(self.language, self.conventions.country.as_deref());
+        }
         match self.title() {
             Title::Receipt => self.words().receipt,
             Title::Invoice => self.words().invoice,
+        }
+    }
+
+    /// The document's number: the credit note's, else the receipt's.
+    pub fn shown_number(&self) -> String {
+        match &self.credit {
+            Some(credit) => credit.number.to_string(),
+            None => self.number.to_string(),
         }
     }
 
@@ -114,32 +129,15 @@ impl Receipt {
     /// The lines of the document, top to bottom, as both renderers lay them out. The
     /// payment part is not among them: each renderer draws it its own way.
     pub fn lines(&self) -> Vec<Line> {
+        if let Some(credit) = &self.credit {
+            return credit::lines(self, credit);
+        }
         let words = self.words();
-        let conventions = &self.conventions;
         let mut lines = Vec::new();
         if let Some(reason) = &self.void_reason {
             lines.push(Line::Alert(format!("{}: {reason}", words.void)));
         }
-        lines.push(Line::Heading(self.business.name.clone()));
-        for address in self.business_address() {
-            lines.push(Line::Plain(address));
-        }
-        let contact: Vec<&str> =
-            [self.business.email.as_deref(), self.business.phone.as_deref()].into_iter().flatten().collect();
-        if !contact.is_empty() {
-            lines.push(Line::Plain(contact.join(" · ")));
-        }
-        match (&self.business.vat_number, &self.business.tax_number) {
-            (Some(vat), _) => {
-                lines.push(Line::Plain(format!("{} {vat}", conventions.vat_number(self.language))))
-            }
-            (None, Some(tax)) => lines.push(Line::Plain(format!("{} {tax}", words.tax_number))),
-            (None, None) => {}
-        }
-        if let Some(siret) = &self.business.siret {
-            lines.push(Line::Plain(format!("SIRET {}", crate::domain::siret_grouped(siret))));
-        }
-        lines.push(Line::Gap);
+        lines.extend(self.seller_lines());
         let title = if self.copy {
             format!("{} ({})", self.title_text(), words.copy)
         } else {
@@ -148,34 +146,8 @@ impl Receipt {
         lines.push(Line::Title { title, number: format!("{} {}", words.number, self.number) });
         lines.push(Line::Gap);
         lines.push(Line::Field(words.date.into(), words.date_text(self.issued_on)));
-        if let Some(date) = self.service_date {
-            lines.push(Line::Field(words.service_date.into(), words.date_text(date)));
-        }
-        if let Some(customer) = &self.customer {
-            let mut value = customer.clone();
-            for line in &self.customer_address {
-                value.push('\n');
-                value.push_str(line);
-            }
-            lines.push(Line::Field(words.customer.into(), value));
-        }
-        lines.push(Line::Gap);
-        lines.push(Line::Section(words.work.into()));
-        if let Some(racket) = &self.racket {
-            lines.push(Line::Field(words.racket.into(), racket.clone()));
-        }
-        match (&self.string, &self.cross_string) {
-            (Some(mains), Some(crosses)) => lines.push(Line::Field(
-                words.string.into(),
-                format!("{mains} ({})\n{crosses} ({})", words.mains, words.crosses),
-            )),
-            (Some(string), None) => lines.push(Line::Field(words.string.into(), string.clone())),
-            (None, _) => {}
-        }
-        if let Some(tension) = &self.tension {
-            lines.push(Line::Field(words.tension.into(), tension.clone()));
-        }
-        lines.push(Line::Gap);
+        lines.extend(self.customer_and_work());
+        let conventions = &self.conventions;
         if !self.items.is_empty() {
             if let Some(stringing) = &self.stringing {
                 lines.push(Line::Item { text: words.stringing.into(), amount: self.amount_text(stringing) });
@@ -207,6 +179,67 @@ impl Receipt {
             lines.push(Line::Gap);
             lines.push(Line::Field(words.notes.into(), notes.clone()));
         }
+        lines
+    }
+
+    /// The business as the document's head shows it: name, address, contact, tax numbers.
+    fn seller_lines(&self) -> Vec<Line> {
+        let words = self.words();
+        let mut lines = vec![Line::Heading(self.business.name.clone())];
+        for address in self.business_address() {
+            lines.push(Line::Plain(address));
+        }
+        let contact: Vec<&str> =
+            [self.business.email.as_deref(), self.business.phone.as_deref()].into_iter().flatten().collect();
+        if !contact.is_empty() {
+            lines.push(Line::Plain(contact.join(" · ")));
+        }
+        match (&self.business.vat_number, &self.business.tax_number) {
+            (Some(vat), _) => {
+                lines.push(Line::Plain(format!("{} {vat}", self.conventions.vat_number(self.language))))
+            }
+            (None, Some(tax)) => lines.push(Line::Plain(format!("{} {tax}", words.tax_number))),
+            (None, None) => {}
+        }
+        if let Some(siret) = &self.business.siret {
+            lines.push(Line::Plain(format!("SIRET {}", crate::domain::siret_grouped(siret))));
+        }
+        lines.push(Line::Gap);
+        lines
+    }
+
+    /// The service date, the customer and the work done, as the original froze them.
+    fn customer_and_work(&self) -> Vec<Line> {
+        let words = self.words();
+        let mut lines = Vec::new();
+        if let Some(date) = self.service_date {
+            lines.push(Line::Field(words.service_date.into(), words.date_text(date)));
+        }
+        if let Some(customer) = &self.customer {
+            let mut value = customer.clone();
+            for line in &self.customer_address {
+                value.push('\n');
+                value.push_str(line);
+            }
+            lines.push(Line::Field(words.customer.into(), value));
+        }
+        lines.push(Line::Gap);
+        lines.push(Line::Section(words.work.into()));
+        if let Some(racket) = &self.racket {
+            lines.push(Line::Field(words.racket.into(), racket.clone()));
+        }
+        match (&self.string, &self.cross_string) {
+            (Some(mains), Some(crosses)) => lines.push(Line::Field(
+                words.string.into(),
+                format!("{mains} ({})\n{crosses} ({})", words.mains, words.crosses),
+            )),
+            (Some(string), None) => lines.push(Line::Field(words.string.into(), string.clone())),
+            (None, _) => {}
+        }
+        if let Some(tension) = &self.tension {
+            lines.push(Line::Field(words.tension.into(), tension.clone()));
+        }
+        lines.push(Line::Gap);
         lines
     }
 
@@ -268,6 +301,6 @@ pub enum Line {
 
 /// The name a receipt's PDF is saved and attached under, the same from every door:
 /// `anna-2026-0001.pdf`.
-pub fn file_name(handle: &str, number: crate::domain::ReceiptNumber) -> String {
+pub fn file_name(handle: &str, number: &dyn std::fmt::Display) -> String {
     format!("{handle}-{number}.pdf")
 }

@@ -21,13 +21,13 @@ pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
     use chrono::Datelike;
     document.set_metadata(
         Metadata::new()
-            .title(receipt.number.to_string())
+            .title(receipt.shown_number())
             .language(receipt.language.code().to_string())
             .creator("receipts".to_string())
             .creation_date(
                 DateTime::new(issued.year() as u16).month(issued.month() as u8).day(issued.day() as u8),
             )
-            .document_id(format!("receipt {} {}", receipt.business.name, receipt.number)),
+            .document_id(format!("receipt {} {}", receipt.business.name, receipt.shown_number())),
     );
 
     let mut pages = Pages::new(&mut document);

@@ -12,7 +12,7 @@ use super::{GroupReport, Options, Report};
 use crate::db::events::{self, Event};
 use crate::db::v1_import::{self, NewOrder};
 use crate::db::{counters, stringers, vat, DbConn};
-use crate::domain::{local_date, now_utc, Currency, OrderKind, ReceiptNumber, StringerId};
+use crate::domain::{local_date, now_utc, Currency, OrderKind, ReceiptNumber, Series, StringerId};
 use crate::error::Error;
 use indicatif::ProgressBar;
 use std::collections::hash_map::DefaultHasher;
@@ -241,7 +241,7 @@ fn refuse_renumbering(
             continue;
         };
         let (count, first, last) = v1_import::numbers_of_year(conn, tenant, year)?;
-        let counter = counters::last_n(conn, tenant, year)?.unwrap_or(0);
+        let counter = counters::last_n(conn, tenant, Series::Receipts, year)?.unwrap_or(0);
         let own = accounted.get(&(stringer, year)).copied().unwrap_or(0);
         let highest = plan.groups.get(&(stringer, Some(year))).map_or(0, |g: &Group| g.highest);
         if count > own || counter > highest {
@@ -335,9 +335,9 @@ fn set_counters(
         let (Some(year), Some(tenant)) = (year, &registry.get(stringer).tenant) else {
             continue;
         };
-        let old = counters::last_n(conn, tenant, year)?;
+        let old = counters::last_n(conn, tenant, Series::Receipts, year)?;
         let new = old.unwrap_or(0).max(group.highest);
-        counters::set(conn, tenant, year, old, new, now)?;
+        counters::set(conn, tenant, Series::Receipts, year, old, new, now)?;
         if let Some(&seqs) = new_numbers.get(&(stringer, year)) {
             events::record(
                 conn,

@@ -255,7 +255,7 @@ pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id
     let (name, bytes) = staff
         .db(&counter, move |db| {
             let receipt = ops::documents::receipt(db, &tenant, OrderId(id), Options::default())?;
-            Ok((crate::receipt::file_name(tenant.handle(), receipt.number), pdf::render(&receipt)?))
+            Ok((crate::receipt::file_name(tenant.handle(), &receipt.number), pdf::render(&receipt)?))
         })
         .await?;
     Ok(pdf_response(bytes, &name))

@@ -1,0 +1,12 @@
+DROP TRIGGER receipt_events_known_kinds;
+CREATE TRIGGER receipt_events_known_kinds
+    BEFORE INSERT ON receipt_events
+    FOR EACH ROW WHEN NEW.kind NOT IN ('mint', 'void', 'resync', 'v1_import', 'edit', 'send', 'payment', 'settle',
+                                       'customer_merge', 'customer_forget', 'notify', 'pickup')
+BEGIN
+    SELECT RAISE(ABORT, 'CHECK constraint failed: kind');
+END;
+DROP TRIGGER orders_credit_only_grows;
+ALTER TABLE orders DROP COLUMN credited_minor;
+DROP TABLE credit_notes;
+DROP TABLE credit_counters;

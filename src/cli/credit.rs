@@ -1,0 +1,71 @@
+//! `receipts credit`: a document the customer holds taken back, in full or in part, by a
+//! credit note of its own series (prints its number); with --send, e-mailed.
+
+use super::{one_of, output, Context, StringerOpt};
+use crate::db::Access;
+use crate::domain::{Price, Refund, Timestamp};
+use crate::ops::{credits, Whose};
+use clap::Args;
+
+#[derive(Debug, Args)]
+pub struct Opts {
+    /// The order whose document is taken back: its id, or its receipt number (YYYY-NNNN, with
+    /// --stringer)
+    #[arg(value_name = "ORDER")]
+    order: String,
+    /// Why, printed on the credit note and kept in the journal
+    #[arg(long)]
+    reason: String,
+    /// Take back only this much (e.g. 12.50) [default: all that is not credited yet]. Never
+    /// more than is left
+    #[arg(long, value_name = "PRICE")]
+    amount: Option<Price>,
+    /// How the money went back: required for a paid order (none: it was kept); an unpaid
+    /// invoice is simply no longer owed [default: none]
+    #[arg(long, value_name = "METHOD", value_parser = one_of::<Refund>(super::names::<Refund>()))]
+    refund: Option<Refund>,
+    /// When it was issued [default: now]; local time in the stringer's zone unless an offset
+    /// is given. Never in the future, never before its original, and not before the year's
+    /// last credit note unless --backdate
+    #[arg(long, value_name = "TIMESTAMP")]
+    at: Option<Timestamp>,
+    /// Accept an --at before the year's last credit note, or before last year
+    #[arg(long, requires = "at")]
+    backdate: bool,
+    /// Then e-mail the credit note to the order's address (as `receipts send C-...`)
+    #[arg(long)]
+    send: bool,
+    #[command(flatten)]
+    server: super::notify::ServerOpt,
+    #[command(flatten)]
+    stringer: StringerOpt,
+}
+
+pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
+    // Said before anything is issued: a credit note without a server would never go.
+    let server = opts.send.then(|| opts.server.server()).transpose()?;
+    let mut db = ctx.open(Access::Write)?;
+    let whose = opts.stringer.whose();
+    let (_, order) = whose.order_named(&mut db, &opts.order)?;
+    let request = credits::Request {
+        order,
+        amount: opts.amount,
+        refund: opts.refund,
+        reason: opts.reason,
+        at: opts.at,
+        backdate: opts.backdate,
+    };
+    let (tenant, credited) = credits::credit(&mut db, Whose::Named(opts.stringer.stringer.as_deref()), &request)?;
+    let number = credited.number;
+    if credited.fresh {
+        eprintln!("credit note {number} takes back {} of order {order} for {}", credited.amount, tenant.handle());
+    } else {
+        eprintln!("order {order} is credited in full already by {number}; nothing issued");
+    }
+    output::line(&number.to_string())?;
+    if let Some(server) = server {
+        let to = crate::ops::outbox::send_credit(&mut db, &server, &tenant, number, None, false)?;
+        eprintln!("credit note {number} sent to {to}");
+    }
+    Ok(())
+}
