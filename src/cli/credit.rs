@@ -5,6 +5,7 @@ use super::{one_of, output, Context, StringerOpt};
 use crate::db::Access;
 use crate::domain::{Price, Refund, Timestamp};
 use crate::ops::{credits, Whose};
+use crate::Error;
 use clap::Args;
 
 #[derive(Debug, Args)]
@@ -18,8 +19,8 @@ pub struct Opts {
     reason: String,
     /// Take back only this much (e.g. 12.50) [default: all that is not credited yet]. Never
     /// more than is left
-    #[arg(long, value_name = "PRICE")]
-    amount: Option<Price>,
+    #[arg(long, value_name = "PRICE", allow_hyphen_values = true)]
+    amount: Option<String>,
     /// How the money went back: required for a paid order (none: it was kept); an unpaid
     /// invoice is simply no longer owed [default: none]
     #[arg(long, value_name = "METHOD", value_parser = one_of::<Refund>(super::names::<Refund>()))]
@@ -41,15 +42,26 @@ pub struct Opts {
     stringer: StringerOpt,
 }
 
+/// A part to credit: a price, more than nothing (refused as bad input, 65, like a part too
+/// large).
+fn parse_amount(text: &str) -> Result<Price, Error> {
+    let invalid = |problem: String| Error::Invalid { field: "amount", problem };
+    if text.trim_start().starts_with('-') {
+        return Err(invalid(format!("is {text}: a credit takes back more than nothing")));
+    }
+    text.parse().map_err(invalid)
+}
+
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // Said before anything is issued: a credit note without a server would never go.
     let server = opts.send.then(|| opts.server.server()).transpose()?;
     let mut db = ctx.open(Access::Write)?;
     let whose = opts.stringer.whose();
     let (_, order) = whose.order_named(&mut db, &opts.order)?;
+    let amount = opts.amount.as_deref().map(parse_amount).transpose()?;
     let request = credits::Request {
         order,
-        amount: opts.amount,
+        amount,
         refund: opts.refund,
         reason: opts.reason,
         at: opts.at,

@@ -2,7 +2,10 @@
 
 use super::output::{self, Ledger, Rows};
 use super::{Context, StringerOpt};
+use crate::db::credits::CreditNote;
 use crate::db::listings::Listed;
+use crate::db::orders::Order;
+use crate::db::Tenant;
 use crate::db::Access;
 use crate::domain::{format_iso_local, Price, VatRate};
 use crate::files::NewFile;
@@ -31,12 +34,13 @@ pub struct Opts {
     format: Ledger,
 }
 
-/// One issued number of the year, as the accountant's ledger lists it.
+/// One issued number of the year, as the accountant's ledger lists it: a receipt, or a
+/// credit note (status `credit`).
 #[derive(Serialize, Tabled)]
 struct Entry {
     stringer: String,
     receipt_number: String,
-    /// issued | void
+    /// issued | void | credit
     status: &'static str,
     strung_at: String,
     paid_at: String,
@@ -53,6 +57,10 @@ struct Entry {
     currency: String,
     void_reason: String,
     order_id: i64,
+    /// A credit note's original (its receipt number); the row's amounts are negative.
+    credits: String,
+    /// When a credit note was issued.
+    credited_at: String,
 }
 
 /// Count and sums of one stringer's receipts in one currency, voids apart, with the VAT
@@ -64,6 +72,8 @@ struct Totals {
     total: i64,
     paid: i64,
     vat: BTreeMap<VatRate, i64>,
+    credit_notes: u64,
+    credited: i64,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
@@ -107,6 +117,17 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Ok(rows.push(&entry)?)
     })
     .context("cannot export the year")?;
+    ops::reports::credits_of_year(&mut db, tenant.as_ref(), opts.year, |tenant, note, original| {
+        let entry = credit_entry(tenant, &note, &original);
+        let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
+        sums.credit_notes += 1;
+        sums.credited += note.amount.0;
+        if let Some(rate) = note.vat_rate {
+            *sums.vat.entry(rate).or_default() -= note.vat.0;
+        }
+        Ok(rows.push(&entry)?)
+    })
+    .context("cannot export the year")?;
     let written = rows.finish()?;
     // The file first: a refused one says nothing more.
     let new_file = match (file, &opts.output) {
@@ -122,12 +143,16 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         let vat: Vec<String> =
             sums.vat.iter().map(|(rate, vat)| format!(", VAT {} at {rate} %", Price(*vat))).collect();
         eprintln!(
-            "{stringer} {}, {currency}: {}, total {}, paid {}, unpaid {}{}{}",
+            "{stringer} {}, {currency}: {}, total {}, paid {}, unpaid {}{}{}{}",
             opts.year,
             output::count(sums.receipts as usize, "receipt"),
             Price(sums.total),
             Price(sums.paid),
             Price(sums.total - sums.paid),
+            match sums.credit_notes {
+                0 => String::new(),
+                n => format!(", {} credited {}", output::count(n as usize, "credit note"), Price(sums.credited)),
+            },
             vat.concat(),
             if sums.voids > 0 { format!(" ({} void, not counted)", sums.voids) } else { String::new() }
         );
@@ -174,5 +199,32 @@ fn entry(listed: &Listed<'_>, rate: Option<VatRate>) -> Entry {
         currency: order.currency.to_string(),
         void_reason: order.void_reason.clone().unwrap_or_default(),
         order_id: order.id.0,
+        credits: String::new(),
+        credited_at: String::new(),
+    }
+}
+
+/// A credit note's row: its number, the original's work and customer, negative amounts.
+fn credit_entry(tenant: &Tenant, note: &CreditNote, original: &Order) -> Entry {
+    let negative = |minor: i64| Price(-minor).to_string();
+    Entry {
+        stringer: tenant.handle().to_string(),
+        receipt_number: note.number.to_string(),
+        status: "credit",
+        strung_at: String::new(),
+        paid_at: String::new(),
+        customer: original.customer.clone().unwrap_or_default(),
+        racket: original.racket.clone().unwrap_or_default(),
+        string: original.string.clone().unwrap_or_default(),
+        tension: original.tension.clone().unwrap_or_default(),
+        amount: negative(note.amount.0),
+        vat_rate: output::cell(note.vat_rate),
+        vat_amount: note.vat_rate.map(|_| negative(note.vat.0)).unwrap_or_default(),
+        net_amount: note.vat_rate.map(|_| negative(note.amount.0 - note.vat.0)).unwrap_or_default(),
+        currency: note.currency.to_string(),
+        void_reason: note.reason.clone(),
+        order_id: original.id.0,
+        credits: output::cell(original.number),
+        credited_at: format_iso_local(note.issued_at, tenant.zone()),
     }
 }

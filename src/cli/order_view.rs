@@ -60,8 +60,24 @@ pub struct OrderView {
     string_length: Option<String>,
     own_string: bool,
     notes: Option<String>,
+    /// What credit notes took back in all, and which.
+    credited: Option<String>,
+    credited_minor: i64,
+    credit_notes: Vec<CreditView>,
     #[serde(skip)]
     local: LocalTimes,
+}
+
+/// A credit note of the order: its number, what it took back, when it was e-mailed.
+#[derive(Debug, Serialize)]
+struct CreditView {
+    number: String,
+    amount: String,
+    amount_minor: i64,
+    sent_at: Option<String>,
+    sent_to: Option<String>,
+    #[serde(skip)]
+    sent_local: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -133,6 +149,20 @@ impl OrderView {
             string_length: order.string_length.map(|length| length.to_string()),
             own_string: order.own_string,
             notes: order.notes,
+            credited: (order.credited.0 > 0).then(|| order.credited.to_string()),
+            credited_minor: order.credited.0,
+            credit_notes: billing
+                .credit_notes
+                .iter()
+                .map(|note| CreditView {
+                    number: note.number.to_string(),
+                    amount: note.amount.to_string(),
+                    amount_minor: note.amount.0,
+                    sent_at: note.sent.as_ref().map(|(at, _)| format_utc(*at)),
+                    sent_to: note.sent.as_ref().map(|(_, to)| to.clone()),
+                    sent_local: note.sent.as_ref().map(|(at, _)| format_local(*at, tz)),
+                })
+                .collect(),
             local: LocalTimes {
                 zone: tz.name().to_string(),
                 ordered_at: local(order.ordered_at),
@@ -199,6 +229,16 @@ impl OrderView {
             ("paid by", self.payment_method.map(|m| m.to_string())),
         ];
         text.extend(more.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))));
+        if let Some(credited) = &self.credited {
+            text.push(format!("{:<12} {credited} {} by {}", "credited", self.currency, self.credited_by()));
+        }
+        for note in &self.credit_notes {
+            let sent = match (&note.sent_local, &note.sent_to) {
+                (Some(at), Some(to)) => format!("sent {at} {} to {to}", self.local.zone),
+                _ => "not sent".to_string(),
+            };
+            text.push(format!("{:<12} {} {} {}, {sent}", "credit note", note.number, note.amount, self.currency));
+        }
         if let Some(note) = &self.customer_note {
             text.push(format!("{:<12} {note}", "note"));
         }
@@ -209,13 +249,20 @@ impl OrderView {
     }
 }
 
+impl OrderView {
+    /// "C-2026-0001, C-2026-0002": the credit notes that took it back.
+    fn credited_by(&self) -> String {
+        self.credit_notes.iter().map(|note| note.number.as_str()).collect::<Vec<_>>().join(", ")
+    }
+}
+
 /// One line of `order list`: what people look for, narrow enough for 120 columns.
 #[derive(Debug, Serialize, Tabled)]
 struct OrderRow {
     id: i64,
     stringer: String,
     receipt: String,
-    status: OrderStatus,
+    status: String,
     customer: String,
     racket: String,
     string: String,
@@ -249,7 +296,11 @@ impl From<&OrderView> for OrderRow {
             id: view.id,
             stringer: view.stringer.clone(),
             receipt: output::cell(view.receipt_number.as_ref()),
-            status: view.status,
+            status: match view.credit_notes.is_empty() {
+                true => view.status.to_string(),
+                false if view.status == OrderStatus::Credited => format!("credited by {}", view.credited_by()),
+                false => format!("{}, credited by {}", view.status, view.credited_by()),
+            },
             customer: output::cell(view.customer.as_ref()),
             racket: output::cell(view.racket.as_ref()),
             string: output::cell(view.string.as_ref()),

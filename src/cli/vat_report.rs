@@ -67,6 +67,8 @@ struct Line {
     /// In percent; empty for receipts without VAT.
     vat_rate: String,
     receipts: u64,
+    /// Credit notes that lower the period's VAT (their amounts are taken off).
+    credit_notes: u64,
     gross: String,
     vat: String,
     net: String,
@@ -75,6 +77,7 @@ struct Line {
 #[derive(Default)]
 struct Sums {
     receipts: u64,
+    credit_notes: u64,
     gross: i64,
     vat: i64,
 }
@@ -100,11 +103,21 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         },
     )
     .context("cannot make the VAT report")?;
+    ops::reports::credits_of_period(&mut db, tenant.as_ref(), opts.basis.0, (first, last), |tenant, note| {
+        let key = (tenant.handle().to_string(), note.currency.to_string(), note.vat_rate);
+        let line = sums.entry(key).or_default();
+        line.credit_notes += 1;
+        line.gross -= note.amount.0;
+        line.vat -= note.vat.0;
+        Ok(())
+    })
+    .context("cannot make the VAT report")?;
     let mut totals: BTreeMap<String, Sums> = BTreeMap::new();
     let mut rows = Rows::<Line>::new(opts.format.into());
     for ((stringer, currency, rate), line) in &sums {
         let total = totals.entry(currency.clone()).or_default();
         total.receipts += line.receipts;
+        total.credit_notes += line.credit_notes;
         total.gross += line.gross;
         total.vat += line.vat;
         rows.push(&row(stringer, currency, *rate, line))?;
@@ -125,6 +138,7 @@ fn row(stringer: &str, currency: &str, rate: Option<VatRate>, sums: &Sums) -> Li
         currency: currency.to_string(),
         vat_rate: output::cell(rate),
         receipts: sums.receipts,
+        credit_notes: sums.credit_notes,
         gross: Price(sums.gross).to_string(),
         vat: Price(sums.vat).to_string(),
         net: Price(sums.gross - sums.vat).to_string(),

@@ -373,6 +373,40 @@ pub fn of_order(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> Result<Ve
         .collect())
 }
 
+/// The tenant's credit notes issued from `bounds.0` up to `bounds.1` (instants in UTC), by
+/// number (placeholders of lost numbers left out).
+pub fn in_period(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    bounds: (NaiveDateTime, NaiveDateTime),
+) -> Result<Vec<CreditNote>, Error> {
+    Ok(tenant
+        .credit_notes()
+        .filter(credit_notes::order_id.is_not_null())
+        .filter(credit_notes::issued_at.ge(bounds.0))
+        .filter(credit_notes::issued_at.lt(bounds.1))
+        .order((credit_notes::credit_year, credit_notes::credit_seq))
+        .select(CreditRow::as_select())
+        .load(conn)?
+        .into_iter()
+        .map(CreditNote::from)
+        .collect())
+}
+
+/// The tenant's credit notes numbered in `year`, by number (placeholders left out).
+pub fn of_year(conn: &mut DbConn, tenant: &Tenant, year: i32) -> Result<Vec<CreditNote>, Error> {
+    Ok(tenant
+        .credit_notes()
+        .filter(credit_notes::order_id.is_not_null())
+        .filter(credit_notes::credit_year.eq(year))
+        .order(credit_notes::credit_seq)
+        .select(CreditRow::as_select())
+        .load(conn)?
+        .into_iter()
+        .map(CreditNote::from)
+        .collect())
+}
+
 /// One of the tenant's credit notes by its number.
 pub fn find(conn: &mut DbConn, tenant: &Tenant, number: CreditNumber) -> Result<CreditNote, Error> {
     tenant

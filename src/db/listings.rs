@@ -108,6 +108,9 @@ impl Overdue {
     }
 }
 
+/// Something of the total is left once credit notes are taken off.
+const OWED: &str = "orders.credited_minor < coalesce(orders.price_minor, 0) + orders.items_minor";
+
 /// One page of a stringer's orders after the key `after` (receipt sequence under a year
 /// filter, else id).
 fn page_of(
@@ -164,10 +167,16 @@ fn page_of(
         Some(StatusFilter::Strung) => query.filter(orders::strung_at.is_not_null()).filter(not_void),
         Some(StatusFilter::Paid) => query.filter(orders::paid_at.is_not_null()).filter(not_void),
         // The stringer's own rackets ask for no money.
+        // ... and an invoice credited in full is owed no more.
         Some(StatusFilter::Unpaid | StatusFilter::Overdue) => query
             .filter(orders::receipt_number.is_not_null())
             .filter(orders::kind.eq(OrderKind::Client.as_str()))
             .filter(orders::paid_at.is_null())
+            .filter(not_void)
+            .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(OWED)),
+        Some(StatusFilter::Credited) => query
+            .filter(orders::credited_minor.gt(0))
+            .filter(diesel::dsl::not(diesel::dsl::sql::<diesel::sql_types::Bool>(OWED)))
             .filter(not_void),
         Some(StatusFilter::Void) => query.filter(orders::voided_at.is_not_null()),
         Some(StatusFilter::Waiting) => query

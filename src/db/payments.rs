@@ -32,6 +32,8 @@ pub enum Outcome {
     /// No receipt holds the reference.
     UnknownReference,
     Void,
+    /// The invoice is credited in full: nothing is owed.
+    Credited,
     /// The order is paid already: a double payment, to be refunded.
     AlreadyPaid,
     Partial,
@@ -68,6 +70,7 @@ impl Outcome {
             Outcome::AlreadyApplied => "applied by an earlier import",
             Outcome::UnknownReference => "no receipt holds this reference",
             Outcome::Void => "the order is void",
+            Outcome::Credited => "the invoice is credited in full, so nothing is owed: refund the customer",
             Outcome::AlreadyPaid => "the order was paid already: a double payment, refund the customer",
             Outcome::Partial => "less than the invoice asks: a partial payment",
             Outcome::Over => "more than the invoice asks: an overpayment",
@@ -398,8 +401,10 @@ impl Import {
                     .select((
                         orders_table::id,
                         orders_table::receipt_seq.assume_not_null(),
-                        // What the invoice asks: the stringing and the items.
-                        orders_table::price_minor.assume_not_null() + orders_table::items_minor,
+                        // What the invoice still asks: the stringing and the items, less what
+                        // its credit notes took back.
+                        orders_table::price_minor.assume_not_null() + orders_table::items_minor
+                            - orders_table::credited_minor,
                         orders_table::currency,
                         orders_table::paid_at.is_not_null(),
                         orders_table::voided_at.is_not_null(),
@@ -435,6 +440,8 @@ fn judge(invoice: &Invoice, credit: &Credit, paid_by_this_import: bool) -> Outco
     let tx = &credit.tx;
     if invoice.void {
         Outcome::Void
+    } else if asked <= 0 {
+        Outcome::Credited
     } else if invoice.paid || paid_by_this_import {
         Outcome::AlreadyPaid
     } else if invoice.issued_on.is_some_and(|issued| credit.booked_on < issued) {

@@ -148,11 +148,13 @@ impl Frozen {
     /// What a numbered order asks of its customer, by the profile it was issued under.
     pub fn billing(&self, order: &Order, tenant: &Tenant) -> Billing {
         let Ok(issuer) = self.issuer(order) else { return Billing::default() };
-        let due_on = order.due_on(issuer);
+        // An invoice credited in full is owed no more (its document still says when it was due).
+        let due_on = order.due_on(issuer).filter(|_| !order.fully_credited());
         Billing {
             due_on,
             overdue: due_on.is_some_and(|due| due < local_date(now_utc(), issuer.zone)),
             reference: order.number.and_then(|number| reference(order, issuer, tenant, number)),
+            credit_notes: Vec::new(),
         }
     }
 
@@ -301,6 +303,41 @@ pub struct Billing {
     /// The payment reference its invoice carries (printed in groups), for a client order
     /// whose stringer has an account its currency is paid into.
     pub reference: Option<String>,
+    /// The credit notes that took it back, in part or in full (read for an order credited).
+    pub credit_notes: Vec<CreditShown>,
+}
+
+/// A credit note of an order as its listings show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreditShown {
+    pub number: CreditNumber,
+    pub amount: crate::domain::Price,
+    /// When it was e-mailed, and to whom.
+    pub sent: Option<(NaiveDateTime, String)>,
+}
+
+impl Billing {
+    /// With the credit notes of `order` (none read for an order never credited); `sent` says
+    /// whether to look up each one's delivery.
+    pub fn with_credit_notes(
+        mut self,
+        conn: &mut DbConn,
+        tenant: &Tenant,
+        order: &Order,
+        sent: bool,
+    ) -> Result<Billing, Error> {
+        if order.credited.0 == 0 {
+            return Ok(self);
+        }
+        for note in credits::of_order(conn, tenant, order.id)? {
+            let sent = match sent {
+                true => super::sends::last_credit(conn, tenant, note.number)?,
+                false => None,
+            };
+            self.credit_notes.push(CreditShown { number: note.number, amount: note.amount, sent });
+        }
+        Ok(self)
+    }
 }
 
 /// The payment reference of a client order's invoice, as its slip prints it.

@@ -28,7 +28,8 @@ impl Sums {
 }
 
 /// (currency, method, VAT rate): the method is `cash`, `card`, `twint`, `transfer`,
-/// `other`, or `unrecorded` for a payment entered without its method.
+/// `other`, or `unrecorded` for a payment entered without its method; `cash refund`, `card
+/// refund`, `twint refund` for money paid back at the counter (negative).
 pub type Key = (String, String, Option<VatRate>);
 
 /// A period's takings.
@@ -102,6 +103,15 @@ fn of(
         sum.add(&Sums { payments: 1, amount, vat: rate.map_or(0, |r| r.included_in(amount)) });
         Ok(())
     })?;
+    // Money paid back at the counter: a line of its own per method, negative, on its day.
+    for note in super::credits::in_period(conn, tenant, bounds)? {
+        if !note.refund.at_the_counter() {
+            continue;
+        }
+        let method = format!("{} refund", note.refund);
+        let sum = sums.entry((note.currency.to_string(), method, note.vat_rate)).or_default();
+        sum.add(&Sums { payments: 1, amount: -note.amount.0, vat: -note.vat.0 });
+    }
     let mut totals: BTreeMap<String, Sums> = BTreeMap::new();
     for ((currency, _, _), sum) in &sums {
         totals.entry(currency.clone()).or_default().add(sum);

@@ -251,6 +251,8 @@ pub enum StatusFilter {
     Overdue,
     /// Void.
     Void,
+    /// Taken back in full by credit notes.
+    Credited,
 }
 
 impl StatusFilter {
@@ -264,9 +266,10 @@ impl StatusFilter {
             StatusFilter::Open => "taken, not strung: no number yet",
             StatusFilter::Strung => "strung and numbered, not void",
             StatusFilter::Paid => "paid, not void",
-            StatusFilter::Unpaid => "numbered, not paid, not void: money still to come",
+            StatusFilter::Unpaid => "numbered, not paid, not void, not credited in full: money still to come",
             StatusFilter::Overdue => "unpaid past the invoice's due date (issue date and payment days)",
             StatusFilter::Void => "void",
+            StatusFilter::Credited => "taken back in full by credit notes: nothing is owed",
             StatusFilter::Waiting => "a client's racket strung and not picked up yet",
         }
     }

@@ -35,7 +35,9 @@ impl FromStr for Price {
 
 impl fmt::Display for Price {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{:02}", self.0 / 100, self.0 % 100)
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let minor = self.0.unsigned_abs();
+        write!(f, "{sign}{}.{:02}", minor / 100, minor % 100)
     }
 }
 
@@ -103,6 +105,8 @@ mod tests {
         assert_eq!("35.05".parse(), Ok(Price(3505)));
         assert_eq!("0.00".parse(), Ok(Price(0)));
         assert_eq!(Price(3505).to_string(), "35.05");
+        assert_eq!(Price(-3505).to_string(), "-35.05");
+        assert_eq!(Price(-5).to_string(), "-0.05");
     }
 
     #[test]

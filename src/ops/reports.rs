@@ -11,7 +11,8 @@ use crate::db::queue::{self, Queue};
 use crate::db::receipts::Frozen;
 use crate::db::stock::{self, Stocked};
 use crate::db::{Db, Tenant};
-use crate::domain::{day_start, VatRate};
+use crate::db::credits::{self, CreditNote};
+use crate::domain::{day_start, Refund, VatRate};
 use crate::error::Error;
 use chrono::{NaiveDate, NaiveDateTime};
 
@@ -77,11 +78,7 @@ pub fn orders_of_period(
 ) -> Result<(), Error> {
     db.read(|conn| {
         let frozen = Frozen::load(conn, named)?;
-        let tenants = match named {
-            Some(tenant) => vec![tenant.clone()],
-            None => Tenant::all(conn)?,
-        };
-        for tenant in &tenants {
+        for tenant in &tenants(conn, named)? {
             let bounds = (day_start(first, tenant.zone()), day_start(last, tenant.zone()));
             listings::for_each_in_period(conn, tenant, basis, bounds, |order| {
                 let rate = frozen.vat_rate(&order, tenant)?;
@@ -90,6 +87,56 @@ pub fn orders_of_period(
         }
         Ok(())
     })
+}
+
+/// The credit notes of the year of the stringer named (or of each stringer), each with its
+/// original.
+pub fn credits_of_year(
+    db: &mut Db,
+    named: Option<&Tenant>,
+    year: i32,
+    mut each: impl FnMut(&Tenant, CreditNote, Order) -> Result<(), Error>,
+) -> Result<(), Error> {
+    db.read(|conn| {
+        for tenant in &tenants(conn, named)? {
+            for note in credits::of_year(conn, tenant, year)? {
+                let Some(order) = note.order else { continue };
+                let original = crate::db::orders::find(conn, tenant, order)?;
+                each(tenant, note, original)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The credit notes a period's VAT report lowers: every one issued in it on the agreed
+/// basis; on the received basis only those that paid money back.
+pub fn credits_of_period(
+    db: &mut Db,
+    named: Option<&Tenant>,
+    basis: Basis,
+    (first, last): (NaiveDate, NaiveDate),
+    mut each: impl FnMut(&Tenant, CreditNote) -> Result<(), Error>,
+) -> Result<(), Error> {
+    db.read(|conn| {
+        for tenant in &tenants(conn, named)? {
+            let bounds = (day_start(first, tenant.zone()), day_start(last, tenant.zone()));
+            for note in credits::in_period(conn, tenant, bounds)? {
+                if basis == Basis::Agreed || note.refund != Refund::None {
+                    each(tenant, note)?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The stringer named, or every stringer.
+fn tenants(conn: &mut crate::db::DbConn, named: Option<&Tenant>) -> Result<Vec<Tenant>, Error> {
+    match named {
+        Some(tenant) => Ok(vec![tenant.clone()]),
+        None => Tenant::all(conn),
+    }
 }
 
 /// The bank transactions imports listed for somebody to look at (only those open).
