@@ -283,9 +283,7 @@ pub enum Error {
     NoReference { number: ReceiptNumber, stringer: String },
 
     /// `send` of a document sent before, without `--again`.
-    #[error(
-        "credit note {number} was sent on {on} to {to}; pass --again to send it once more"
-    )]
+    #[error("credit note {number} was sent on {on} to {to}; pass --again to send it once more")]
     AlreadySentCredit { number: CreditNumber, on: String, to: String },
 
     #[error("receipt {number} (order {order}) was sent on {on} to {to}: pass --again to send it once more")]

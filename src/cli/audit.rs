@@ -28,6 +28,8 @@ pub struct Opts {
 #[derive(Serialize, Tabled)]
 struct Row {
     stringer: String,
+    /// receipts, or credit notes (C-YYYY-NNNN)
+    series: &'static str,
     year: i32,
     numbers: i64,
     highest: String,
@@ -50,14 +52,14 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     if unsound > 0 {
         let problems: usize = report.iter().map(|y| y.problems.len()).sum();
         return Err(Error::AuditFailed(format!(
-            "the audit found {} in {unsound} of {} (stringer, year) sequences",
+            "the audit found {} in {unsound} of {} (stringer, series, year) sequences",
             output::count(problems, "problem"),
             report.len()
         ))
         .into());
     }
     eprintln!(
-        "audit passed: {} (stringer, year) sequences, each numbered 1..N with every void explained",
+        "audit passed: {} (stringer, series, year) sequences, each numbered 1..N with every void explained",
         report.len()
     );
     Ok(())
@@ -69,10 +71,11 @@ fn table(report: &[YearAudit]) -> std::io::Result<()> {
     for y in report {
         rows.push(&Row {
             stringer: y.stringer.clone(),
+            series: y.series.label(),
             year: y.year,
             numbers: y.numbers,
             highest: if y.highest > 0 {
-                ReceiptNumber::new(y.year, y.highest).to_string()
+                y.series.number(ReceiptNumber::new(y.year, y.highest))
             } else {
                 String::new()
             },
@@ -85,9 +88,10 @@ fn table(report: &[YearAudit]) -> std::io::Result<()> {
     rows.finish()?;
     for y in report {
         for void in &y.voids {
+            let order = void.order.map(|order| format!(" (order {order})")).unwrap_or_default();
             output::line(&format!(
-                "{} {}: void {} (order {}): {}",
-                y.stringer, y.year, void.number, void.order, void.reason
+                "{} {}: void {}{order}: {}",
+                y.stringer, y.year, void.number, void.reason
             ))?;
         }
         for problem in &y.problems {

@@ -67,10 +67,16 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         at: opts.at,
         backdate: opts.backdate,
     };
-    let (tenant, credited) = credits::credit(&mut db, Whose::Named(opts.stringer.stringer.as_deref()), &request)?;
+    let (tenant, credited) =
+        credits::credit(&mut db, Whose::Named(opts.stringer.stringer.as_deref()), &request)?;
     let number = credited.number;
     if credited.fresh {
-        eprintln!("credit note {number} takes back {} of order {order} for {}", credited.amount, tenant.handle());
+        eprintln!(
+            "credit note {number} takes back {} {} of order {order} for {}",
+            credited.currency,
+            credited.amount,
+            tenant.handle()
+        );
     } else {
         eprintln!("order {order} is credited in full already by {number}; nothing issued");
     }

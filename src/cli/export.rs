@@ -5,8 +5,8 @@ use super::{Context, StringerOpt};
 use crate::db::credits::CreditNote;
 use crate::db::listings::Listed;
 use crate::db::orders::Order;
-use crate::db::Tenant;
 use crate::db::Access;
+use crate::db::Tenant;
 use crate::domain::{format_iso_local, Price, VatRate};
 use crate::files::NewFile;
 use crate::ops;
@@ -151,7 +151,11 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             Price(sums.total - sums.paid),
             match sums.credit_notes {
                 0 => String::new(),
-                n => format!(", {} credited {}", output::count(n as usize, "credit note"), Price(sums.credited)),
+                n => format!(
+                    ", {} credited {}",
+                    output::count(n as usize, "credit note"),
+                    Price(sums.credited)
+                ),
             },
             vat.concat(),
             if sums.voids > 0 { format!(" ({} void, not counted)", sums.voids) } else { String::new() }

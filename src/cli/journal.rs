@@ -65,9 +65,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 }
 
 fn entry(logged: Logged<'_>) -> Entry {
-    let number = |seq: i64| ReceiptNumber::new(logged.year, seq);
+    let series = logged.series();
+    let number = |seq: i64| series.number(ReceiptNumber::new(logged.year, seq));
     let numbers = match (logged.first_seq, logged.last_seq) {
-        (Some(first), Some(last)) if first == last => number(first).to_string(),
+        (Some(first), Some(last)) if first == last => number(first),
         (Some(first), Some(last)) => format!("{}..{}", number(first), number(last)),
         _ => String::new(),
     };

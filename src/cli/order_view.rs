@@ -237,7 +237,10 @@ impl OrderView {
                 (Some(at), Some(to)) => format!("sent {at} {} to {to}", self.local.zone),
                 _ => "not sent".to_string(),
             };
-            text.push(format!("{:<12} {} {} {}, {sent}", "credit note", note.number, note.amount, self.currency));
+            text.push(format!(
+                "{:<12} {} {} {}, {sent}",
+                "credit note", note.number, note.amount, self.currency
+            ));
         }
         if let Some(note) = &self.customer_note {
             text.push(format!("{:<12} {note}", "note"));
@@ -298,7 +301,9 @@ impl From<&OrderView> for OrderRow {
             receipt: output::cell(view.receipt_number.as_ref()),
             status: match view.credit_notes.is_empty() {
                 true => view.status.to_string(),
-                false if view.status == OrderStatus::Credited => format!("credited by {}", view.credited_by()),
+                false if view.status == OrderStatus::Credited => {
+                    format!("credited by {}", view.credited_by())
+                }
                 false => format!("{}, credited by {}", view.status, view.credited_by()),
             },
             customer: output::cell(view.customer.as_ref()),

@@ -27,6 +27,8 @@ pub struct Opts {
 #[derive(Serialize, Tabled)]
 struct Row {
     stringer: String,
+    /// receipts, or credit notes
+    series: &'static str,
     year: i32,
     old: String,
     new: String,
@@ -56,7 +58,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     if kept > 0 {
         eprintln!(
-            "{} ahead of the orders and kept: numbers above the highest order \
+            "{} ahead of the orders and kept: numbers above the highest in use \
              were handed out; document them with `receipts void --number`, or pass --allow-lower \
              if they were never given to anyone",
             output::count(kept, "counter")
@@ -68,6 +70,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 fn row(change: &CounterChange) -> Row {
     Row {
         stringer: change.stringer.clone(),
+        series: change.series.label(),
         year: change.year,
         old: output::cell(change.old),
         new: output::cell(change.new),

@@ -1,15 +1,17 @@
-//! The audit: proof, per (stringer, year), that the issued numbers are exactly 1..=last_n,
-//! with every void explained and every gap or coming collision named.
+//! The audit: proof, per (stringer, series, year), that the issued numbers are exactly
+//! 1..=last_n, with every void explained and every gap or coming collision named. The two
+//! series, receipts and credit notes, are kept apart.
 
-use super::schema::{orders, receipt_counters};
+use super::counters;
+use super::schema::orders;
 use super::{DbConn, MultiBackend, Tenant};
-use crate::domain::{format_local, local_year, year_start, ReceiptNumber};
+use crate::domain::{format_local, local_year, year_start, ReceiptNumber, Series};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use chrono_tz::Tz;
 use diesel::prelude::*;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
-use diesel::sql_types::{BigInt, Integer};
+use diesel::sql_types::{BigInt, Integer, Nullable, Text};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -17,6 +19,8 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct YearAudit {
     pub stringer: String,
+    /// Receipts, or credit notes.
+    pub series: Series,
     pub year: i32,
     /// Orders holding a number of this year.
     pub numbers: i64,
@@ -40,25 +44,24 @@ pub struct YearAudit {
 pub enum Problem {
     /// Numbers held by more than one order.
     Duplicates { count: i64 },
-    /// Numbers issued that no order holds.
-    Gap { first: ReceiptNumber, last: ReceiptNumber },
+    /// Numbers issued that no order (no credit note) holds.
+    Gap { first: String, last: String },
     /// A numbered order strung outside the year of its number.
     Misplaced { number: ReceiptNumber, order: i64, strung_at: String, strung_year: i32 },
     /// More misplaced orders than are listed.
     MoreMisplaced { count: i64 },
     /// The counter is behind (or missing): the next mint would collide.
-    CounterBehind { counter: Option<i64>, highest: ReceiptNumber },
+    CounterBehind { counter: Option<i64>, highest: String },
 }
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Problem::Duplicates { count } => write!(f, "{count} numbers are held by more than one order"),
-            Problem::Gap { first, last } => write!(
-                f,
-                "{} issued but held by no order (document lost numbers with `receipts void --number`)",
-                Gap { first: *first, last: *last }
-            ),
+            Problem::Gap { first, last } => {
+                let range = if first == last { first.clone() } else { format!("{first}..{last}") };
+                write!(f, "{range} issued but held by nothing (document lost numbers with `receipts void --number`)")
+            }
             Problem::Misplaced { number, order, strung_at, strung_year } => write!(
                 f,
                 "{number} (order {order}) was strung on {strung_at}, in {strung_year}: a receipt's year is the year it was strung"
@@ -68,7 +71,7 @@ impl std::fmt::Display for Problem {
             }
             Problem::CounterBehind { counter, highest } => write!(
                 f,
-                "counter {} is behind the highest number {highest}: the next mint would collide; run `receipts resync-counters`",
+                "counter {} is behind the highest number {highest}: the next number would collide; run `receipts resync-counters`",
                 counter.map_or("missing".to_string(), |c| c.to_string())
             ),
         }
@@ -128,24 +131,28 @@ pub fn strung_outside_year(
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Void {
-    pub number: ReceiptNumber,
-    pub order: i64,
+    pub number: String,
+    /// The void order (none for a lost credit note number).
+    pub order: Option<i64>,
     pub reason: String,
 }
 
-/// Numbers `first..=last` that no order holds.
+/// Numbers `first..=last` that nothing holds.
 #[derive(Debug, Clone, Serialize)]
 pub struct Gap {
+    #[serde(skip)]
+    pub series: Series,
     pub first: ReceiptNumber,
     pub last: ReceiptNumber,
 }
 
 impl std::fmt::Display for Gap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (first, last) = (self.series.number(self.first), self.series.number(self.last));
         if self.first == self.last {
-            write!(f, "{}", self.first)
+            write!(f, "{first}")
         } else {
-            write!(f, "{}..{}", self.first, self.last)
+            write!(f, "{first}..{last}")
         }
     }
 }
@@ -156,105 +163,178 @@ impl YearAudit {
     }
 }
 
-/// Audits every (stringer, year), or only the tenant's, or only one year. A view over every
-/// stringer at once (a few grouped queries, never a loop over orders), exempt from tenancy:
-/// it filters by the tenant's id itself when one is given.
+/// Audits every (stringer, series, year), or only the tenant's, or only one year. A view
+/// over every stringer at once (a few grouped queries per series, never a loop over orders),
+/// exempt from tenancy: it filters by the tenant's id itself when one is given.
 pub fn audit(conn: &mut DbConn, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<YearAudit>, Error> {
     let tenants: BTreeMap<i64, Tenant> = match tenant {
         Some(tenant) => BTreeMap::from([(tenant.id().0, tenant.clone())]),
         None => Tenant::all(conn)?.into_iter().map(|t| (t.id().0, t)).collect(),
     };
-    let mut years: BTreeMap<(i64, i32), YearAudit> = BTreeMap::new();
-    fn entry<'a>(
-        years: &'a mut BTreeMap<(i64, i32), YearAudit>,
-        tenants: &BTreeMap<i64, Tenant>,
-        stringer: i64,
-        year: i32,
-    ) -> &'a mut YearAudit {
-        years.entry((stringer, year)).or_insert_with(|| YearAudit {
-            stringer: tenants.get(&stringer).map_or_else(|| stringer.to_string(), |t| t.handle().to_string()),
-            year,
-            ..YearAudit::default()
-        })
-    }
-
+    let mut years: BTreeMap<(i64, Series, i32), YearAudit> = BTreeMap::new();
     let filters = Filters { stringer: tenant.map(|t| t.id().0), year };
-    let (mut counters, voided) = match tenant {
-        Some(tenant) => (tenant.counters().into_boxed(), tenant.orders().into_boxed()),
-        None => (receipt_counters::table.into_boxed(), orders::table.into_boxed()),
-    };
-    let mut voided = voided.filter(orders::voided_at.is_not_null());
-    if let Some(year) = year {
-        counters = counters.filter(receipt_counters::year.eq(year));
-        voided = voided.filter(orders::receipt_year.eq(year));
-    }
-
-    for summary in filters
-        .scoped(
-            "SELECT stringer_id, receipt_year AS year, count(*) AS numbers,
-                count(DISTINCT receipt_seq) AS distinct_numbers, max(receipt_seq) AS highest
-             FROM orders WHERE receipt_number IS NOT NULL",
-        )
-        .sql(" GROUP BY stringer_id, receipt_year")
-        .load::<Summary>(conn)?
-    {
-        let audit = entry(&mut years, &tenants, summary.stringer_id, summary.year);
-        audit.numbers = summary.numbers;
-        audit.duplicates = summary.numbers - summary.distinct_numbers;
-        audit.highest = summary.highest;
-    }
-    for (stringer, year, last_n) in counters
-        .select((receipt_counters::stringer_id, receipt_counters::year, receipt_counters::last_n))
-        .load::<(i64, i32, i64)>(conn)?
-    {
-        entry(&mut years, &tenants, stringer, year).counter = Some(last_n);
-    }
-    for (stringer, year, seq, order, reason) in voided
-        .select((
-            orders::stringer_id,
-            orders::receipt_year,
-            orders::receipt_seq,
-            orders::id,
-            orders::void_reason,
-        ))
-        .order((orders::stringer_id, orders::receipt_year, orders::receipt_seq))
-        .load::<(i64, Option<i32>, Option<i64>, i64, Option<String>)>(conn)?
-    {
-        if let (Some(year), Some(seq)) = (year, seq) {
-            entry(&mut years, &tenants, stringer, year).voids.push(Void {
-                number: ReceiptNumber::new(year, seq),
-                order,
-                reason: reason.unwrap_or_default(),
-            });
+    for series in [Series::Receipts, Series::Credits] {
+        let found = Found::of(conn, &filters, series)?;
+        for (stringer, year, audit) in found.into_years() {
+            let name =
+                tenants.get(&stringer).map_or_else(|| stringer.to_string(), |t| t.handle().to_string());
+            years.insert((stringer, series, year), YearAudit { stringer: name, series, year, ..audit });
         }
     }
-    for gap in inner_gaps(conn, &filters)? {
-        entry(&mut years, &tenants, gap.stringer_id, gap.year).gaps.push(Gap {
-            first: ReceiptNumber::new(gap.year, gap.first_missing),
-            last: ReceiptNumber::new(gap.year, gap.last_missing),
-        });
-    }
-
-    for (&(stringer, year), audit) in years.iter_mut() {
-        if let Some(tenant) = tenants.get(&stringer) {
+    for (&(stringer, series, year), audit) in years.iter_mut() {
+        if let (Some(tenant), Series::Receipts) = (tenants.get(&stringer), series) {
             (audit.misplaced, audit.misplaced_count) =
                 strung_outside_year(conn, tenant, year, tenant.zone(), 5)?;
         }
     }
-
     let mut report: Vec<YearAudit> = years.into_values().collect();
     for audit in &mut report {
         judge(audit);
     }
-    report.sort_by(|a, b| (&a.stringer, a.year).cmp(&(&b.stringer, b.year)));
+    report.sort_by(|a, b| (&a.stringer, a.series, a.year).cmp(&(&b.stringer, b.series, b.year)));
     Ok(report)
+}
+
+/// What one series holds, per (stringer, year): its numbers, counters, voids and inner gaps.
+struct Found {
+    years: BTreeMap<(i64, i32), YearAudit>,
+}
+
+impl Found {
+    fn of(conn: &mut DbConn, filters: &Filters, series: Series) -> Result<Found, Error> {
+        let mut found = Found { years: BTreeMap::new() };
+        let table = Numbers::of(series);
+        for summary in filters
+            .scoped(
+                table,
+                &format!(
+                    "SELECT stringer_id, {year} AS year, count(*) AS numbers,
+                        count(DISTINCT {seq}) AS distinct_numbers, max({seq}) AS highest
+                     FROM {table} WHERE {held}",
+                    year = table.year,
+                    seq = table.seq,
+                    table = table.table,
+                    held = table.held
+                ),
+            )
+            .sql(format!(" GROUP BY stringer_id, {}", table.year))
+            .load::<Summary>(conn)?
+        {
+            let audit = found.entry(summary.stringer_id, summary.year);
+            audit.numbers = summary.numbers;
+            audit.duplicates = summary.numbers - summary.distinct_numbers;
+            audit.highest = summary.highest;
+        }
+        for (stringer, year, last_n) in counters::all(conn, series, filters.year)? {
+            if filters.stringer.is_none_or(|id| id == stringer) {
+                found.entry(stringer, year).counter = Some(last_n);
+            }
+        }
+        for void in filters
+            .scoped(
+                table,
+                &format!(
+                    "SELECT stringer_id, {year} AS year, {seq} AS seq, {order} AS order_id, {reason} AS reason
+                     FROM {table} WHERE {voided}",
+                    year = table.year,
+                    seq = table.seq,
+                    order = table.order,
+                    reason = table.reason,
+                    table = table.table,
+                    voided = table.voided
+                ),
+            )
+            .sql(format!(" ORDER BY stringer_id, {}, {}", table.year, table.seq))
+            .load::<VoidRow>(conn)?
+        {
+            found.entry(void.stringer_id, void.year).voids.push(Void {
+                number: series.number(ReceiptNumber::new(void.year, void.seq)),
+                order: void.order_id,
+                reason: void.reason.unwrap_or_default(),
+            });
+        }
+        for gap in inner_gaps(conn, filters, table)? {
+            found.entry(gap.stringer_id, gap.year).gaps.push(Gap {
+                series,
+                first: ReceiptNumber::new(gap.year, gap.first_missing),
+                last: ReceiptNumber::new(gap.year, gap.last_missing),
+            });
+        }
+        for audit in found.years.values_mut() {
+            audit.series = series;
+        }
+        Ok(found)
+    }
+
+    fn entry(&mut self, stringer: i64, year: i32) -> &mut YearAudit {
+        self.years.entry((stringer, year)).or_insert_with(|| YearAudit { year, ..YearAudit::default() })
+    }
+
+    fn into_years(self) -> impl Iterator<Item = (i64, i32, YearAudit)> {
+        self.years.into_iter().map(|((stringer, year), audit)| (stringer, year, audit))
+    }
+}
+
+/// Where a series keeps its numbers.
+#[derive(Clone, Copy)]
+struct Numbers {
+    table: &'static str,
+    year: &'static str,
+    seq: &'static str,
+    /// A row that holds a number.
+    held: &'static str,
+    /// A row that holds a number void (with its reason).
+    voided: &'static str,
+    order: &'static str,
+    reason: &'static str,
+}
+
+impl Numbers {
+    fn of(series: Series) -> Numbers {
+        match series {
+            Series::Receipts => Numbers {
+                table: "orders",
+                year: "receipt_year",
+                seq: "receipt_seq",
+                held: "receipt_number IS NOT NULL",
+                voided: "receipt_number IS NOT NULL AND voided_at IS NOT NULL",
+                order: "id",
+                reason: "void_reason",
+            },
+            Series::Credits => Numbers {
+                table: "credit_notes",
+                year: "credit_year",
+                seq: "credit_seq",
+                held: "credit_seq IS NOT NULL",
+                voided: "order_id IS NULL",
+                order: "order_id",
+                reason: "reason",
+            },
+        }
+    }
+}
+
+#[derive(QueryableByName)]
+struct VoidRow {
+    #[diesel(sql_type = BigInt)]
+    stringer_id: i64,
+    #[diesel(sql_type = Integer)]
+    year: i32,
+    #[diesel(sql_type = BigInt)]
+    seq: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    order_id: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    reason: Option<String>,
 }
 
 /// Adds the numbers the counter handed out beyond the highest order, and names problems.
 fn judge(audit: &mut YearAudit) {
     let counter = audit.counter.unwrap_or(0);
+    let series = audit.series;
     if counter > audit.highest {
         audit.gaps.push(Gap {
+            series,
             first: ReceiptNumber::new(audit.year, audit.highest + 1),
             last: ReceiptNumber::new(audit.year, counter),
         });
@@ -263,7 +343,7 @@ fn judge(audit: &mut YearAudit) {
         audit.problems.push(Problem::Duplicates { count: audit.duplicates });
     }
     for gap in &audit.gaps {
-        audit.problems.push(Problem::Gap { first: gap.first, last: gap.last });
+        audit.problems.push(Problem::Gap { first: series.number(gap.first), last: series.number(gap.last) });
     }
     for m in &audit.misplaced {
         audit.problems.push(Problem::Misplaced {
@@ -280,7 +360,7 @@ fn judge(audit: &mut YearAudit) {
     if counter < audit.highest {
         audit.problems.push(Problem::CounterBehind {
             counter: audit.counter,
-            highest: ReceiptNumber::new(audit.year, audit.highest),
+            highest: series.number(ReceiptNumber::new(audit.year, audit.highest)),
         });
     }
 }
@@ -293,9 +373,9 @@ struct Filters {
 }
 
 impl Filters {
-    /// `sql` (a query over `orders` that ends in its WHERE clause) narrowed to the scope,
-    /// the values bound as parameters (`$1` is a placeholder on both backends).
-    fn scoped(&self, sql: &str) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
+    /// `sql` (a query over the series' table that ends in its WHERE clause) narrowed to the
+    /// scope, the values bound as parameters (`$1` is a placeholder on both backends).
+    fn scoped(&self, numbers: Numbers, sql: &str) -> BoxedSqlQuery<'static, MultiBackend, SqlQuery> {
         let mut query = diesel::sql_query(sql).into_boxed();
         let mut placeholders = 0;
         if let Some(id) = self.stringer {
@@ -304,7 +384,7 @@ impl Filters {
         }
         if let Some(year) = self.year {
             placeholders += 1;
-            query = query.sql(format!(" AND receipt_year = ${placeholders}")).bind::<Integer, _>(year);
+            query = query.sql(format!(" AND {} = ${placeholders}", numbers.year)).bind::<Integer, _>(year);
         }
         query
     }
@@ -338,22 +418,26 @@ struct InnerGap {
 
 /// Runs of missing numbers below the highest one, found by comparing each number with the
 /// one before it (in the database, so a million orders are never loaded).
-fn inner_gaps(conn: &mut DbConn, filters: &Filters) -> QueryResult<Vec<InnerGap>> {
+fn inner_gaps(conn: &mut DbConn, filters: &Filters, numbers: Numbers) -> QueryResult<Vec<InnerGap>> {
+    let Numbers { table, year, seq, held, .. } = numbers;
     filters
         .scoped(
-            "SELECT stringer_id, receipt_year AS year, prev + 1 AS first_missing, receipt_seq - 1 AS last_missing
-             FROM (
-                 SELECT stringer_id, receipt_year, receipt_seq,
-                        lag(receipt_seq, 1, CAST(0 AS BIGINT))
-                            OVER (PARTITION BY stringer_id, receipt_year ORDER BY receipt_seq) AS prev
-                 FROM orders
-                 WHERE receipt_number IS NOT NULL",
+            numbers,
+            &format!(
+                "SELECT stringer_id, {year} AS year, prev + 1 AS first_missing, {seq} - 1 AS last_missing
+                 FROM (
+                     SELECT stringer_id, {year}, {seq},
+                            lag({seq}, 1, CAST(0 AS BIGINT))
+                                OVER (PARTITION BY stringer_id, {year} ORDER BY {seq}) AS prev
+                     FROM {table}
+                     WHERE {held}"
+            ),
         )
-        .sql(
+        .sql(format!(
             ") numbered
-             WHERE receipt_seq > prev + 1
-             ORDER BY stringer_id, year, first_missing",
-        )
+             WHERE {seq} > prev + 1
+             ORDER BY stringer_id, year, first_missing"
+        ))
         .load(conn)
 }
 

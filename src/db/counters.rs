@@ -43,10 +43,13 @@ pub fn last_n(conn: &mut DbConn, tenant: &Tenant, series: Series, year: i32) -> 
 
 /// Every year of a stringer's series with its `last_n`, oldest first.
 pub fn of_stringer(conn: &mut DbConn, tenant: &Tenant, series: Series) -> QueryResult<Vec<(i32, i64)>> {
-    diesel::sql_query(format!("SELECT year, last_n FROM {} WHERE stringer_id = $1 ORDER BY year", table(series)))
-        .bind::<BigInt, _>(tenant.id().0)
-        .load::<YearLastN>(conn)
-        .map(|rows| rows.into_iter().map(|r| (r.year, r.last_n)).collect())
+    diesel::sql_query(format!(
+        "SELECT year, last_n FROM {} WHERE stringer_id = $1 ORDER BY year",
+        table(series)
+    ))
+    .bind::<BigInt, _>(tenant.id().0)
+    .load::<YearLastN>(conn)
+    .map(|rows| rows.into_iter().map(|r| (r.year, r.last_n)).collect())
 }
 
 /// Every stringer's counters of a series: (stringer, year, last_n). A view over all of them,
@@ -63,7 +66,9 @@ pub fn all(conn: &mut DbConn, series: Series, year: Option<i32>) -> QueryResult<
     }
     let sql = format!("SELECT stringer_id, year, last_n FROM {}", table(series));
     let rows = match year {
-        Some(year) => diesel::sql_query(format!("{sql} WHERE year = $1")).bind::<Integer, _>(year).load::<Row>(conn),
+        Some(year) => {
+            diesel::sql_query(format!("{sql} WHERE year = $1")).bind::<Integer, _>(year).load::<Row>(conn)
+        }
         None => diesel::sql_query(sql).load::<Row>(conn),
     }?;
     Ok(rows.into_iter().map(|r| (r.stringer_id, r.year, r.last_n)).collect())
@@ -72,7 +77,13 @@ pub fn all(conn: &mut DbConn, series: Series, year: Option<i32>) -> QueryResult<
 /// `last_n` of (stringer, year), with the row locked until the transaction ends so nothing
 /// moves it meanwhile (SQLite: the write transaction already keeps every writer out). A
 /// missing row is made at 0, which is what it means.
-pub fn lock(conn: &mut DbConn, tenant: &Tenant, series: Series, year: i32, now: NaiveDateTime) -> QueryResult<i64> {
+pub fn lock(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    series: Series,
+    year: i32,
+    now: NaiveDateTime,
+) -> QueryResult<i64> {
     diesel::sql_query(format!(
         "INSERT INTO {} (stringer_id, year, last_n, created_at, updated_at) VALUES ($1, $2, 0, $3, $3)
          ON CONFLICT (stringer_id, year) DO NOTHING",
@@ -86,11 +97,14 @@ pub fn lock(conn: &mut DbConn, tenant: &Tenant, series: Series, year: i32, now: 
         DbConn::Postgres(_) => " FOR UPDATE",
         DbConn::Sqlite(_) => "",
     };
-    diesel::sql_query(format!("SELECT last_n FROM {} WHERE stringer_id = $1 AND year = $2{lock}", table(series)))
-        .bind::<BigInt, _>(tenant.id().0)
-        .bind::<Integer, _>(year)
-        .get_result::<LastN>(conn)
-        .map(|row| row.last_n)
+    diesel::sql_query(format!(
+        "SELECT last_n FROM {} WHERE stringer_id = $1 AND year = $2{lock}",
+        table(series)
+    ))
+    .bind::<BigInt, _>(tenant.id().0)
+    .bind::<Integer, _>(year)
+    .get_result::<LastN>(conn)
+    .map(|row| row.last_n)
 }
 
 /// Sets (stringer, year) to `new`; `old` is what the caller read (None: no row yet).
@@ -130,7 +144,13 @@ pub fn set(
 
 /// The step that takes a number: creates the year's row at 1 or adds one, and returns the
 /// new value (`INSERT ... ON CONFLICT DO UPDATE ... RETURNING`).
-pub fn bump(conn: &mut DbConn, tenant: &Tenant, series: Series, year: i32, now: NaiveDateTime) -> QueryResult<i64> {
+pub fn bump(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    series: Series,
+    year: i32,
+    now: NaiveDateTime,
+) -> QueryResult<i64> {
     diesel::sql_query(format!(
         "INSERT INTO {table} AS c (stringer_id, year, last_n, created_at, updated_at) VALUES ($1, $2, 1, $3, $3)
          ON CONFLICT (stringer_id, year) DO UPDATE SET last_n = c.last_n + 1, updated_at = excluded.updated_at

@@ -100,11 +100,12 @@ pub struct Request<'a> {
 }
 
 /// What a credit did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credited {
     pub number: CreditNumber,
     pub order: OrderId,
     pub amount: Price,
+    pub currency: Currency,
     /// False: a full credit asked again; the credit note that completed it is named.
     pub fresh: bool,
 }
@@ -116,11 +117,13 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
     let left = Price(total.0 - order.credited.0);
     let amount = match request.amount {
         None if left.0 <= 0 => {
-            let last = of_order(conn, tenant, order.id)?.into_iter().last().ok_or_else(|| Error::Internal {
-                what: "credit",
-                detail: format!("order {} is credited without a credit note", order.id),
-            })?;
-            return Ok(Credited { number: last.number, order: order.id, amount: last.amount, fresh: false });
+            let last =
+                of_order(conn, tenant, order.id)?.into_iter().last().ok_or_else(|| Error::Internal {
+                    what: "credit",
+                    detail: format!("order {} is credited without a credit note", order.id),
+                })?;
+            let (number, amount, currency) = (last.number, last.amount, last.currency);
+            return Ok(Credited { number, order: order.id, amount, currency, fresh: false });
         }
         None => left,
         Some(_) if left.0 <= 0 => return Err(credited_in_full(conn, tenant, &order, number)?),
@@ -159,22 +162,18 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
         ))
         .execute(conn)?;
     diesel::update(tenant.orders().filter(orders_table::id.eq(order.id.0)))
-        .set((
-            orders_table::credited_minor.eq(order.credited.0 + amount.0),
-            orders_table::updated_at.eq(now),
-        ))
+        .set((orders_table::credited_minor.eq(order.credited.0 + amount.0), orders_table::updated_at.eq(now)))
         .execute(conn)?;
     let credit_number = CreditNumber::new(year, seq);
     let (original, shown) = (number.to_string(), format!("{} {amount}", order.currency));
     let event = Event::credit(tenant.id(), order.id, credit_number, &original, &shown, request.reason);
     events::record(conn, &event)?;
-    Ok(Credited { number: credit_number, order: order.id, amount, fresh: true })
+    Ok(Credited { number: credit_number, order: order.id, amount, currency: order.currency, fresh: true })
 }
 
 /// Calls `receipts_credit_now` (PostgreSQL): the credit note issued now in one statement,
 /// for the stringer named or else the order's owner. None when the case takes the long way
 /// (a refusal to explain, a full credit done already, an unusual order).
-#[expect(clippy::too_many_arguments, reason = "the statement's parameters, bound one by one")]
 pub fn credit_now_statement(
     pg: &mut PgConnection,
     order: OrderId,
@@ -211,14 +210,19 @@ pub struct CreditedNow {
     o_seq: i64,
     #[diesel(sql_type = BigInt)]
     o_amount: i64,
+    #[diesel(sql_type = Text)]
+    o_currency: String,
 }
 
 impl CreditedNow {
     /// The stringer and the fresh credit note.
     pub fn credited(self, order: OrderId) -> Result<(Tenant, Credited), Error> {
-        let CreditedNow { o_stringer, o_handle, o_zone, o_year, o_seq, o_amount } = self;
+        let CreditedNow { o_stringer, o_handle, o_zone, o_year, o_seq, o_amount, o_currency } = self;
         let tenant = Tenant::looked_up(o_stringer, o_handle, o_zone)?;
-        let credited = Credited { number: CreditNumber::new(o_year, o_seq), order, amount: Price(o_amount), fresh: true };
+        let currency = Currency::try_from(o_currency)
+            .map_err(|detail| Error::Internal { what: "a credit note", detail })?;
+        let number = CreditNumber::new(o_year, o_seq);
+        let credited = Credited { number, order, amount: Price(o_amount), currency, fresh: true };
         Ok((tenant, credited))
     }
 }
@@ -227,7 +231,13 @@ impl CreditedNow {
 /// every other writer out already).
 fn locked(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
     if let DbConn::Postgres(pg) = conn {
-        tenant.orders().filter(orders_table::id.eq(id.0)).select(orders_table::id).for_update().first::<i64>(pg).optional()?;
+        tenant
+            .orders()
+            .filter(orders_table::id.eq(id.0))
+            .select(orders_table::id)
+            .for_update()
+            .first::<i64>(pg)
+            .optional()?;
     }
     orders::find(conn, tenant, id)
 }
@@ -236,16 +246,21 @@ fn locked(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Erro
 fn creditable(order: &Order) -> Result<(ReceiptNumber, Price), Error> {
     let not = |why: String| Error::NotCreditable { order: order.id, why };
     let Some(number) = order.number else {
-        return Err(not("it has no receipt number, so no document was issued to take back (edit or delete it)".into()));
+        return Err(not(
+            "it has no receipt number, so no document was issued to take back (edit or delete it)".into(),
+        ));
     };
     if let Some(reason) = &order.void_reason {
-        return Err(not(format!("{number} is void ({reason}): a void number's document never left the shop")));
+        return Err(not(format!(
+            "{number} is void ({reason}): a void number's document never left the shop"
+        )));
     }
     if order.kind == OrderKind::Own {
         return Err(not(format!("{number} is the stringer's own racket, whose document asks for no money")));
     }
     let total = order.total().filter(|t| t.0 > 0);
-    let total = total.ok_or_else(|| not(format!("{number} asks for no money, so there is nothing to credit")))?;
+    let total =
+        total.ok_or_else(|| not(format!("{number} asks for no money, so there is nothing to credit")))?;
     Ok((number, total))
 }
 
@@ -253,7 +268,10 @@ fn creditable(order: &Order) -> Result<(ReceiptNumber, Price), Error> {
 fn check_amount(order: &Order, number: ReceiptNumber, amount: Price, left: Price) -> Result<Price, Error> {
     let currency = &order.currency;
     if amount.0 <= 0 {
-        return Err(Error::Invalid { field: "amount", problem: format!("is {currency} {amount}: a credit takes back more than nothing") });
+        return Err(Error::Invalid {
+            field: "amount",
+            problem: format!("is {currency} {amount}: a credit takes back more than nothing"),
+        });
     }
     if amount.0 > left.0 {
         return Err(Error::Invalid {
@@ -268,11 +286,19 @@ fn check_amount(order: &Order, number: ReceiptNumber, amount: Price, left: Price
 }
 
 /// An order credited in full already, asked for a part.
-fn credited_in_full(conn: &mut DbConn, tenant: &Tenant, order: &Order, number: ReceiptNumber) -> Result<Error, Error> {
+fn credited_in_full(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: &Order,
+    number: ReceiptNumber,
+) -> Result<Error, Error> {
     let by: Vec<String> = of_order(conn, tenant, order.id)?.iter().map(|c| c.number.to_string()).collect();
     Ok(Error::NotCreditable {
         order: order.id,
-        why: format!("{number} is credited in full already (by {}): nothing is left to credit", by.join(", ")),
+        why: format!(
+            "{number} is credited in full already (by {}): nothing is left to credit",
+            by.join(", ")
+        ),
     })
 }
 
@@ -355,8 +381,10 @@ fn check_time(
 
 /// The VAT the order's credit notes took back so far.
 fn vat_credited(conn: &mut DbConn, order: OrderId) -> Result<i64, Error> {
-    let vats: Vec<i64> =
-        credit_notes::table.filter(credit_notes::order_id.eq(order.0)).select(credit_notes::vat_minor).load(conn)?;
+    let vats: Vec<i64> = credit_notes::table
+        .filter(credit_notes::order_id.eq(order.0))
+        .select(credit_notes::vat_minor)
+        .load(conn)?;
     Ok(vats.into_iter().sum())
 }
 

@@ -3,7 +3,9 @@
 
 use super::schema::receipt_events;
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, CreditNumber, EventKind, NumberRange, OrderId, ReceiptNumber, Series, StringerId};
+use crate::domain::{
+    now_utc, CreditNumber, EventKind, NumberRange, OrderId, ReceiptNumber, Series, StringerId,
+};
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -188,7 +190,9 @@ impl<'a> Event<'a> {
     pub fn in_series(self, series: Series) -> Event<'a> {
         match series {
             Series::Receipts => self,
-            Series::Credits => Event { change: Some(Change { field: SERIES, old: None, new: Some("credits") }), ..self },
+            Series::Credits => {
+                Event { change: Some(Change { field: SERIES, old: None, new: Some("credits") }), ..self }
+            }
         }
     }
 

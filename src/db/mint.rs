@@ -12,8 +12,8 @@ use super::schema::{issuers, orders as orders_table, stringers};
 use super::{counters, orders, stock, vat};
 use super::{DbConn, Tenant};
 use crate::domain::{
-    address_limit_passed, format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber, Series,
-    YEARS,
+    address_limit_passed, format_local, local_date, local_year, now_utc, OrderId, OrderKind, ReceiptNumber,
+    Series, YEARS,
 };
 use crate::error::Error;
 use chrono::NaiveDateTime;

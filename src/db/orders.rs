@@ -446,6 +446,9 @@ pub fn left_the_shop(conn: &mut DbConn, order: &Order) -> Result<Option<&'static
     if order.kind != OrderKind::Client {
         return Ok(None);
     }
+    if order.credited.0 > 0 {
+        return Ok(Some("is taken back by a credit note already"));
+    }
     if order.paid_at.is_some() {
         return Ok(Some("is paid"));
     }

@@ -51,7 +51,9 @@ pub fn credit_note(
     options: Options,
 ) -> Result<Receipt, Error> {
     let note = credits::find(conn, tenant, number)?;
-    let order_id = note.order.ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
+    let order_id = note
+        .order
+        .ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
     let order = orders::find(conn, tenant, order_id)?;
     let mut receipt = receipt(conn, tenant, order_id, Options { copy: false, ..options })?;
     let zone = tenant.zone();
@@ -285,7 +287,11 @@ fn document_vat(
 
 /// The VAT rate a numbered order's document shows (for an issuer that charges VAT), read
 /// on its own: what a credit note of it takes back at.
-pub fn document_vat_rate(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Option<VatRate>, Error> {
+pub fn document_vat_rate(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: &Order,
+) -> Result<Option<VatRate>, Error> {
     let issuer = issuer_of(conn, tenant, order)?;
     let rates = match order.vat_rate {
         Some(_) => vat::History::default(),

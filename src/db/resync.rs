@@ -80,7 +80,11 @@ fn plan(
                 .load(conn)?,
             Series::Credits => credit_notes::table
                 .group_by((credit_notes::stringer_id, credit_notes::credit_year))
-                .select((credit_notes::stringer_id, credit_notes::credit_year.nullable(), max(credit_notes::credit_seq)))
+                .select((
+                    credit_notes::stringer_id,
+                    credit_notes::credit_year.nullable(),
+                    max(credit_notes::credit_seq),
+                ))
                 .load(conn)?,
         };
         let mut state: BTreeMap<(i64, i32), (Option<i64>, i64)> = BTreeMap::new();
@@ -116,7 +120,16 @@ fn decide(
                 Some(_) => return None,
             };
             let stringer = handles.get(&id).cloned().unwrap_or_else(|| id.to_string());
-            Some(CounterChange { stringer_id: StringerId(id), stringer, series, year, old, highest, new, action })
+            Some(CounterChange {
+                stringer_id: StringerId(id),
+                stringer,
+                series,
+                year,
+                old,
+                highest,
+                new,
+                action,
+            })
         })
         .collect();
     changes.sort_by(|a, b| (&a.stringer, a.year).cmp(&(&b.stringer, b.year)));

@@ -7,8 +7,8 @@
 //! several stringers). Listings over every stringer go through `Tenant::all`.
 
 use super::schema::{
-    credit_counters, credit_notes, customers, issuers, listed_payments, orders, payments, rackets, receipt_counters, receipt_events,
-    string_moves, stringers, strings, vat_rates,
+    credit_counters, credit_notes, customers, issuers, listed_payments, orders, payments, rackets,
+    receipt_counters, receipt_events, string_moves, stringers, strings, vat_rates,
 };
 use super::{DbConn, MultiBackend};
 use crate::domain::{CustomerId, OrderId, RacketId, StringerId};

@@ -6,7 +6,9 @@ use super::events::{self, Event};
 use super::schema::{credit_notes, orders as orders_table};
 use super::{counters, orders};
 use super::{DbConn, Tenant};
-use crate::domain::{local_year, now_utc, NumberRange, OrderId, OrderKind, ReceiptNumber, Series, SeriesRange, YEARS};
+use crate::domain::{
+    local_year, now_utc, NumberRange, OrderId, OrderKind, ReceiptNumber, Series, SeriesRange, YEARS,
+};
 use crate::error::{Error, Wanted};
 use diesel::prelude::*;
 use serde::Serialize;

@@ -153,6 +153,14 @@ impl Series {
         }
     }
 
+    /// What the series is called in tables: receipts, credit notes.
+    pub fn label(self) -> &'static str {
+        match self {
+            Series::Receipts => "receipts",
+            Series::Credits => "credit notes",
+        }
+    }
+
     /// A number of the series as printed.
     pub fn number(self, number: ReceiptNumber) -> String {
         format!("{}{number}", self.prefix())
@@ -165,6 +173,13 @@ impl Series {
 pub struct SeriesRange {
     pub series: Series,
     pub range: NumberRange,
+}
+
+impl From<NumberRange> for SeriesRange {
+    /// Receipt numbers.
+    fn from(range: NumberRange) -> Self {
+        SeriesRange { series: Series::Receipts, range }
+    }
 }
 
 impl fmt::Display for SeriesRange {

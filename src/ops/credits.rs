@@ -7,7 +7,9 @@ use crate::db::credits::{self, CreditNote, Credited};
 use crate::db::failure::{classify, Failure, Unique};
 use crate::db::mint::Chronology;
 use crate::db::{counters, Db, DbConn, Tenant};
-use crate::domain::{check_past, local_year, now_utc, CreditNumber, OrderId, Price, Refund, Series, Timestamp};
+use crate::domain::{
+    check_past, local_year, now_utc, CreditNumber, OrderId, Price, Refund, Series, Timestamp,
+};
 use crate::error::Error;
 
 /// A credit as a door asks for it.
@@ -29,7 +31,10 @@ pub struct Request {
 pub fn credit(db: &mut Db, whose: Whose, request: &Request) -> Result<(Tenant, Credited), Error> {
     let reason = request.reason.trim();
     if reason.is_empty() {
-        return Err(Error::Invalid { field: "reason", problem: "is empty, and a credit note needs a reason".into() });
+        return Err(Error::Invalid {
+            field: "reason",
+            problem: "is empty, and a credit note needs a reason".into(),
+        });
     }
     if request.at.is_none() {
         if let Some(done) = credit_now(db, whose, request, reason)? {

@@ -17,7 +17,12 @@ pub fn receipt(db: &mut Db, tenant: &Tenant, order: OrderId, options: Options) -
 }
 
 /// One credit note, as its document shows it.
-pub fn credit_note(db: &mut Db, tenant: &Tenant, number: CreditNumber, options: Options) -> Result<Receipt, Error> {
+pub fn credit_note(
+    db: &mut Db,
+    tenant: &Tenant,
+    number: CreditNumber,
+    options: Options,
+) -> Result<Receipt, Error> {
     db.read(|conn| receipts::credit_note(conn, tenant, number, options))
 }
 

@@ -157,7 +157,8 @@ pub fn mint_with(
     };
     match classify(&e) {
         Failure::UniqueViolation(Unique::ReceiptNumber) => {
-            let last_n = db.read(|conn| Ok(counters::last_n(conn, tenant, Series::Receipts, year)?))?.unwrap_or(0);
+            let last_n =
+                db.read(|conn| Ok(counters::last_n(conn, tenant, Series::Receipts, year)?))?.unwrap_or(0);
             Err(Error::CounterBehind {
                 stringer: tenant.handle().to_string(),
                 number: ReceiptNumber::new(year, last_n + 1),

@@ -164,7 +164,9 @@ pub fn prepare_credit(
 ) -> Result<Document, Error> {
     let (email, profile, receipt, order) = db.read(|conn| {
         let note = crate::db::credits::find(conn, tenant, number)?;
-        let order = note.order.ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
+        let order = note
+            .order
+            .ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
         let found = orders::find(conn, tenant, order)?;
         let profile = stringers::profile(conn, tenant)?;
         Ok((found.email, profile, receipts::credit_note(conn, tenant, number, options)?, order))

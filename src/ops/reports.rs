@@ -3,6 +3,7 @@
 //! The doors lay them out.
 
 use crate::db::audit::{self, YearAudit};
+use crate::db::credits::{self, CreditNote};
 use crate::db::events::{self, Logged};
 use crate::db::listed_payments::{self, ListedPayment};
 use crate::db::listings::{self, Basis, Filter, Listed};
@@ -11,7 +12,6 @@ use crate::db::queue::{self, Queue};
 use crate::db::receipts::Frozen;
 use crate::db::stock::{self, Stocked};
 use crate::db::{Db, Tenant};
-use crate::db::credits::{self, CreditNote};
 use crate::domain::{day_start, Refund, VatRate};
 use crate::error::Error;
 use chrono::{NaiveDate, NaiveDateTime};

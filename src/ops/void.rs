@@ -23,9 +23,9 @@ pub fn order(db: &mut Db, tenant: &Tenant, order: OrderId, reason: &str) -> Resu
 pub fn lost_numbers(
     db: &mut Db,
     tenant: &Tenant,
-    numbers: SeriesRange,
+    numbers: impl Into<SeriesRange>,
     reason: &str,
     dry_run: bool,
 ) -> Result<LostNumbers, Error> {
-    db.write(|conn| void::void_lost_numbers(conn, tenant, numbers, reason, dry_run))
+    db.write(|conn| void::void_lost_numbers(conn, tenant, numbers.into(), reason, dry_run))
 }

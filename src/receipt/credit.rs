@@ -195,13 +195,25 @@ pub fn lines(receipt: &Receipt, credit: &CreditOf) -> Vec<Line> {
             let net = Amount { minor: credit.amount.minor - vat.minor, currency: vat.currency.clone() };
             lines.push(Line::Item { text: credit_words.net.into(), amount: negative(&net) });
             lines.push(Line::Item { text: conventions.vat_included(language, rate), amount: negative(vat) });
-            lines.push(Line::Total { label: words.amount.into(), amount: negative(&credit.amount), vat: None });
+            lines.push(Line::Total {
+                label: words.amount.into(),
+                amount: negative(&credit.amount),
+                vat: None,
+            });
         }
         (Some(vat), Some(rate)) => {
             let vat = format!("{}  {}", conventions.vat_included(language, rate), negative(vat));
-            lines.push(Line::Total { label: words.amount.into(), amount: negative(&credit.amount), vat: Some(vat) });
+            lines.push(Line::Total {
+                label: words.amount.into(),
+                amount: negative(&credit.amount),
+                vat: Some(vat),
+            });
         }
-        _ => lines.push(Line::Total { label: words.amount.into(), amount: negative(&credit.amount), vat: None }),
+        _ => lines.push(Line::Total {
+            label: words.amount.into(),
+            amount: negative(&credit.amount),
+            vat: None,
+        }),
     }
     if !credit.whole {
         lines.push(Line::Item { text: credit_words.left.into(), amount: receipt.amount_text(&credit.left) });
@@ -216,7 +228,9 @@ pub fn lines(receipt: &Receipt, credit: &CreditOf) -> Vec<Line> {
     let settled = match (credit.paid, credit.refund) {
         (false, _) => credit_words.set_against.to_string(),
         (true, Refund::None) => credit_words.kept.to_string(),
-        (true, refund) => format!("{} {}", (credit_words.refunded)(refund), words.date_text(receipt.issued_on)),
+        (true, refund) => {
+            format!("{} {}", (credit_words.refunded)(refund), words.date_text(receipt.issued_on))
+        }
     };
     lines.push(Line::Plain(settled));
     lines

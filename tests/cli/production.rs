@@ -383,5 +383,5 @@ fn a_full_disk_names_the_database_and_writes_nothing() {
     let message = out.stderr.lines().find(|l| l.starts_with("error:")).unwrap_or_default();
     assert_eq!(message, format!("error: the database {} cannot grow: the disk is full", database.display()));
     // The import was all or nothing: the audit afterwards finds no order at all.
-    assert!(out.stderr.contains("audit passed: 0 (stringer, year) sequences"), "{}", out.stderr);
+    assert!(out.stderr.contains("audit passed: 0 (stringer, series, year) sequences"), "{}", out.stderr);
 }

@@ -85,7 +85,7 @@ $$;
 CREATE FUNCTION receipts_credit_now(
     p_order BIGINT, p_handle TEXT, p_amount BIGINT, p_reason TEXT, p_refund TEXT,
     p_now TIMESTAMP, p_lock_timeout TEXT
-) RETURNS TABLE (o_stringer BIGINT, o_handle TEXT, o_zone TEXT, o_year INTEGER, o_seq BIGINT, o_amount BIGINT)
+) RETURNS TABLE (o_stringer BIGINT, o_handle TEXT, o_zone TEXT, o_year INTEGER, o_seq BIGINT, o_amount BIGINT, o_currency TEXT)
 LANGUAGE plpgsql AS $$
 DECLARE
     o orders%ROWTYPE;
@@ -104,6 +104,7 @@ BEGIN
         RETURN;
     END IF;
     SELECT * INTO o FROM orders WHERE id = p_order FOR UPDATE;
+    o_currency := o.currency;
     total := coalesce(o.price_minor, 0) + o.items_minor;
     left_minor := total - o.credited_minor;
     o_amount := coalesce(p_amount, left_minor);
