@@ -92,6 +92,20 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     };
     let mut rows = Rows::<Entry>::to(opts.format.into(), out);
     let mut totals: BTreeMap<(String, String), Totals> = BTreeMap::new();
+    // Each stringer's credit notes follow its receipts.
+    let mut credit_rows: BTreeMap<String, Vec<Entry>> = BTreeMap::new();
+    ops::reports::credits_of_year(&mut db, tenant.as_ref(), opts.year, |tenant, note, original| {
+        let entry = credit_entry(tenant, &note, &original);
+        let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
+        sums.credit_notes += 1;
+        sums.credited += note.amount.0;
+        if let Some(rate) = note.vat_rate {
+            *sums.vat.entry(rate).or_default() -= note.vat.0;
+        }
+        credit_rows.entry(entry.stringer.clone()).or_default().push(entry);
+        Ok(())
+    })
+    .context("cannot export the year")?;
     let mut without_rate = 0usize;
     ops::reports::orders_of_year(&mut db, tenant.as_ref(), opts.year, |listed, rate| {
         // A receipt numbered before rates were kept, with no rate on record: no VAT columns.
@@ -100,6 +114,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             None
         });
         let entry = entry(listed, rate);
+        let later = credit_rows.split_off(&entry.stringer);
+        for earlier in std::mem::replace(&mut credit_rows, later).into_values().flatten() {
+            rows.push(&earlier)?;
+        }
         let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
         let amount = listed.order.total().map_or(0, |p| p.0);
         if listed.order.voided_at.is_some() {
@@ -117,17 +135,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Ok(rows.push(&entry)?)
     })
     .context("cannot export the year")?;
-    ops::reports::credits_of_year(&mut db, tenant.as_ref(), opts.year, |tenant, note, original| {
-        let entry = credit_entry(tenant, &note, &original);
-        let sums = totals.entry((entry.stringer.clone(), entry.currency.clone())).or_default();
-        sums.credit_notes += 1;
-        sums.credited += note.amount.0;
-        if let Some(rate) = note.vat_rate {
-            *sums.vat.entry(rate).or_default() -= note.vat.0;
-        }
-        Ok(rows.push(&entry)?)
-    })
-    .context("cannot export the year")?;
+    for entry in credit_rows.into_values().flatten() {
+        rows.push(&entry)?;
+    }
     let written = rows.finish()?;
     // The file first: a refused one says nothing more.
     let new_file = match (file, &opts.output) {

@@ -60,23 +60,22 @@ pub struct OrderView {
     string_length: Option<String>,
     own_string: bool,
     notes: Option<String>,
-    /// What credit notes took back in all, and which.
+    /// What credit notes took back in all, and which: "C-2026-0001, C-2026-0002".
     credited: Option<String>,
     credited_minor: i64,
+    credited_by: Option<String>,
+    #[serde(skip)]
     credit_notes: Vec<CreditView>,
     #[serde(skip)]
     local: LocalTimes,
 }
 
 /// A credit note of the order: its number, what it took back, when it was e-mailed.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 struct CreditView {
     number: String,
     amount: String,
-    amount_minor: i64,
-    sent_at: Option<String>,
     sent_to: Option<String>,
-    #[serde(skip)]
     sent_local: Option<String>,
 }
 
@@ -151,14 +150,15 @@ impl OrderView {
             notes: order.notes,
             credited: (order.credited.0 > 0).then(|| order.credited.to_string()),
             credited_minor: order.credited.0,
+            credited_by: (!billing.credit_notes.is_empty()).then(|| {
+                billing.credit_notes.iter().map(|note| note.number.to_string()).collect::<Vec<_>>().join(", ")
+            }),
             credit_notes: billing
                 .credit_notes
                 .iter()
                 .map(|note| CreditView {
                     number: note.number.to_string(),
                     amount: note.amount.to_string(),
-                    amount_minor: note.amount.0,
-                    sent_at: note.sent.as_ref().map(|(at, _)| format_utc(*at)),
                     sent_to: note.sent.as_ref().map(|(_, to)| to.clone()),
                     sent_local: note.sent.as_ref().map(|(at, _)| format_local(*at, tz)),
                 })
@@ -230,7 +230,7 @@ impl OrderView {
         ];
         text.extend(more.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))));
         if let Some(credited) = &self.credited {
-            text.push(format!("{:<12} {credited} {} by {}", "credited", self.currency, self.credited_by()));
+            text.push(format!("{:<12} {credited} {} by {}", "credited", self.currency, self.credited_by.as_deref().unwrap_or_default()));
         }
         for note in &self.credit_notes {
             let sent = match (&note.sent_local, &note.sent_to) {
@@ -249,13 +249,6 @@ impl OrderView {
             text.push(format!("{:<12} {notes}", "notes"));
         }
         text.join("\n")
-    }
-}
-
-impl OrderView {
-    /// "C-2026-0001, C-2026-0002": the credit notes that took it back.
-    fn credited_by(&self) -> String {
-        self.credit_notes.iter().map(|note| note.number.as_str()).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -299,12 +292,10 @@ impl From<&OrderView> for OrderRow {
             id: view.id,
             stringer: view.stringer.clone(),
             receipt: output::cell(view.receipt_number.as_ref()),
-            status: match view.credit_notes.is_empty() {
-                true => view.status.to_string(),
-                false if view.status == OrderStatus::Credited => {
-                    format!("credited by {}", view.credited_by())
-                }
-                false => format!("{}, credited by {}", view.status, view.credited_by()),
+            status: match &view.credited_by {
+                None => view.status.to_string(),
+                Some(by) if view.status == OrderStatus::Credited => format!("credited by {by}"),
+                Some(by) => format!("{}, credited by {by}", view.status),
             },
             customer: output::cell(view.customer.as_ref()),
             racket: output::cell(view.racket.as_ref()),

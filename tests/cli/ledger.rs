@@ -55,12 +55,12 @@ on_both_backends! {
         let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
         assert_eq!(
             reader.headers().unwrap().iter().collect::<Vec<_>>(),
-            ["stringer", "receipt_number", "status", "strung_at", "paid_at", "customer", "racket", "string", "tension", "amount", "vat_rate", "vat_amount", "net_amount", "currency", "void_reason", "order_id"]
+            ["stringer", "receipt_number", "status", "strung_at", "paid_at", "customer", "racket", "string", "tension", "amount", "vat_rate", "vat_amount", "net_amount", "currency", "void_reason", "order_id", "credits", "credited_at"]
         );
         let rows: Vec<Vec<String>> = reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
         let row = |stringer: &str, number: &str, status: &str, strung: &str, paid: &str, customer: &str, amount: &str, currency: &str, reason: &str, order: &str| {
             // Neither stringer is VAT-registered: no VAT columns.
-            [stringer, number, status, strung, paid, customer, "", "", "", amount, "", "", "", currency, reason, order].map(String::from).to_vec()
+            [stringer, number, status, strung, paid, customer, "", "", "", amount, "", "", "", currency, reason, order, "", ""].map(String::from).to_vec()
         };
         // By stringer, then by number: minting order decides the numbers, not the order ids.
         assert_eq!(

@@ -367,7 +367,7 @@ fn a_full_disk_names_the_database_and_writes_nothing() {
     std::fs::write(&big, csv).unwrap();
     let database = disk.join("receipts.db");
     let script = format!(
-        "mount -t tmpfs -o size=800k tmpfs {disk} && \"$0\" stringer add stefan && \
+        "mount -t tmpfs -o size=1200k tmpfs {disk} && \"$0\" stringer add stefan && \
          \"$0\" migrate-v1 {big}; echo \"import exit $?\"; \"$0\" audit",
         disk = disk.display(),
         big = big.display()
