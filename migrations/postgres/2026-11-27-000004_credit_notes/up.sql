@@ -4,8 +4,8 @@ CREATE TABLE credit_counters (
     stringer_id BIGINT NOT NULL REFERENCES stringers (id),
     year INTEGER NOT NULL CHECK (year BETWEEN 1900 AND 9999),
     last_n BIGINT NOT NULL CHECK (last_n >= 0),
-    created_at TIMESTAMP NOT NULL,
-    updated_at TIMESTAMP NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
+    updated_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
     PRIMARY KEY (stringer_id, year)
 );
 CREATE TRIGGER credit_counters_refuse_truncate
@@ -33,7 +33,7 @@ CREATE TABLE credit_notes (
     issuer_id BIGINT REFERENCES issuers (id),
     credited_before_minor BIGINT NOT NULL DEFAULT 0 CHECK (credited_before_minor >= 0),
     completes BOOLEAN NOT NULL DEFAULT FALSE,
-    created_at TIMESTAMP NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC'),
     CHECK ((order_id IS NULL) = (amount_minor = 0))
 );
 CREATE UNIQUE INDEX credit_notes_number_key ON credit_notes (stringer_id, credit_year, credit_seq);

@@ -1,36 +1,36 @@
 -- Credit notes: a document the customer holds is taken back by another that names it, in
 -- its own gapless series per (stringer, year of issue), printed C-YYYY-NNNN.
 CREATE TABLE credit_counters (
-    stringer_id INTEGER NOT NULL REFERENCES stringers (id),
+    stringer_id BIGINT NOT NULL REFERENCES stringers (id),
     year INTEGER NOT NULL CHECK (year BETWEEN 1900 AND 9999),
-    last_n INTEGER NOT NULL CHECK (last_n >= 0),
-    created_at TIMESTAMP NOT NULL,
-    updated_at TIMESTAMP NOT NULL,
+    last_n BIGINT NOT NULL CHECK (last_n >= 0),
+    created_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+    updated_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
     PRIMARY KEY (stringer_id, year)
 );
 
 -- A row without an order holds a credit number that was issued and lost (`void --number
 -- C-...`): no amount, the reason says why.
 CREATE TABLE credit_notes (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    stringer_id INTEGER NOT NULL REFERENCES stringers (id),
-    order_id INTEGER REFERENCES orders (id),
+    id INTEGER PRIMARY KEY,
+    stringer_id BIGINT NOT NULL REFERENCES stringers (id),
+    order_id BIGINT REFERENCES orders (id),
     credit_year INTEGER NOT NULL CHECK (credit_year BETWEEN 1900 AND 9999),
-    credit_seq INTEGER NOT NULL CHECK (credit_seq > 0),
+    credit_seq BIGINT NOT NULL CHECK (credit_seq > 0),
     credit_number TEXT GENERATED ALWAYS AS ('C-' || printf('%04d-%04d', credit_year, credit_seq)) STORED,
     issued_at TIMESTAMP NOT NULL,
-    amount_minor INTEGER NOT NULL CHECK (amount_minor >= 0),
+    amount_minor BIGINT NOT NULL CHECK (amount_minor >= 0),
     currency TEXT NOT NULL,
     vat_rate_bp INTEGER CHECK (vat_rate_bp BETWEEN 0 AND 10000),
-    vat_minor INTEGER NOT NULL DEFAULT 0,
+    vat_minor BIGINT NOT NULL DEFAULT 0,
     reason TEXT NOT NULL CHECK (reason <> ''),
     refund_method TEXT NOT NULL CHECK (refund_method IN ('cash', 'card', 'twint', 'transfer', 'other', 'none')),
     -- Frozen with the document: the original's issuer version, what earlier credit notes
     -- had taken back, and whether this one completed the total.
-    issuer_id INTEGER REFERENCES issuers (id),
-    credited_before_minor INTEGER NOT NULL DEFAULT 0 CHECK (credited_before_minor >= 0),
+    issuer_id BIGINT REFERENCES issuers (id),
+    credited_before_minor BIGINT NOT NULL DEFAULT 0 CHECK (credited_before_minor >= 0),
     completes BOOLEAN NOT NULL DEFAULT FALSE,
-    created_at TIMESTAMP NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
     CHECK ((order_id IS NULL) = (amount_minor = 0))
 );
 CREATE UNIQUE INDEX credit_notes_number_key ON credit_notes (stringer_id, credit_year, credit_seq);
@@ -48,7 +48,7 @@ END;
 
 -- What the order's credit notes took back in all, kept with the order so the lists of what
 -- is owed need no join; it only ever grows.
-ALTER TABLE orders ADD COLUMN credited_minor INTEGER NOT NULL DEFAULT 0 CHECK (credited_minor >= 0);
+ALTER TABLE orders ADD COLUMN credited_minor BIGINT NOT NULL DEFAULT 0 CHECK (credited_minor >= 0);
 CREATE TRIGGER orders_credit_only_grows
     BEFORE UPDATE OF credited_minor ON orders
     FOR EACH ROW WHEN NEW.credited_minor < OLD.credited_minor
