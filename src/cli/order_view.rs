@@ -230,7 +230,12 @@ impl OrderView {
         ];
         text.extend(more.into_iter().filter_map(|(name, value)| value.map(|v| format!("{name:<12} {v}"))));
         if let Some(credited) = &self.credited {
-            text.push(format!("{:<12} {credited} {} by {}", "credited", self.currency, self.credited_by.as_deref().unwrap_or_default()));
+            text.push(format!(
+                "{:<12} {credited} {} by {}",
+                "credited",
+                self.currency,
+                self.credited_by.as_deref().unwrap_or_default()
+            ));
         }
         for note in &self.credit_notes {
             let sent = match (&note.sent_local, &note.sent_to) {

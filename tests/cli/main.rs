@@ -47,6 +47,7 @@ fn fixture(name: &str) -> String {
 mod availability;
 mod bank;
 mod counter;
+mod credit;
 mod deploy;
 mod errors;
 mod files;
