@@ -93,8 +93,8 @@ const DE: CreditWords = CreditWords {
 };
 
 const FR: CreditWords = CreditWords {
-    relates: "pour",
-    cancels: "annule",
+    relates: "pour la",
+    cancels: "annule la",
     of: "du",
     reason: "Motif",
     credited: "Crédit",
@@ -112,8 +112,8 @@ const FR: CreditWords = CreditWords {
 };
 
 const IT: CreditWords = CreditWords {
-    relates: "per",
-    cancels: "annulla",
+    relates: "per la",
+    cancels: "annulla la",
     of: "del",
     reason: "Motivo",
     credited: "Accredito",

@@ -220,3 +220,76 @@ on_both_backends! {
         assert_eq!(json(&db, &["order", "show", &orders[1], "--format", "json"])["status"], "paid");
     }
 }
+
+on_both_backends! {
+    fn the_credit_note_is_a_pdf_a_document_that_names_its_original_which_stays_as_it_was(db: TestDb) {
+        let orders = vat_shop(&db, &["35.00"]);
+        let a = &orders[0];
+        let original = pdf(&db, a);
+        assert_eq!(ok(&db, &["credit", a, "--reason", "Falsche Saite", "--amount", "10"]), "C-2026-0001");
+        assert_eq!(pdf(&db, a), original, "the original stays byte for byte");
+
+        let text = ok(&db, &["receipt", "C-2026-0001", "--lang", "de"]);
+        for wanted in [
+            "GUTSCHRIFT",
+            "C-2026-0001",
+            "zu Rechnung 2026-0001 vom 2. März 2026",
+            "Stefan Muster Bespannungen",
+            "MWST-Nr. CHE-123.456.788 MWST",
+            "Roger Federer",
+            "Gutgeschrieben",
+            "CHF -10.00",
+            "inkl. 8.1 % MWST  CHF -0.75",
+            "Betrag nach dieser Korrektur",
+            "CHF 25.00",
+            "Grund          Falsche Saite",
+            "Mit dem offenen Betrag verrechnet",
+        ] {
+            assert!(text.contains(wanted), "{wanted:?} is not on the credit note:\n{text}");
+        }
+        // Nothing is to be paid: no payment part, no reference.
+        assert!(!text.contains("IBAN") && !text.contains("Referenz"), "{text}");
+        assert_eq!(ok(&db, &["receipt", "C-2026-0001", "--lang", "de"]), text, "the same words every time");
+
+        // The rest: the credit note that completes the total cancels the original.
+        assert_eq!(ok(&db, &["credit", a, "--reason", "Storniert"]), "C-2026-0002");
+        let english = ok(&db, &["receipt", "C-2026-0002"]);
+        assert!(english.contains("CREDIT NOTE") && english.contains("cancels invoice 2026-0001 of 2 March 2026"), "{english}");
+        assert!(english.contains("incl. 8.1 % VAT  CHF -1.87"), "{english}");
+        let french = ok(&db, &["receipt", "C-2026-0002", "--lang", "fr"]);
+        assert!(french.contains("NOTE DE CRÉDIT") && french.contains("annule la facture 2026-0001"), "{french}");
+        let italian = ok(&db, &["receipt", "C-2026-0002", "--lang", "it"]);
+        assert!(italian.contains("NOTA DI CREDITO") && italian.contains("annulla la fattura 2026-0001"), "{italian}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("credit.pdf");
+        ok(&db, &["receipt", "C-2026-0001", "--lang", "de", "-o", file.to_str().unwrap()]);
+        super::receipt::check_pdf(&file, "C-2026-0001", &["Gutschrift", "C-2026-0001", "2026-0001", "CHF -10.00", "Falsche Saite"]);
+        let images = tool("pdfimages", &["-list", file.to_str().unwrap()]);
+        assert_eq!(images.lines().count(), 2, "no QR code on a credit note: {images}");
+
+        // Another stringer's credit note, or one that does not exist: not found.
+        Shop::new(&db).stringer("anna", "Anna Keller", &[]);
+        let missing = fails(&db, 1, &["receipt", "C-2026-0001", "--stringer", "anna"]);
+        assert_eq!(missing, "error: stringer anna has no credit note C-2026-0001");
+    }
+
+    fn the_title_follows_the_country_germany_and_france_never_say_gutschrift(db: TestDb) {
+        let shop = Shop::new(&db);
+        shop.stringer("anna", "Anna Saiten", &["--country", "DE", "--currency", "EUR", "--vat-number", "DE123456789", "--vat-rate", "19", "--vat-from", "2024-01-01"]);
+        shop.stringer("marie", "Marie Cordage", &["--country", "FR", "--currency", "EUR", "--vat-number", "FR40303265045", "--vat-rate", "20", "--vat-from", "2024-01-01"]);
+        let anna = shop.minted("anna", &["--customer", "Jan", "--price", "119", "--currency", "EUR", "--customer-address", "Hauptstr. 1, Berlin"], "2026-11-02 10:00");
+        let marie = shop.minted("marie", &["--customer", "Luc", "--price", "120", "--currency", "EUR", "--customer-address", "1 rue de Rivoli, Paris"], "2026-11-02 10:00");
+        ok(&db, &["credit", &anna, "--reason", "Storno"]);
+        ok(&db, &["credit", &marie, "--reason", "Remise", "--amount", "60"]);
+        let german = ok(&db, &["receipt", "C-2026-0001", "--stringer", "anna", "--lang", "de"]);
+        assert!(german.contains("RECHNUNGSKORREKTUR") && !german.contains("GUTSCHRIFT"), "{german}");
+        assert!(german.contains("storniert Rechnung 2026-0001 vom 2. November 2026") && german.contains("-119,00 €"), "{german}");
+        assert!(german.contains("inkl. 19 % USt.  -19,00 €"), "{german}");
+        // France: the reduction before tax, its VAT, the total after it.
+        let french = ok(&db, &["receipt", "C-2026-0001", "--stringer", "marie", "--lang", "fr"]);
+        for wanted in ["AVOIR", "pour la facture 2026-0001 du 2 novembre 2026", "Montant HT", "-50,00 €", "TVA 20 % incluse", "-10,00 €", "-60,00 €", "Total après cet avoir", "60,00 €"] {
+            assert!(french.contains(wanted), "{wanted:?} is not on the avoir:\n{french}");
+        }
+    }
+}

@@ -100,7 +100,7 @@ fn word_boxes(pdf: &Path) -> Vec<(f64, f64, f64, f64, String)> {
         .collect()
 }
 
-fn check_pdf(pdf: &Path, number: &str, expected: &[&str]) {
+pub(super) fn check_pdf(pdf: &Path, number: &str, expected: &[&str]) {
     let path = pdf.to_str().unwrap();
     assert!(tool("qpdf", &["--check", path]).contains("No syntax or stream encoding errors"));
     let info = tool("pdfinfo", &[path]);
