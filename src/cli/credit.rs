@@ -42,6 +42,13 @@ pub struct Opts {
     stringer: StringerOpt,
 }
 
+impl Opts {
+    /// A full credit run again prints the credit note that completed it; a part is another.
+    pub fn safe_to_repeat(&self) -> bool {
+        self.amount.is_none()
+    }
+}
+
 /// A part to credit: a price, more than nothing (refused as bad input, 65, like a part too
 /// large).
 fn parse_amount(text: &str) -> Result<Price, Error> {

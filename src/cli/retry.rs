@@ -18,7 +18,7 @@ fn after_sending(error: &anyhow::Error) -> bool {
 
 impl Command {
     /// Whether running the command twice does what running it once does: reads, the mint
-    /// of an order (it prints the number the order has), a send (until the mail server has
+    /// of an order (it prints the number the order has), a full credit, a send (until the mail server has
     /// the message), a bank file (each transaction is applied once). Never what adds.
     fn safe_to_repeat(&self) -> bool {
         use super::{customer, order, payments, racket, stringer, strings};
@@ -33,6 +33,8 @@ impl Command {
             | Command::Export(_)
             | Command::Journal(_)
             | Command::VatReport(_) => true,
+            // A full credit prints the credit note that completed it; a part would add another.
+            Command::Credit(opts) => opts.safe_to_repeat(),
             Command::Stringer(cmd) => matches!(cmd, stringer::Command::List(_) | stringer::Command::Show(_)),
             Command::Order(cmd) => matches!(cmd, order::Command::List(_) | order::Command::Show(_)),
             Command::Payments(cmd) => !matches!(cmd, payments::Command::Settle(_)),

@@ -4,6 +4,7 @@
 mod support;
 
 mod concurrency;
+mod credits;
 mod lifecycle;
 mod mint;
 mod parity;
