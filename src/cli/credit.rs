@@ -73,6 +73,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         reason: opts.reason,
         at: opts.at,
         backdate: opts.backdate,
+        token: None,
     };
     let (tenant, credited) =
         credits::credit(&mut db, Whose::Named(opts.stringer.stringer.as_deref()), &request)?;

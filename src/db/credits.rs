@@ -97,6 +97,8 @@ pub struct Request<'a> {
     pub issued_at: NaiveDateTime,
     /// How `issued_at` must stand to the year's last credit note.
     pub chronology: Chronology,
+    /// The counter's form's one-time token: posted again, the credit note it issued is named.
+    pub token: Option<&'a str>,
 }
 
 /// What a credit did.
@@ -113,6 +115,9 @@ pub struct Credited {
 /// Issues a credit note in the caller's write transaction.
 pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Result<Credited, Error> {
     let order = locked(conn, tenant, request.order)?;
+    if let Some(done) = request.token.map(|token| issued_for(conn, tenant, token)).transpose()?.flatten() {
+        return Ok(Credited { fresh: false, ..done });
+    }
     let (number, total) = creditable(&order)?;
     let left = Price(total.0 - order.credited.0);
     let amount = match request.amount {
@@ -158,6 +163,7 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
             credit_notes::issuer_id.eq(issuer),
             credit_notes::credited_before_minor.eq(order.credited.0),
             credit_notes::completes.eq(completes),
+            credit_notes::request_token.eq(request.token),
             credit_notes::created_at.eq(now),
         ))
         .execute(conn)?;
@@ -225,6 +231,35 @@ impl CreditedNow {
         let credited = Credited { number, order, amount: Price(o_amount), currency, fresh: true };
         Ok((tenant, credited))
     }
+}
+
+/// The credit note a form with `token` issued already, if any.
+fn issued_for(conn: &mut DbConn, tenant: &Tenant, token: &str) -> Result<Option<Credited>, Error> {
+    let found: Option<(i64, i32, i64, i64, String)> = tenant
+        .credit_notes()
+        .filter(credit_notes::request_token.eq(token))
+        .select((
+            credit_notes::order_id.assume_not_null(),
+            credit_notes::credit_year,
+            credit_notes::credit_seq,
+            credit_notes::amount_minor,
+            credit_notes::currency,
+        ))
+        .first(conn)
+        .optional()?;
+    found
+        .map(|(order, year, seq, amount, currency)| {
+            let currency = Currency::try_from(currency)
+                .map_err(|detail| Error::Internal { what: "a credit note", detail })?;
+            Ok(Credited {
+                number: CreditNumber::new(year, seq),
+                order: OrderId(order),
+                amount: Price(amount),
+                currency,
+                fresh: false,
+            })
+        })
+        .transpose()
 }
 
 /// The order, its row locked until the transaction ends (SQLite's write transaction keeps

@@ -416,12 +416,17 @@ impl Order {
     pub fn actions(&self, sent: bool, mail: bool, owner: bool) -> Actions {
         let live = self.voided_at.is_none();
         let client = self.kind == OrderKind::Client;
+        let numbered = live && self.number.is_some();
+        // What the customer holds is taken back by a credit note, never by a void.
+        let left_the_shop =
+            client && (sent || self.paid_at.is_some() || self.returned_at.is_some() || self.credited.0 > 0);
         Actions {
             string: live && self.strung_at.is_none(),
             pick_up: self.waiting(),
             notify: mail && self.waiting() && self.email.is_some() && self.notified_at.is_none(),
             send: mail && live && client && self.number.is_some() && self.email.is_some() && !sent,
-            void: owner && live && self.number.is_some(),
+            void: owner && numbered && !left_the_shop,
+            credit: owner && numbered && client && self.owed().is_some_and(|left| left.0 > 0),
         }
     }
 
@@ -473,6 +478,7 @@ pub struct Actions {
     pub notify: bool,
     pub send: bool,
     pub void: bool,
+    pub credit: bool,
 }
 
 /// Edits one of the tenant's orders. A void order is final: only its notes can still

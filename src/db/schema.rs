@@ -30,6 +30,7 @@ diesel::table! {
         issuer_id -> Nullable<Int8>,
         credited_before_minor -> Int8,
         completes -> Bool,
+        request_token -> Nullable<Text>,
         created_at -> Timestamp,
     }
 }

@@ -24,6 +24,8 @@ pub struct Request {
     pub at: Option<Timestamp>,
     /// `--backdate`: an `at` before the year's last credit note, or before last year.
     pub backdate: bool,
+    /// The counter's one-time form token.
+    pub token: Option<String>,
 }
 
 /// Issues a credit note of the order for the stringer known or named (else the order's
@@ -36,7 +38,8 @@ pub fn credit(db: &mut Db, whose: Whose, request: &Request) -> Result<(Tenant, C
             problem: "is empty, and a credit note needs a reason".into(),
         });
     }
-    if request.at.is_none() {
+    // The usual credit in one statement; a form's token is checked the long way.
+    if request.at.is_none() && request.token.is_none() {
         if let Some(done) = credit_now(db, whose, request, reason)? {
             return Ok(done);
         }
@@ -57,6 +60,7 @@ pub fn credit(db: &mut Db, whose: Whose, request: &Request) -> Result<(Tenant, C
         reason,
         issued_at,
         chronology,
+        token: request.token.as_deref(),
     };
     let credited = match db.write(|conn| credits::credit(conn, &tenant, &asked)) {
         Ok(credited) => credited,

@@ -119,6 +119,8 @@ fn router(counter: Shared) -> Router {
         .route("/orders/{id}/notify", post(pages::notify))
         .route("/orders/{id}/send", post(pages::send))
         .route("/orders/{id}/void", post(pages::void))
+        .route("/orders/{id}/credit", post(pages::credit))
+        .route("/credit-notes/{number}", get(pages::credit_note_pdf))
         .route("/orders/{id}/receipt.pdf", get(pages::receipt_pdf))
         .route("/orders/{id}/label.pdf", get(pages::label_pdf))
         .route("/payments/import", get(bank::form).post(bank::import))

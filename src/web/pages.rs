@@ -6,18 +6,21 @@ use super::problem::{self, PageError, PageResult};
 use super::session::{Nav, Owner, Posted, Staff, Visit};
 use super::words::Words;
 use super::Shared;
+use crate::db::accounts::random_token;
 use crate::db::mint::Outcome;
 use crate::db::orders::{self, Actions, Pickup};
 use crate::db::queue::{self, Queued};
 use crate::db::receipts::Options;
-use crate::db::sends;
 use crate::db::Tenant;
-use crate::domain::{format_local, now_utc, strings_line, OrderId, PaymentMethod};
+use crate::db::{credits, sends};
+use crate::domain::{
+    format_local, now_utc, strings_line, CreditNumber, OrderId, PaymentMethod, Price, Refund,
+};
 use crate::error::Error;
 use crate::mail::SmtpUrl;
 use crate::ops::label::{self, Which};
 use crate::ops::outbox::Asked;
-use crate::ops::{self, mint, Whose};
+use crate::ops::{self, credits as credit_ops, mint, Whose};
 use crate::receipt::label::Size;
 use crate::receipt::pdf;
 use askama::Template;
@@ -123,6 +126,11 @@ struct OrderPage {
     picked_up: Option<String>,
     paid: Option<String>,
     void: Option<String>,
+    /// Its credit notes: number and amount.
+    credit_notes: Vec<(String, String)>,
+    /// The credit form's one-time token, and what is left to credit.
+    token: String,
+    left: String,
     /// The actions this order offers now.
     can: Actions,
     methods: Vec<(&'static str, &'static str)>,
@@ -133,9 +141,13 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
     let found = visit.read(&counter, move |conn, session| {
         let order = orders::find(conn, &session.tenant, OrderId(id))?;
         let sent = sends::last(conn, &session.tenant, order.id)?.is_some();
-        Ok((order, sent))
+        let credit_notes = match order.credited.0 {
+            0 => Vec::new(),
+            _ => credits::of_order(conn, &session.tenant, order.id)?,
+        };
+        Ok((order, sent, credit_notes))
     });
-    let (staff, (order, sent)) = match found.await {
+    let (staff, (order, sent, credit_notes)) = match found.await {
         Ok(found) => found,
         Err(response) => return response,
     };
@@ -159,6 +171,15 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
             None => on,
         }),
         void: order.voided_at.map(|_| order.void_reason.clone().unwrap_or_default()),
+        credit_notes: credit_notes
+            .iter()
+            .map(|note| (note.number.to_string(), format!("{} {}", note.amount, note.currency)))
+            .collect(),
+        token: match random_token() {
+            Ok(token) => token,
+            Err(e) => return super::problem::failure(e, w),
+        },
+        left: order.owed().map(|left| format!("{left} {}", order.currency)).unwrap_or_default(),
         can: order.actions(sent, counter.smtp.is_some(), staff.is_owner()),
         methods: PaymentMethod::VARIANTS.iter().map(|&m| (m.as_str(), method_word(w, m))).collect(),
     };
@@ -247,6 +268,45 @@ pub async fn void(State(counter): State<Shared>, Id(id): Id, posted: Posted<Owne
     let tenant = owner.session.tenant.clone();
     owner.db(&counter, move |db| crate::ops::void::order(db, &tenant, OrderId(id), &reason)).await?;
     back_to(id)
+}
+
+/// `POST /orders/{id}/credit` (the owner's): a credit note takes the document back, in full
+/// or the amount given, as `receipts credit`. The form's one-time token makes a second post
+/// of the same form (a double click, a reload) name the credit note the first issued.
+pub async fn credit(State(counter): State<Shared>, Id(id): Id, posted: Posted<Owner>) -> PageResult {
+    let Posted { by: Owner(owner), form } = posted;
+    let words = owner.words;
+    let invalid = |e| PageError::Failed(e, words);
+    let request = credit_ops::Request {
+        order: OrderId(id),
+        amount: form.parsed::<Price>("amount").map_err(invalid)?,
+        refund: form.parsed::<Refund>("refund").map_err(invalid)?,
+        reason: form.get("reason").unwrap_or_default().to_string(),
+        at: None,
+        backdate: false,
+        token: form.filled("token").map(str::to_string),
+    };
+    let tenant = owner.session.tenant.clone();
+    owner.db(&counter, move |db| ops::credits::credit(db, Whose::Known(&tenant), &request).map(drop)).await?;
+    back_to(id)
+}
+
+/// `/credit-notes/{number}`: a credit note's PDF, as `receipts receipt C-... -o FILE.pdf`.
+pub async fn credit_note_pdf(
+    State(counter): State<Shared>,
+    staff: Staff,
+    Path(number): Path<String>,
+) -> PageResult {
+    let number: CreditNumber =
+        number.parse().map_err(|_| PageError::Answer(Box::new(problem::not_found_page(staff.words))))?;
+    let tenant = staff.session.tenant.clone();
+    let (name, bytes) = staff
+        .db(&counter, move |db| {
+            let note = ops::documents::credit_note(db, &tenant, number, Options::default())?;
+            Ok((crate::receipt::file_name(tenant.handle(), &number), pdf::render(&note)?))
+        })
+        .await?;
+    Ok(pdf_response(bytes, &name))
 }
 
 /// `/orders/{id}/receipt.pdf`: the frozen document, as `receipts receipt N -o FILE.pdf`.

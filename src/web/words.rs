@@ -92,6 +92,13 @@ pub struct Words {
     pub reference: &'static str,
     pub dry_run: &'static str,
     pub import: &'static str,
+    /// Beside an order's credit notes.
+    pub credited_by: &'static str,
+    /// How a credit's money went back, and its choice when none did.
+    pub refund: &'static str,
+    pub no_refund: &'static str,
+    /// The amount field of a credit left empty: all that is left.
+    pub all_left: &'static str,
 }
 
 impl Words {
@@ -162,6 +169,10 @@ static EN: Words = Words {
     reference: "Reference",
     dry_run: "Only show what it would do",
     import: "Import",
+    credited_by: "Credited by",
+    refund: "Refund",
+    no_refund: "none",
+    all_left: "all that is left",
 };
 
 static DE: Words = Words {
@@ -221,6 +232,10 @@ static DE: Words = Words {
     reference: "Referenz",
     dry_run: "Nur zeigen, was geschähe",
     import: "Einlesen",
+    credited_by: "Gutgeschrieben mit",
+    refund: "Rückerstattung",
+    no_refund: "keine",
+    all_left: "alles Offene",
 };
 
 static FR: Words = Words {
@@ -280,6 +295,10 @@ static FR: Words = Words {
     reference: "Référence",
     dry_run: "Montrer seulement ce qui serait fait",
     import: "Importer",
+    credited_by: "Crédité par",
+    refund: "Remboursement",
+    no_refund: "aucun",
+    all_left: "tout le reste",
 };
 
 static IT: Words = Words {
@@ -339,4 +358,8 @@ static IT: Words = Words {
     reference: "Riferimento",
     dry_run: "Mostra solo cosa farebbe",
     import: "Importa",
+    credited_by: "Accreditato con",
+    refund: "Rimborso",
+    no_refund: "nessuno",
+    all_left: "tutto il resto",
 };

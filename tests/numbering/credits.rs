@@ -56,9 +56,17 @@ fn credits_at_once(db: &TestDb, runs: Vec<Vec<String>>) -> Vec<(i32, String)> {
 fn series(db: &TestDb, tenant: &Tenant) -> (Vec<i64>, i64) {
     let id = tenant.id().0;
     let count = db.query_i64(&format!("SELECT count(*) FROM credit_notes WHERE stringer_id = {id}")).unwrap();
-    let highest = db.query_i64(&format!("SELECT coalesce(max(credit_seq), 0) FROM credit_notes WHERE stringer_id = {id}")).unwrap();
-    let distinct = db.query_i64(&format!("SELECT count(DISTINCT credit_seq) FROM credit_notes WHERE stringer_id = {id}")).unwrap();
-    let total = db.query_i64(&format!("SELECT coalesce(sum(amount_minor), 0) FROM credit_notes WHERE stringer_id = {id}")).unwrap();
+    let highest = db
+        .query_i64(&format!("SELECT coalesce(max(credit_seq), 0) FROM credit_notes WHERE stringer_id = {id}"))
+        .unwrap();
+    let distinct = db
+        .query_i64(&format!("SELECT count(DISTINCT credit_seq) FROM credit_notes WHERE stringer_id = {id}"))
+        .unwrap();
+    let total = db
+        .query_i64(&format!(
+            "SELECT coalesce(sum(amount_minor), 0) FROM credit_notes WHERE stringer_id = {id}"
+        ))
+        .unwrap();
     assert_eq!((count, distinct), (highest, highest), "numbers 1..N, each once");
     ((1..=highest).collect(), total)
 }

@@ -169,7 +169,7 @@ async fn picture(c: &Client, db: &TestDb, name: &str) {
 /// A stringer with an account, and a customer whose racket was strung once before.
 fn shop_with_a_regular(db: &TestDb) {
     let shop = Shop::new(db);
-    shop.stringer("anna", "anna", &[]).account("anna", "anna", "staff");
+    shop.stringer("anna", "anna", &[]).account("anna", "anna", "staff").account("olga", "anna", "owner");
     let order = |customer, racket, string, tension, price| {
         let flags = ["--customer", customer, "--racket", racket, "--string", string, "--tension", tension];
         shop.order("anna", &[&flags[..], &["--price", price]].concat())
@@ -180,7 +180,8 @@ fn shop_with_a_regular(db: &TestDb) {
 }
 
 /// Log in, take an order for a known customer "same as last time", Strung (pressed in two
-/// tabs: one number, shown in both), the receipt and the label, pickup paid in cash, the takings.
+/// tabs: one number, shown in both), the receipt and the label, pickup paid in cash, the
+/// takings; the owner credits part of it, the form posted twice: one credit note.
 async fn a_day_at_the_counter(db: &TestDb, screen: Screen) {
     shop_with_a_regular(db);
     let server = Server::start(db, &[]);
@@ -290,6 +291,57 @@ async fn a_day_at_the_counter(db: &TestDb, screen: Screen) {
     if let Screen::Desk = screen {
         picture(c, db, "queue-desk").await;
     }
+
+    // The owner takes back part of the paid order: the form, filled in, posted twice at once
+    // (a double click): one credit note, which the page then names and links.
+    click_to(c, button(c, "Log out").await, "input[name=username]").await;
+    c.find(Locator::Css("input[name=username]")).await.unwrap().send_keys("olga").await.unwrap();
+    c.find(Locator::Css("input[name=password]")).await.unwrap().send_keys(PASSWORD).await.unwrap();
+    click_to(c, button(c, "Log in").await, "nav").await;
+    c.goto(&format!("{}/orders/{order}", server.base)).await.unwrap();
+    assert!(c.find(Locator::XPath("//button[normalize-space()='Void']")).await.is_err(), "paid: no Void");
+    assert!(c.find(Locator::Css("form.credit")).await.is_ok(), "the owner's Credit: {}", text(c).await);
+    c.find(Locator::Css("form.credit input[name=reason]"))
+        .await
+        .unwrap()
+        .send_keys("Grip charged twice")
+        .await
+        .unwrap();
+    c.find(Locator::Css("form.credit input[name=amount]")).await.unwrap().send_keys("5").await.unwrap();
+    c.find(Locator::Css("form.credit select[name=refund]"))
+        .await
+        .unwrap()
+        .select_by_value("cash")
+        .await
+        .unwrap();
+    fits(c, screen, "the credit form").await;
+    let statuses = c
+        .execute_async(
+            "const done = arguments[0];
+             const form = document.querySelector('form.credit');
+             const post = () => fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), redirect: 'manual' });
+             Promise.all([post(), post()]).then(rs => done(rs.map(r => r.type))).catch(e => done([String(e)]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        statuses,
+        json!(["opaqueredirect", "opaqueredirect"]),
+        "both posts answered with the order's page"
+    );
+    c.refresh().await.unwrap();
+    let link = c.find(Locator::Css("a.credit-note")).await.unwrap();
+    assert_eq!(link.text().await.unwrap(), "C-2026-0001");
+    assert_eq!(journaled(db, "credit").len(), 1, "posted twice, one credit note");
+    let href = link.attr("href").await.unwrap().unwrap();
+    let (status, content_type, head) = fetched(c, &href).await;
+    assert_eq!((status, content_type.as_str(), head.as_str()), (200, "application/pdf", "%PDF-"));
+    let json: Value = serde_json::from_str(&ok(db, &["takings", "--format", "json"])).unwrap();
+    assert!(
+        json.as_array().unwrap().iter().any(|l| l["method"] == "cash refund" && l["amount"] == "-5.00"),
+        "{json}"
+    );
     chrome.close().await;
 }
 

@@ -86,6 +86,14 @@ impl Answer {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
+    /// The value of the page's first hidden field `name`.
+    fn hidden(&self, name: &str) -> String {
+        let text = self.text();
+        let start = format!("name=\"{name}\" value=\"");
+        let at = text.find(&start).unwrap_or_else(|| panic!("no hidden {name}")) + start.len();
+        text[at..].split('"').next().unwrap_or_default().to_string()
+    }
+
     /// The CSRF token of the page's forms.
     fn csrf(&self) -> String {
         let text = self.text();
@@ -749,14 +757,24 @@ on_both_backends! {
         assert!(String::from_utf8_lossy(&received[1].data).contains("application/pdf"));
         assert_eq!(journaled(&db, "send").len(), 1);
 
-        // Staff may not void, even by posting the form; the owner may, with a reason.
-        let refused = anna.post(&format!("/orders/{order}/void"), &[("csrf", &csrf), ("reason", "typo")]);
-        assert_eq!(refused.status, 403);
+        // What the customer has by e-mail is never voided: the owner's page offers Credit.
         let mut olga = Browser::new(&server);
         olga.log_in("olga", PASSWORD);
         let page = olga.get(&format!("/orders/{order}"));
-        assert!(page.text().contains(">Void</button>"));
+        assert!(!page.text().contains(">Void</button>") && page.text().contains(">Credit</button>"), "{}", page.text());
         let owners = page.csrf();
+        let refused = olga.post(&format!("/orders/{order}/void"), &[("csrf", &owners), ("reason", "typo")]);
+        assert_eq!(refused.status, 422, "{}", refused.text());
+        assert!(journaled(&db, "void").is_empty());
+
+        // Staff may not void, even by posting the form; the owner may, with a reason, what
+        // never left the shop.
+        let order = Shop::new(&db).order("anna", &["--customer", "Roger", "--price", "20"]);
+        ok(&db, &["mint", "--order", &order]);
+        let refused = anna.post(&format!("/orders/{order}/void"), &[("csrf", &csrf), ("reason", "typo")]);
+        assert_eq!(refused.status, 403);
+        let page = olga.get(&format!("/orders/{order}"));
+        assert!(page.text().contains(">Void</button>"));
         let no_reason = olga.post(&format!("/orders/{order}/void"), &[("csrf", &owners), ("reason", " ")]);
         assert_eq!(no_reason.status, 422, "{}", no_reason.text());
         assert!(journaled(&db, "void").is_empty());
@@ -765,6 +783,66 @@ on_both_backends! {
         let void = journaled(&db, "void");
         assert_eq!(void.len(), 1);
         assert!(olga.get(&format!("/orders/{order}")).text().contains("entered twice"));
+    }
+}
+
+on_both_backends! {
+    fn the_owner_credits_a_paid_order_once_however_often_the_form_is_posted(db: TestDb) {
+        let (order, other) = shop(&db);
+        account(&db, "olga", "anna", "owner");
+        ok(&db, &["mint", "--order", &order.to_string()]);
+        ok(&db, &["order", "pickup", &order.to_string(), "--paid", "cash"]);
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let staff_page = anna.get(&format!("/orders/{order}"));
+        assert!(!staff_page.text().contains(">Credit</button>"), "staff do not credit");
+        let mut olga = Browser::new(&server);
+        olga.log_in("olga", PASSWORD);
+        let page = olga.get(&format!("/orders/{order}"));
+        assert!(page.text().contains(">Credit</button>") && !page.text().contains(">Void</button>"), "{}", page.text());
+        let (csrf, token) = (page.csrf(), page.hidden("token"));
+        let form = |amount: &'static str| {
+            vec![("csrf", csrf.clone()), ("token", token.clone()), ("reason", "Grip charged twice".to_string()), ("amount", amount.to_string()), ("refund", "cash".to_string())]
+        };
+        let post = |browser: &mut Browser, fields: Vec<(&str, String)>| {
+            let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            browser.post(&format!("/orders/{order}/credit"), &fields)
+        };
+        // More than is left: refused in the page's words, beside the amount, nothing issued.
+        let too_much = post(&mut olga, form("500"));
+        assert_eq!(too_much.status, 422, "{}", too_much.text());
+        assert!(!too_much.text().contains("--amount"), "{}", too_much.text());
+        // Staff posting the form anyway: 403.
+        assert_eq!(post(&mut anna, form("5")).status, 403);
+        // The same form posted twice (a double click): one credit note.
+        for _ in 0..2 {
+            let credited = post(&mut olga, form("5"));
+            assert_eq!(credited.status, 303, "{}", credited.text());
+        }
+        assert_eq!(journaled(&db, "credit").len(), 1);
+        let page = olga.get(&format!("/orders/{order}"));
+        assert!(page.text().contains("href=\"/credit-notes/C-2026-0001\"") && page.text().contains("5.00 CHF"), "{}", page.text());
+        let pdf = olga.get("/credit-notes/C-2026-0001");
+        assert_eq!((pdf.status, &pdf.body[..5]), (200, &b"%PDF-"[..]));
+        // A new form (a new token) credits again, with the refund said.
+        let (csrf, token) = (page.csrf(), page.hidden("token"));
+        let again = olga.post(&format!("/orders/{order}/credit"), &[("csrf", &csrf), ("token", &token), ("reason", "Restrung for free"), ("refund", "cash")]);
+        assert_eq!(again.status, 303, "{}", again.text());
+        let shown: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &order.to_string(), "--format", "json"])).unwrap();
+        assert_eq!((shown["status"].as_str(), shown["credited_by"].as_str()), (Some("credited"), Some("C-2026-0001, C-2026-0002")));
+        // Credited in full: no Credit any more. Another stringer's order or credit note: 404.
+        assert!(!olga.get(&format!("/orders/{order}")).text().contains(">Credit</button>"));
+        let foreign = olga.post(&format!("/orders/{other}/credit"), &[("csrf", &csrf), ("token", "x"), ("reason", "x")]);
+        assert_eq!(foreign.status, 404, "{}", foreign.text());
+        ok(&db, &["mint", "--order", &other.to_string()]);
+        for _ in 0..3 {
+            ok(&db, &["credit", &other.to_string(), "--reason", "theirs", "--amount", "1"]);
+        }
+        assert!(ok(&db, &["receipt", "C-2026-0003", "--stringer", "ben"]).contains("C-2026-0003"));
+        assert_eq!(olga.get("/credit-notes/C-2026-0003").status, 404, "ben's third is not anna's");
+        assert_eq!(olga.get("/credit-notes/not-a-number").status, 404);
+        assert_eq!(journaled(&db, "credit").len(), 5);
     }
 }
 

@@ -30,11 +30,15 @@ CREATE TABLE credit_notes (
     issuer_id BIGINT REFERENCES issuers (id),
     credited_before_minor BIGINT NOT NULL DEFAULT 0 CHECK (credited_before_minor >= 0),
     completes BOOLEAN NOT NULL DEFAULT FALSE,
+    -- The counter's form's one-time token: the same form posted twice issues one credit note.
+    request_token TEXT,
     created_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
     CHECK ((order_id IS NULL) = (amount_minor = 0))
 );
 CREATE UNIQUE INDEX credit_notes_number_key ON credit_notes (stringer_id, credit_year, credit_seq);
 CREATE INDEX credit_notes_order_idx ON credit_notes (order_id) WHERE order_id IS NOT NULL;
+CREATE UNIQUE INDEX credit_notes_request_key ON credit_notes (stringer_id, request_token)
+    WHERE request_token IS NOT NULL;
 CREATE TRIGGER credit_notes_append_only_on_update
     BEFORE UPDATE ON credit_notes
 BEGIN
