@@ -412,3 +412,45 @@ on_both_backends! {
         assert_eq!((sink.received().len(), journaled(&db, "send").len()), (2, 2));
     }
 }
+
+on_both_backends! {
+    fn a_credit_note_is_delivered_by_credit_send_and_by_send_c_and_order_show_says_so(db: TestDb) {
+        let order = mailing_shop(&db);
+        let sink = Sink::start(Behaviour::Accept);
+        // Without a mail server, --send is refused before anything is issued.
+        let refused = fails(&db, 2, &["credit", &order, "--reason", "Falsche Saite", "--amount", "5", "--send"]);
+        assert!(refused.contains("--smtp-url"), "{refused}");
+        assert_eq!(db.query_i64("SELECT count(*) FROM credit_notes"), Some(0));
+        let mut credit = receipts(&db);
+        credit.env("RECEIPTS_SMTP_URL", sink.url(None)).args(["credit", &order, "--reason", "Falsche Saite", "--amount", "5", "--send"]);
+        let out: Output = credit.output().unwrap().into();
+        assert_eq!((out.code, out.stdout.as_str()), (0, "C-2026-0001\n"), "{}", out.stderr);
+        let received = sink.received();
+        assert_eq!(received.len(), 1);
+        let message = MessageParser::default().parse(&received[0].data).unwrap();
+        assert_eq!(message.subject(), Some("Gutschrift C-2026-0001 – Stefan Müller Bespannungen"));
+        let body = message.body_text(0).unwrap();
+        assert!(body.contains("die Gutschrift C-2026-0001") && body.contains("CHF -5.00"), "{body}");
+        assert!(!body.contains("IBAN"), "nothing to pay: {body}");
+        let attachment = message.attachment(0).unwrap();
+        assert_eq!(attachment.attachment_name(), Some("stefan-C-2026-0001.pdf"));
+        let dir = tempfile::tempdir().unwrap();
+        let pdf = dir.path().join("c.pdf");
+        ok(&db, &["receipt", "C-2026-0001", "-o", pdf.to_str().unwrap()]);
+        assert_eq!(attachment.contents(), std::fs::read(&pdf).unwrap().as_slice(), "the attachment is the credit note");
+        // Journaled apart from the invoice's own sending; order show says it was delivered.
+        assert_eq!(sends(&db).iter().map(|s| (s.0.as_str(), s.1.as_str())).collect::<Vec<_>>(), [("C-2026-0001", "roger@example.com")]);
+        let shown = ok(&db, &["order", "show", &order]);
+        assert!(shown.contains("credit note  C-2026-0001 5.00 CHF, sent ") && shown.contains("to roger@example.com"), "{shown}");
+        // The invoice itself was never sent: send still sends it.
+        assert_eq!(send(&db, &sink.url(None), &[&order]).code, 0);
+        // Once, unless asked again.
+        let again = send(&db, &sink.url(None), &["C-2026-0001"]);
+        assert_eq!(again.code, 1, "{}", again.stderr);
+        assert!(again.stderr.contains("credit note C-2026-0001 was sent on"), "{}", again.stderr);
+        let out = send(&db, &sink.url(None), &["C-2026-0001", "--again", "--to", "office@example.com"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(sink.received().len(), 3);
+        assert_eq!(send(&db, &sink.url(None), &["C-2026-0009"]).code, 1, "no such credit note");
+    }
+}
