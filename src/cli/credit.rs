@@ -3,7 +3,7 @@
 
 use super::{one_of, output, Context, StringerOpt};
 use crate::db::Access;
-use crate::domain::{Price, Refund, Timestamp};
+use crate::domain::{OrderId, Price, Refund, Timestamp};
 use crate::ops::{credits, Whose};
 use crate::Error;
 use clap::Args;
@@ -64,7 +64,11 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let server = opts.send.then(|| opts.server.server()).transpose()?;
     let mut db = ctx.open(Access::Write)?;
     let whose = opts.stringer.whose();
-    let (_, order) = whose.order_named(&mut db, &opts.order)?;
+    // An order's id needs no lookup here: the credit finds its stringer on the way.
+    let order = match opts.order.parse::<OrderId>() {
+        Ok(order) => order,
+        Err(_) => whose.order_named(&mut db, &opts.order)?.1,
+    };
     let amount = opts.amount.as_deref().map(parse_amount).transpose()?;
     let request = credits::Request {
         order,
