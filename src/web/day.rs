@@ -81,8 +81,12 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
     super::rendered(StatusCode::OK, &page)
 }
 
-/// A method's word in the page's language (`unrecorded` as it is).
+/// A method's word in the page's language (`unrecorded` as it is; a refund after its label).
 fn method_word(w: &'static Words, method: &str) -> String {
+    // Money paid back at the counter: "cash refund" is its own line.
+    if let Some(paid_by) = method.strip_suffix(" refund") {
+        return format!("{}: {}", w.refund, method_word(w, paid_by));
+    }
     method.parse().map_or_else(|_| method.to_string(), |m| super::pages::method_word(w, m).to_string())
 }
 

@@ -112,6 +112,16 @@ on_both_backends! {
         assert!(more.contains("credited in full already (by C-2026-0001, C-2026-0002)"), "{more}");
         assert_eq!(credit_notes(&db), Some(2), "a refusal writes nothing");
         assert_eq!(journaled(&db, "credit").len(), 2);
+
+        // The way to a corrected document: credited in full, then strung anew with a new number.
+        let fixed = ok(&db, &["order", "restring", a]);
+        ok(&db, &["order", "edit", &fixed, "--price", "30.00"]);
+        assert_eq!(ok(&db, &["mint", "--order", &fixed]), "2026-0004");
+        // The database itself refuses to change or forget a credit note.
+        for tampering in ["UPDATE credit_notes SET amount_minor = 1", "DELETE FROM credit_notes", "UPDATE orders SET credited_minor = 0"] {
+            assert!(db.execute(tampering).is_err(), "{tampering} was let through");
+        }
+        assert_eq!(credit_notes(&db), Some(2));
     }
 
     fn what_cannot_be_credited_is_refused_and_a_void_never_takes_back_what_left_the_shop(db: TestDb) {
