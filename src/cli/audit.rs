@@ -23,6 +23,10 @@ pub struct Opts {
     /// A table for people, or JSON for scripts
     #[arg(long, value_enum, default_value_t)]
     format: Shown,
+    /// Also recompute every stringer's journal chain from its start: each event's hash, its
+    /// place, the head; the first break is named (stringer, event, what)
+    #[arg(long)]
+    verify: bool,
 }
 
 #[derive(Serialize, Tabled)]
@@ -48,6 +52,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Shown::Json => output::json(&report)?,
         Shown::Table => table(&report)?,
     }
+    if opts.verify {
+        verify(&mut db, &opts)?;
+    }
     let unsound = report.iter().filter(|y| !y.is_sound()).count();
     if unsound > 0 {
         let problems: usize = report.iter().map(|y| y.problems.len()).sum();
@@ -63,6 +70,37 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         report.len()
     );
     Ok(())
+}
+
+/// The chains recomputed: a line per stringer on stderr, the first break an error (exit 1),
+/// and what the chain cannot prove said last.
+fn verify(db: &mut crate::db::Db, opts: &Opts) -> anyhow::Result<()> {
+    let tenants = opts.stringer.whose().or_all(db)?;
+    let verified = ops::reports::verify_chains(db, &tenants).context("cannot verify the journal")?;
+    let mut broken = None;
+    for chain in &verified {
+        match (&chain.broken, &chain.head) {
+            (Some(why), _) => {
+                eprintln!("{}: the journal is broken at event {}: {}", chain.stringer, why.seq, why.what);
+                broken = broken.or(Some(why.clone()));
+            }
+            (None, Some(head)) => eprintln!(
+                "{}: {} chained, head {}",
+                chain.stringer,
+                output::count(chain.events as usize, "event"),
+                &head[..16]
+            ),
+            (None, None) => eprintln!("{}: no events yet", chain.stringer),
+        }
+    }
+    eprintln!(
+        "not proven: whoever holds the database can recompute a chain from its start, or remove \
+         its latest events; only a head's hash kept outside (the lines above) shows that later"
+    );
+    match broken {
+        Some(why) => Err(Error::AuditFailed(format!("the journal is broken: {why}")).into()),
+        None => Ok(()),
+    }
 }
 
 /// The table, then one line per void and per problem.

@@ -292,6 +292,38 @@ struct NewEvent<'a> {
     field: Option<&'a str>,
     old_value: Option<&'a str>,
     new_value: Option<&'a str>,
+    /// Its place in the stringer's chain: set here on SQLite, by a trigger on PostgreSQL.
+    seq: Option<i64>,
+    prev_hash: Option<String>,
+    hash: Option<String>,
+}
+
+impl NewEvent<'_> {
+    /// SQLite: linked to its stringer's chain (`chain::link`); PostgreSQL's trigger does it
+    /// there.
+    fn linked(mut self, conn: &mut DbConn) -> QueryResult<Self> {
+        if let DbConn::Sqlite(_) = conn {
+            let chained = super::chain::Chained {
+                seq: 0,
+                stringer: self.stringer_id,
+                kind: self.kind,
+                year: self.year,
+                first_seq: self.first_seq,
+                last_seq: self.last_seq,
+                order: self.order_id,
+                counter_old: self.counter_old,
+                counter_new: self.counter_new,
+                reason: self.reason,
+                at: self.created_at,
+                field: self.field,
+                old: self.old_value,
+                new: self.new_value,
+            };
+            let (seq, prev, hash, at) = super::chain::link(conn, &chained)?;
+            (self.seq, self.prev_hash, self.hash, self.created_at) = (Some(seq), Some(prev), Some(hash), at);
+        }
+        Ok(self)
+    }
 }
 
 impl Event<'_> {
@@ -310,17 +342,22 @@ impl Event<'_> {
             field: self.change.map(|c| c.field),
             old_value: self.change.and_then(|c| c.old),
             new_value: self.change.and_then(|c| c.new),
+            seq: None,
+            prev_hash: None,
+            hash: None,
         }
     }
 }
 
 pub fn record(conn: &mut DbConn, event: &Event<'_>) -> QueryResult<()> {
-    diesel::insert_into(receipt_events::table).values(event.row()).execute(conn).map(drop)
+    let row = event.row().linked(conn)?;
+    diesel::insert_into(receipt_events::table).values(row).execute(conn).map(drop)
 }
 
-/// Many entries in one statement.
+/// Many entries in one statement (on SQLite, each linked to the chain in turn).
 pub fn record_all(conn: &mut DbConn, events: &[Event<'_>]) -> QueryResult<()> {
-    let rows: Vec<NewEvent> = events.iter().map(Event::row).collect();
+    let rows: Vec<NewEvent> =
+        events.iter().map(|event| event.row().linked(conn)).collect::<QueryResult<_>>()?;
     super::insert_all!(conn, receipt_events::table, rows.as_slice())
 }
 

@@ -18,7 +18,7 @@ impl Db {
     pub fn migrate(&mut self) -> Result<Vec<String>, Error> {
         use diesel_migrations::MigrationHarness;
         let cannot = |e: &dyn std::fmt::Display| Error::CannotMigrate(first_line(&e.to_string()));
-        let applied = match &mut self.conn {
+        let applied: Vec<String> = match &mut self.conn {
             DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
             DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
         }
@@ -26,8 +26,12 @@ impl Db {
         .iter()
         .map(ToString::to_string)
         .collect();
-        if let DbConn::Sqlite(c) = &mut self.conn {
-            c.batch_execute(&format!("PRAGMA user_version = {}", sqlite_schema_version()?))
+        if let DbConn::Sqlite(_) = &self.conn {
+            // The events written before the journal was chained, chained now (PostgreSQL's
+            // migration does it itself); nothing to do once they are.
+            self.write(|conn| Ok(super::chain::chain_all(conn)?))?;
+            self.conn
+                .batch_execute(&format!("PRAGMA user_version = {}", sqlite_schema_version()?))
                 .map_err(|e| cannot(&e))?;
         }
         Ok(applied)

@@ -8,6 +8,7 @@
 
 pub mod accounts;
 pub mod audit;
+pub mod chain;
 mod connect;
 pub mod counters;
 pub mod credits;

@@ -213,6 +213,19 @@ diesel::table! {
         field -> Nullable<Text>,
         old_value -> Nullable<Text>,
         new_value -> Nullable<Text>,
+        seq -> Nullable<Int8>,
+        prev_hash -> Nullable<Text>,
+        hash -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    chain_heads (stringer_id) {
+        stringer_id -> Int8,
+        seq -> Int8,
+        hash -> Text,
+        at -> Timestamp,
+        updated_at -> Timestamp,
     }
 }
 
@@ -305,6 +318,7 @@ diesel::joinable!(strings -> stringers (stringer_id));
 diesel::joinable!(vat_rates -> stringers (stringer_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    chain_heads,
     credit_counters,
     credit_notes,
     customers,

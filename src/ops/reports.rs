@@ -26,6 +26,11 @@ pub fn journal(
     db.read(|conn| events::for_each(conn, tenant, year, each))
 }
 
+/// Each stringer's journal chain recomputed from its genesis (`db::chain::verify`).
+pub fn verify_chains(db: &mut Db, tenants: &[Tenant]) -> Result<Vec<crate::db::chain::Verified>, Error> {
+    db.read(|conn| tenants.iter().map(|tenant| crate::db::chain::verify(conn, tenant)).collect())
+}
+
 /// Every (stringer, year) sequence checked: gapless, each gap explained.
 pub fn audit(db: &mut Db, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<YearAudit>, Error> {
     db.read(|conn| audit::audit(conn, tenant, year))

@@ -3,6 +3,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod chain;
 mod concurrency;
 mod credits;
 mod lifecycle;
