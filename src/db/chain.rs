@@ -156,6 +156,7 @@ fn chain_unchained(conn: &mut DbConn, stringer: StringerId) -> QueryResult<Head>
             chain_heads::seq.eq(head.seq),
             chain_heads::hash.eq(&head.hash),
             chain_heads::at.eq(at),
+            chain_heads::live_from.eq(head.seq + 1),
         ))
         .execute(conn)?;
     Ok(Head { at, ..head })
@@ -220,6 +221,57 @@ impl Row {
             new: self.new_value.as_deref(),
         }
     }
+}
+
+/// The check value a document prints: the first 12 hex digits of its event's hash, in
+/// capitals, grouped by four (`7F3A-91C2-0B5E`).
+pub fn check_value(hash: &str) -> String {
+    let digits: Vec<String> = hash
+        .chars()
+        .take(12)
+        .collect::<String>()
+        .to_uppercase()
+        .chars()
+        .collect::<Vec<char>>()
+        .chunks(4)
+        .map(|group| group.iter().collect())
+        .collect();
+    digits.join("-")
+}
+
+/// The hash of the event that issued a document (`kind` mint or credit, of `order`, or of
+/// the credit note numbered `number`), when it was chained as it was written: documents
+/// issued before the chain existed print no check value.
+pub fn issuing_hash(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    kind: crate::domain::EventKind,
+    order: Option<i64>,
+    number: Option<(i32, i64)>,
+) -> QueryResult<Option<String>> {
+    let live_from = chain_heads::table
+        .find(tenant.id().0)
+        .select(chain_heads::live_from)
+        .first::<i64>(conn)
+        .optional()?
+        .unwrap_or(1);
+    let mut query = tenant
+        .events()
+        .filter(receipt_events::kind.eq(kind.as_str()))
+        .filter(receipt_events::seq.ge(live_from))
+        .into_boxed();
+    if let Some(order) = order {
+        query = query.filter(receipt_events::order_id.eq(order));
+    }
+    if let Some((year, seq)) = number {
+        query = query.filter(receipt_events::year.eq(year)).filter(receipt_events::first_seq.eq(seq));
+    }
+    query
+        .order(receipt_events::seq.desc())
+        .select(receipt_events::hash)
+        .first::<Option<String>>(conn)
+        .optional()
+        .map(Option::flatten)
 }
 
 /// The first place a stringer's chain does not hold.
@@ -363,5 +415,6 @@ mod tests {
         assert!(canonical.ends_with("field=-\nold=-\nnew=-\n"), "{canonical}");
         assert_eq!(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
         assert_ne!(event.hash("a"), event.hash("b"), "the previous hash is covered");
+        assert_eq!(check_value("7f3a91c20b5e44"), "7F3A-91C2-0B5E");
     }
 }

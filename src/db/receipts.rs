@@ -6,9 +6,10 @@ use super::issuers::{self, Issuer};
 use super::items;
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
-use super::{credits, vat, DbConn, Tenant};
+use super::{chain, credits, vat, DbConn, Tenant};
 use crate::domain::{
-    local_date, now_utc, CreditNumber, Item, Language, OrderId, OrderKind, ReceiptNumber, StringerId, VatRate,
+    local_date, now_utc, CreditNumber, EventKind, Item, Language, OrderId, OrderKind, ReceiptNumber,
+    StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
@@ -39,7 +40,14 @@ pub fn receipt(
     let issuer = issuer_of(conn, tenant, &order)?;
     let rates = vat::history(conn, tenant)?;
     let items = items_of(conn, &order)?;
-    build(&order, &items, &issuer, tenant, &rates, options)
+    let check = mint_check(conn, tenant, &order)?;
+    build(&order, &items, &issuer, tenant, &rates, options, check)
+}
+
+/// The check value of the mint that numbered the order, when the chain recorded it live.
+fn mint_check(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Option<String>, Error> {
+    let hash = chain::issuing_hash(conn, tenant, EventKind::Mint, Some(order.id.0), None)?;
+    Ok(hash.as_deref().map(chain::check_value))
 }
 
 /// The credit note `number` of the tenant as a document: the original as it froze it, taken
@@ -84,6 +92,9 @@ pub fn credit_note(
     receipt.slip = None;
     receipt.void_reason = None;
     receipt.notes = None;
+    let issued_by = (number.0.year, number.0.seq);
+    let hash = chain::issuing_hash(conn, tenant, EventKind::Credit, None, Some(issued_by))?;
+    receipt.check = hash.as_deref().map(chain::check_value);
     Ok(receipt)
 }
 
@@ -144,7 +155,8 @@ impl Frozen {
         options: Options,
     ) -> Result<Receipt, Error> {
         let items = items_of(conn, order)?;
-        build(order, &items, self.issuer(order)?, tenant, &self.rates(tenant), options)
+        let check = mint_check(conn, tenant, order)?;
+        build(order, &items, self.issuer(order)?, tenant, &self.rates(tenant), options, check)
     }
 
     /// What a numbered order asks of its customer, by the profile it was issued under.
@@ -208,6 +220,7 @@ fn build(
     tenant: &Tenant,
     rates: &vat::History,
     options: Options,
+    check: Option<String>,
 ) -> Result<Receipt, Error> {
     let Some(number) = order.number else {
         return Err(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt });
@@ -254,6 +267,7 @@ fn build(
         notes: order.customer_note.clone(),
         slip: None,
         credit: None,
+        check,
     };
     if due_on.is_some() {
         let message = format!("{} {number}", receipt.title_text());

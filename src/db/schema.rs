@@ -225,6 +225,7 @@ diesel::table! {
         seq -> Int8,
         hash -> Text,
         at -> Timestamp,
+        live_from -> Int8,
         updated_at -> Timestamp,
     }
 }

@@ -233,6 +233,7 @@ pub fn lines(receipt: &Receipt, credit: &CreditOf) -> Vec<Line> {
         }
     };
     lines.push(Line::Plain(settled));
+    lines.extend(receipt.check_line());
     lines
 }
 

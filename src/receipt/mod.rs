@@ -64,6 +64,9 @@ pub struct Receipt {
     pub slip: Option<Slip>,
     /// Set for a credit note: the original it takes back, and how.
     pub credit: Option<CreditOf>,
+    /// The check value of the journal's event that issued it (`7F3A-91C2-0B5E`): a witness
+    /// of the chain in the customer's hands. None for a document issued before the chain.
+    pub check: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,7 +182,13 @@ impl Receipt {
             lines.push(Line::Gap);
             lines.push(Line::Field(words.notes.into(), notes.clone()));
         }
+        lines.extend(self.check_line());
         lines
+    }
+
+    /// The check value's line, when the document has one.
+    fn check_line(&self) -> Option<Line> {
+        self.check.as_ref().map(|check| Line::Plain(format!("{} {check}", self.words().check)))
     }
 
     /// The business as the document's head shows it: name, address, contact, tax numbers.

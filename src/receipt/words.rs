@@ -28,6 +28,8 @@ pub struct Words {
     /// Before an invoice's due date.
     pub payable_until: &'static str,
     pub tax_number: &'static str,
+    /// Before the check value of the journal's event that issued the document.
+    pub check: &'static str,
     pub reference: &'static str,
     /// Beside an EPC QR code.
     pub scan_to_pay: &'static str,
@@ -81,6 +83,7 @@ const EN: Words = Words {
     notes: "Notes",
     payable_until: "Payable by",
     tax_number: "Tax No.",
+    check: "Check",
     reference: "Reference",
     scan_to_pay: "Scan to pay with your banking app",
     bic: "BIC",
@@ -139,6 +142,7 @@ const DE: Words = Words {
     notes: "Bemerkungen",
     payable_until: "Zahlbar bis",
     tax_number: "Steuernummer",
+    check: "Prüfwert",
     reference: "Referenz",
     scan_to_pay: "Mit der Banking-App scannen und bezahlen",
     bic: "BIC",
@@ -197,6 +201,7 @@ const FR: Words = Words {
     notes: "Remarques",
     payable_until: "Payable jusqu'au",
     tax_number: "N° fiscal",
+    check: "Contrôle",
     reference: "Référence",
     scan_to_pay: "Scannez avec votre application bancaire pour payer",
     bic: "BIC",
@@ -256,6 +261,7 @@ const IT: Words = Words {
     notes: "Note",
     payable_until: "Pagabile entro il",
     tax_number: "Codice fiscale",
+    check: "Controllo",
     reference: "Riferimento",
     scan_to_pay: "Scansiona con la tua app bancaria per pagare",
     bic: "BIC",

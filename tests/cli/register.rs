@@ -261,7 +261,13 @@ on_both_backends! {
         for (i, id) in [&a, &b, &c, &d].into_iter().enumerate() {
             ok(&db, &["mint", "--order", id, "--at", &format!("2026-03-{:02} 12:00", i + 6)]);
         }
-        let before: Vec<Vec<u8>> = [&a, &b, &c, &d].iter().map(|o| pdf(&db, o)).collect();
+        // Text documents: the chain's migration, run again below, chains these mints as the
+        // events of a database from before the chain, whose documents print no check value.
+        let text = |order: &String| ok(&db, &["receipt", order]);
+        let before: Vec<String> = [&a, &b, &c, &d]
+            .iter()
+            .map(|o| text(o).lines().filter(|l| !l.starts_with("Check ")).collect::<Vec<_>>().join("\n"))
+            .collect();
         // Back to the schema before the register, and forward again: the migration links the
         // orders that are there.
         let mut conn = db.connect();
@@ -279,8 +285,8 @@ on_both_backends! {
         assert!(db.execute("SELECT count(*) FROM customers").is_err(), "no register any more");
         drop(conn);
         ok(&db, &["db", "migrate"]);
-        let after: Vec<Vec<u8>> = [&a, &b, &c, &d].iter().map(|o| pdf(&db, o)).collect();
-        assert_eq!(after, before, "documents byte for byte");
+        let after: Vec<String> = [&a, &b, &c, &d].iter().map(|o| text(o)).collect();
+        assert_eq!(after, before, "documents word for word");
         let customers = json(&db, &["customer", "list", "--stringer", "stefan", "--format", "json"]);
         let names: Vec<&str> = customers.as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["Belinda", "roger  muller"], "one customer per name, named as on the latest order");

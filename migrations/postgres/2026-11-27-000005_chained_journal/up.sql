@@ -9,6 +9,10 @@ CREATE TABLE chain_heads (
     seq BIGINT NOT NULL CHECK (seq >= 0),
     hash TEXT NOT NULL,
     at TIMESTAMP NOT NULL,
+    -- The first event chained as it was written: documents issued by it and later print a
+    -- check value of their event's hash; those chained afterwards by the migration stay as
+    -- they were.
+    live_from BIGINT NOT NULL DEFAULT 1,
     updated_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC')
 );
 ALTER TABLE receipt_events
@@ -91,7 +95,7 @@ BEGIN
     FOR e IN SELECT * FROM receipt_events ORDER BY stringer_id, id LOOP
         IF last_stringer IS DISTINCT FROM e.stringer_id THEN
             IF last_stringer IS NOT NULL THEN
-                INSERT INTO chain_heads (stringer_id, seq, hash, at) VALUES (last_stringer, n, prev, last_at);
+                INSERT INTO chain_heads (stringer_id, seq, hash, at, live_from) VALUES (last_stringer, n, prev, last_at, n + 1);
             END IF;
             last_stringer := e.stringer_id;
             prev := receipts_chain_genesis(e.stringer_id);
@@ -109,7 +113,7 @@ BEGIN
         last_at := e.created_at;
     END LOOP;
     IF last_stringer IS NOT NULL THEN
-        INSERT INTO chain_heads (stringer_id, seq, hash, at) VALUES (last_stringer, n, prev, last_at);
+        INSERT INTO chain_heads (stringer_id, seq, hash, at, live_from) VALUES (last_stringer, n, prev, last_at, n + 1);
     END IF;
 END;
 $$;

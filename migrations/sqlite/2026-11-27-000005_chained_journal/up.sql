@@ -7,6 +7,10 @@ CREATE TABLE chain_heads (
     seq BIGINT NOT NULL CHECK (seq >= 0),
     hash TEXT NOT NULL,
     at TIMESTAMP NOT NULL,
+    -- The first event chained as it was written: documents issued by it and later print a
+    -- check value of their event's hash; those chained afterwards by the migration stay as
+    -- they were.
+    live_from BIGINT NOT NULL DEFAULT 1,
     updated_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now'))
 );
 ALTER TABLE receipt_events ADD COLUMN seq BIGINT;
