@@ -246,6 +246,21 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// `resync-counters` declared a restore: the chain's head it found (`seq hash`) is on
+    /// record, so `audit --verify` can tell what a restore lost from tampering.
+    pub fn restore(stringer: StringerId, year: i32, head: &'a str, reason: &'a str) -> Event<'a> {
+        Event {
+            kind: EventKind::Restore,
+            stringer,
+            year,
+            seqs: None,
+            order: None,
+            counter: None,
+            reason: Some(reason),
+            change: Some(Change { field: "chain_head", old: Some(head), new: None }),
+        }
+    }
+
     /// A V1 import numbered `first..=last` of a year and set its counter.
     pub fn v1_import(
         stringer: StringerId,

@@ -8,9 +8,9 @@
 
 use super::counters;
 use super::events::{self, Event};
-use super::schema::{credit_notes, orders};
+use super::schema::{chain_heads, credit_notes, orders};
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, Series, StringerId};
+use crate::domain::{local_year, now_utc, Series, StringerId};
 use crate::error::Error;
 use diesel::dsl::max;
 use diesel::prelude::*;
@@ -57,6 +57,7 @@ pub fn resync_counters(conn: &mut DbConn, options: Options) -> Result<Vec<Counte
     let changes = plan(conn, &tenants, options.allow_lower)?;
     if !options.dry_run {
         apply(conn, &tenants, &changes, options.allow_lower)?;
+        declare_restore(conn, &tenants, options.allow_lower)?;
     }
     Ok(changes)
 }
@@ -153,6 +154,29 @@ fn apply(
         counters::set(conn, tenant, change.series, change.year, change.old, new, now)?;
         let event = Event::resync(change.stringer_id, change.year, change.old.unwrap_or(0), new, reason);
         events::record(conn, &event.in_series(change.series))?;
+    }
+    Ok(())
+}
+
+/// Each stringer's journal says a restore was declared, with the chain's head as found.
+fn declare_restore(
+    conn: &mut DbConn,
+    tenants: &BTreeMap<StringerId, Tenant>,
+    allow_lower: bool,
+) -> QueryResult<()> {
+    let reason = if allow_lower { "resync-counters --allow-lower" } else { "resync-counters" };
+    for tenant in tenants.values() {
+        let head: Option<(i64, String)> = chain_heads::table
+            .find(tenant.id().0)
+            .select((chain_heads::seq, chain_heads::hash))
+            .first(conn)
+            .optional()?;
+        let found = match head {
+            Some((seq, hash)) => format!("{seq} {hash}"),
+            None => format!("0 {}", super::chain::genesis(tenant.id(), tenant.handle())),
+        };
+        let year = local_year(now_utc(), tenant.zone());
+        events::record(conn, &Event::restore(tenant.id(), year, &found, reason))?;
     }
     Ok(())
 }

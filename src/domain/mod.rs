@@ -312,6 +312,8 @@ pub enum EventKind {
     Pickup,
     /// A credit note issued: its number (in the credit series), the original, the amount.
     Credit,
+    /// A restore declared by `resync-counters`: the chain's head it found.
+    Restore,
 }
 
 impl EventKind {

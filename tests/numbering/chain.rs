@@ -63,6 +63,22 @@ on_both_backends! {
         let (code, said) = audit_verify(&db);
         assert_eq!(code, 0, "{said}");
         assert!(said.contains("stefan: 5 events chained, head ") && said.contains("not proven:"), "{said}");
+        // A restore declared: the head found is on record, chained like every event.
+        let head: String = said.split("head ").nth(1).unwrap()[..16].to_string();
+        let out = Command::new(env!("CARGO_BIN_EXE_receipts"))
+            .env_clear()
+            .env("DATABASE_URL", &db.url)
+            .args(["resync-counters"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE kind = 'restore' AND seq = 6"), Some(1));
+        let found = db.query_i64(&format!(
+            "SELECT count(*) FROM receipt_events WHERE kind = 'restore' AND old_value LIKE '5 {head}%'"
+        ));
+        assert_eq!(found, Some(1), "the head it found");
+        let (code, said) = audit_verify(&db);
+        assert!(code == 0 && said.contains("stefan: 6 events chained"), "{said}");
     }
 
     fn an_event_edited_deleted_inserted_or_reordered_is_named(db: TestDb) {

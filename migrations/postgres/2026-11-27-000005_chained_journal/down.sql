@@ -7,3 +7,12 @@ DROP FUNCTION receipts_sha256_hex(TEXT);
 DROP INDEX receipt_events_chain_key;
 ALTER TABLE receipt_events DROP COLUMN seq, DROP COLUMN prev_hash, DROP COLUMN hash;
 DROP TABLE chain_heads;
+CREATE OR REPLACE FUNCTION receipt_events_known_kinds() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.kind NOT IN ('mint', 'void', 'resync', 'v1_import', 'edit', 'send', 'payment', 'settle',
+                        'customer_merge', 'customer_forget', 'notify', 'pickup', 'credit') THEN
+        RAISE EXCEPTION 'receipt_events has no kind %', NEW.kind USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END;
+$$;

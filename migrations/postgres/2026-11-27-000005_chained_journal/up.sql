@@ -4,6 +4,17 @@
 -- moved by the event's own transaction: concurrent writers wait for it as mints wait for
 -- their counter. On PostgreSQL a trigger chains each event, so a mint stays one statement;
 -- the program (`db::chain`) computes the same bytes on SQLite and when it verifies.
+-- A restore declared by `resync-counters` is an event of its own.
+CREATE OR REPLACE FUNCTION receipt_events_known_kinds() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.kind NOT IN ('mint', 'void', 'resync', 'v1_import', 'edit', 'send', 'payment', 'settle',
+                        'customer_merge', 'customer_forget', 'notify', 'pickup', 'credit', 'restore') THEN
+        RAISE EXCEPTION 'receipt_events has no kind %', NEW.kind USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END;
+$$;
+
 CREATE TABLE chain_heads (
     stringer_id BIGINT PRIMARY KEY REFERENCES stringers (id),
     seq BIGINT NOT NULL CHECK (seq >= 0),

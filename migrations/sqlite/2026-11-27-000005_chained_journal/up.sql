@@ -26,3 +26,13 @@ CREATE TRIGGER receipt_events_append_only_on_update
 BEGIN
     SELECT RAISE(ABORT, 'receipt_events is an append-only journal');
 END;
+
+-- A restore declared by `resync-counters` is an event of its own.
+DROP TRIGGER receipt_events_known_kinds;
+CREATE TRIGGER receipt_events_known_kinds
+    BEFORE INSERT ON receipt_events
+    FOR EACH ROW WHEN NEW.kind NOT IN ('mint', 'void', 'resync', 'v1_import', 'edit', 'send', 'payment', 'settle',
+                                       'customer_merge', 'customer_forget', 'notify', 'pickup', 'credit', 'restore')
+BEGIN
+    SELECT RAISE(ABORT, 'CHECK constraint failed: kind');
+END;
