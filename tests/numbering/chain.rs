@@ -104,6 +104,27 @@ on_both_backends! {
         }
     }
 
+    fn many_events_of_one_transaction_are_chained_in_order_and_the_head_moves_once(db: TestDb) {
+        let stefan = minted(&db, 2);
+        let mut conn = db.connect();
+        conn.write(|c| {
+            for year in 2020..2026 {
+                let event = receipts::db::events::Event::resync(stefan.id(), year, 0, 0, "in one transaction");
+                receipts::db::events::record(c, &event)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        let verified = conn.read(|c| verify(c, &stefan)).unwrap();
+        assert_eq!((verified.events, verified.broken), (8, None));
+        assert_eq!(db.query_i64("SELECT seq FROM chain_heads"), Some(8));
+        // The next transaction goes on from the head.
+        let order = order(&mut conn, &stefan);
+        mint(&mut conn, &stefan, order, utc("2026-05-02 10:00")).unwrap();
+        let verified = conn.read(|c| verify(c, &stefan)).unwrap();
+        assert_eq!((verified.events, verified.broken), (9, None));
+    }
+
     fn a_storm_of_mints_of_one_stringer_leaves_one_unbroken_chain(db: TestDb) {
         let stefan = minted(&db, 0);
         let orders: Vec<_> = {

@@ -1,5 +1,7 @@
 DROP TRIGGER receipt_events_chain ON receipt_events;
+DROP TRIGGER receipt_events_move_head ON receipt_events;
 DROP FUNCTION receipt_events_chain();
+DROP FUNCTION receipt_events_move_head();
 DROP FUNCTION receipts_chain_genesis(BIGINT);
 DROP FUNCTION receipts_event_canonical(receipt_events);
 DROP FUNCTION receipts_canonical_field(TEXT, TEXT);

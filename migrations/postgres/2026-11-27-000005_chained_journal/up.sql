@@ -71,25 +71,50 @@ LANGUAGE sql STABLE AS $$
     FROM stringers WHERE id = p_stringer
 $$;
 
--- Chains an event being written: the stringer's head locked (made at the genesis for its
--- first event), the event numbered after it and hashed, the head moved onto it. An instant
--- is never earlier than the previous event's.
+-- Chains an event being written: the event numbered after the stringer's head and hashed.
+-- The head is locked by the transaction's first event of the stringer (made at the genesis
+-- for its first event ever); the transaction's later events follow the transaction-local
+-- copy of it (`receipts.chain_<id>`, gone with the transaction: nothing of it outlives it,
+-- as PgBouncer's transaction pooling wants), and the head's row is moved once, at commit
+-- (`receipt_events_move_head`), so a payments import of 100,000 events does not rewrite one
+-- row 100,000 times. An instant is never earlier than the previous event's.
 CREATE FUNCTION receipt_events_chain() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    head chain_heads%ROWTYPE;
+    local TEXT := 'receipts.chain_' || NEW.stringer_id;
+    held TEXT := current_setting(local, true);
+    head_seq BIGINT;
+    head_hash TEXT;
+    head_at TIMESTAMP;
 BEGIN
-    INSERT INTO chain_heads (stringer_id, seq, hash, at)
-    VALUES (NEW.stringer_id, 0, receipts_chain_genesis(NEW.stringer_id), NEW.created_at)
-    ON CONFLICT (stringer_id) DO NOTHING;
-    SELECT * INTO head FROM chain_heads WHERE stringer_id = NEW.stringer_id FOR UPDATE;
-    NEW.seq := head.seq + 1;
-    NEW.prev_hash := head.hash;
-    NEW.created_at := greatest(NEW.created_at, head.at);
-    NEW.hash := receipts_sha256_hex(head.hash || E'\n' || receipts_event_canonical(NEW));
-    UPDATE chain_heads SET seq = NEW.seq, hash = NEW.hash, at = NEW.created_at,
-        updated_at = (now() AT TIME ZONE 'UTC')
-    WHERE stringer_id = NEW.stringer_id;
+    IF held IS NULL OR held = '' THEN
+        INSERT INTO chain_heads (stringer_id, seq, hash, at)
+        VALUES (NEW.stringer_id, 0, receipts_chain_genesis(NEW.stringer_id), NEW.created_at)
+        ON CONFLICT (stringer_id) DO NOTHING;
+        SELECT seq, hash, at INTO head_seq, head_hash, head_at
+        FROM chain_heads WHERE stringer_id = NEW.stringer_id FOR UPDATE;
+    ELSE
+        head_seq := split_part(held, '|', 1)::bigint;
+        head_hash := split_part(held, '|', 2);
+        head_at := split_part(held, '|', 3)::timestamp;
+    END IF;
+    NEW.seq := head_seq + 1;
+    NEW.prev_hash := head_hash;
+    NEW.created_at := greatest(NEW.created_at, head_at);
+    NEW.hash := receipts_sha256_hex(head_hash || E'\n' || receipts_event_canonical(NEW));
+    PERFORM set_config(local, NEW.seq || '|' || NEW.hash || '|' || NEW.created_at::text, true);
     RETURN NEW;
+END;
+$$;
+
+-- At commit: the head moved onto the transaction's last event of the stringer.
+CREATE FUNCTION receipt_events_move_head() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF split_part(current_setting('receipts.chain_' || NEW.stringer_id, true), '|', 1) = NEW.seq::text THEN
+        UPDATE chain_heads SET seq = NEW.seq, hash = NEW.hash, at = NEW.created_at,
+            updated_at = (now() AT TIME ZONE 'UTC')
+        WHERE stringer_id = NEW.stringer_id;
+    END IF;
+    RETURN NULL;
 END;
 $$;
 
@@ -133,6 +158,10 @@ CREATE UNIQUE INDEX receipt_events_chain_key ON receipt_events (stringer_id, seq
 CREATE TRIGGER receipt_events_chain
     BEFORE INSERT ON receipt_events
     FOR EACH ROW EXECUTE FUNCTION receipt_events_chain();
+CREATE CONSTRAINT TRIGGER receipt_events_move_head
+    AFTER INSERT ON receipt_events
+    DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW EXECUTE FUNCTION receipt_events_move_head();
 CREATE TRIGGER chain_heads_refuse_truncate
     BEFORE TRUNCATE ON chain_heads
     FOR EACH STATEMENT EXECUTE FUNCTION receipts_refuse_truncate();
