@@ -226,17 +226,9 @@ impl Row {
 /// The check value a document prints: the first 12 hex digits of its event's hash, in
 /// capitals, grouped by four (`7F3A-91C2-0B5E`).
 pub fn check_value(hash: &str) -> String {
-    let digits: Vec<String> = hash
-        .chars()
-        .take(12)
-        .collect::<String>()
-        .to_uppercase()
-        .chars()
-        .collect::<Vec<char>>()
-        .chunks(4)
-        .map(|group| group.iter().collect())
-        .collect();
-    digits.join("-")
+    let digits = hash.get(..12).unwrap_or(hash).to_uppercase();
+    let groups: Vec<&str> = [0..4, 4..8, 8..12].into_iter().filter_map(|range| digits.get(range)).collect();
+    groups.join("-")
 }
 
 /// The hash of the event that issued a document (`kind` mint or credit, of `order`, or of
@@ -249,16 +241,12 @@ pub fn issuing_hash(
     order: Option<i64>,
     number: Option<(i32, i64)>,
 ) -> QueryResult<Option<String>> {
-    let live_from = chain_heads::table
-        .find(tenant.id().0)
-        .select(chain_heads::live_from)
-        .first::<i64>(conn)
-        .optional()?
-        .unwrap_or(1);
+    // One query: the head's `live_from` asked inside it (no head: nothing chained live).
+    let live_from = chain_heads::table.find(tenant.id().0).select(chain_heads::live_from.nullable());
     let mut query = tenant
         .events()
         .filter(receipt_events::kind.eq(kind.as_str()))
-        .filter(receipt_events::seq.ge(live_from))
+        .filter(receipt_events::seq.ge(live_from.single_value()))
         .into_boxed();
     if let Some(order) = order {
         query = query.filter(receipt_events::order_id.eq(order));

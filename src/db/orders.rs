@@ -446,7 +446,11 @@ impl Order {
 
 /// How a client's numbered document reached the customer, if it did: e-mailed, paid,
 /// picked up. Such a document is taken back by a credit note, never by a void.
-pub fn left_the_shop(conn: &mut DbConn, order: &Order) -> Result<Option<&'static str>, Error> {
+pub fn left_the_shop(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: &Order,
+) -> Result<Option<&'static str>, Error> {
     // The stringer's own racket has no customer to hold its document.
     if order.kind != OrderKind::Client {
         return Ok(None);
@@ -460,13 +464,7 @@ pub fn left_the_shop(conn: &mut DbConn, order: &Order) -> Result<Option<&'static
     if order.returned_at.is_some() {
         return Ok(Some("was picked up"));
     }
-    let sent = diesel::select(diesel::dsl::exists(
-        super::schema::receipt_events::table
-            .filter(super::schema::receipt_events::order_id.eq(order.id.0))
-            .filter(super::schema::receipt_events::kind.eq(crate::domain::EventKind::Send.as_str()))
-            .filter(super::schema::receipt_events::field.ne(super::events::CREDIT_EMAIL)),
-    ))
-    .get_result::<bool>(conn)?;
+    let sent = super::sends::last(conn, tenant, order.id)?.is_some();
     Ok(sent.then_some("was sent by e-mail"))
 }
 
@@ -505,7 +503,7 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
             fields.push("items");
         }
         if !fields.is_empty() {
-            let left_the_shop = left_the_shop(conn, &order)?;
+            let left_the_shop = left_the_shop(conn, tenant, &order)?;
             return Err(Error::DocumentFrozen { order: id, number, fields, left_the_shop });
         }
     }

@@ -6,7 +6,7 @@ use super::Whose;
 use crate::db::credits::{self, CreditNote, Credited};
 use crate::db::failure::{classify, Failure, Unique};
 use crate::db::mint::Chronology;
-use crate::db::{counters, Db, DbConn, Tenant};
+use crate::db::{counters, Db, Tenant};
 use crate::domain::{
     check_past, local_year, now_utc, CreditNumber, OrderId, Price, Refund, Series, Timestamp,
 };
@@ -121,5 +121,5 @@ pub fn of_order(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<Vec<Cred
 
 /// One of the tenant's credit notes by its number.
 pub fn find(db: &mut Db, tenant: &Tenant, number: CreditNumber) -> Result<CreditNote, Error> {
-    db.read(|conn: &mut DbConn| credits::find(conn, tenant, number))
+    db.read(|conn| credits::find(conn, tenant, number))
 }
