@@ -314,6 +314,14 @@ pub enum Error {
     #[error("{0}")]
     BadInput(String),
 
+    /// A signing key missing, not the one recorded, or recorded already.
+    #[error("{0}")]
+    KeyProblem(String),
+
+    /// A payment at the counter the stringer's country wants recorded by a certified till.
+    #[error("{method} payments at the counter in {country} must go through a certified till ({law}), which this program is not: record it with {way} till once the shop's till has taken it")]
+    TillRequired { method: String, country: &'static str, law: &'static str, way: &'static str },
+
     /// A value given for one input that cannot be taken: `--tension "abc" is not a tension`.
     /// The command line names the flag; a form shows the problem beside its field.
     #[error("--{} {problem}", .field.replace('_', "-"))]
@@ -580,6 +588,8 @@ impl Error {
             | Error::AlreadySentCredit { .. }
             | Error::NotAll { .. }
             | Error::BackupUnsound { .. }
+            | Error::KeyProblem(_)
+            | Error::TillRequired { .. }
             | Error::AuditFailed(_) => Class::Refused,
             Error::UnknownZone { .. }
             | Error::CannotMigrate(_)

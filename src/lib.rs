@@ -15,6 +15,7 @@ pub mod mail;
 pub mod ops;
 pub mod payment;
 pub mod receipt;
+pub mod signing;
 pub mod v1;
 pub mod web;
 

@@ -27,6 +27,14 @@ pub struct Opts {
     /// place, the head; the first break is named (stringer, event, what)
     #[arg(long)]
     verify: bool,
+    /// With --verify: the stringer's public key as kept outside the database (`key init`
+    /// printed it); the closures must be signed by it or by a key it handed over to
+    #[arg(long, value_name = "HEX", requires = "verify")]
+    public_key: Option<String>,
+    /// With --verify: a closure's digest kept outside the database (`close --mail` sends
+    /// them); each must be found in the journal. May be repeated
+    #[arg(long = "anchor", value_name = "DIGEST", requires = "verify")]
+    anchors: Vec<String>,
 }
 
 #[derive(Serialize, Tabled)]
@@ -72,31 +80,82 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The chains recomputed: a line per stringer on stderr, the first break an error (exit 1),
-/// and what the chain cannot prove said last.
+/// The chains and closures recomputed: a line per stringer on stderr, the first break an
+/// error (exit 1), and what is not proven said last.
 fn verify(db: &mut crate::db::Db, opts: &Opts) -> anyhow::Result<()> {
     let tenants = opts.stringer.whose().or_all(db)?;
-    let verified = ops::reports::verify_chains(db, &tenants).context("cannot verify the journal")?;
-    let mut broken = None;
-    for chain in &verified {
+    if opts.public_key.is_some() && tenants.len() != 1 {
+        return Err(
+            Error::Usage("--public-key is one stringer's: name the stringer with --stringer".into()).into()
+        );
+    }
+    let anchors: Vec<String> = opts.anchors.iter().map(|a| a.trim().to_lowercase()).collect();
+    let public_key = opts.public_key.as_deref().map(|k| k.trim().to_lowercase());
+    let verified = ops::reports::verify_chains(db, &tenants, public_key.as_deref(), &anchors)
+        .context("cannot verify the journal")?;
+    let mut broken: Option<String> = None;
+    let mut found_anchors: Vec<&String> = Vec::new();
+    for (chain, closures) in &verified {
+        let who = &chain.stringer;
         match (&chain.broken, &chain.head) {
             (Some(why), _) => {
-                eprintln!("{}: the journal is broken at event {}: {}", chain.stringer, why.seq, why.what);
-                broken = broken.or(Some(why.clone()));
+                eprintln!("{who}: the journal is broken at event {}: {}", why.seq, why.what);
+                broken = broken.or(Some(why.to_string()));
             }
-            (None, Some(head)) => eprintln!(
-                "{}: {} chained, head {}",
-                chain.stringer,
-                output::count(chain.events as usize, "event"),
-                &head[..16]
+            (None, Some(head)) => {
+                eprintln!(
+                    "{who}: {} chained, head {}",
+                    output::count(chain.events as usize, "event"),
+                    &head[..16]
+                )
+            }
+            (None, None) => eprintln!("{who}: no events yet"),
+        }
+        let Some(closures) = closures else { continue };
+        if let Some(why) = &closures.broken {
+            let at =
+                if why.closure > 0 { format!("closure {}", why.closure) } else { "its keys".to_string() };
+            eprintln!("{who}: the closures are broken at {at}: {}", why.what);
+            broken = broken.or(Some(format!("stringer {who}, {at}: {}", why.what)));
+            continue;
+        }
+        match &closures.last {
+            Some((seq, day, digest)) => eprintln!(
+                "{who}: {} signed and summed again, the last {seq} of {day}, digest {digest}",
+                output::count(closures.count as usize, "closure")
             ),
-            (None, None) => eprintln!("{}: no events yet", chain.stringer),
+            None => eprintln!("{who}: no closures yet"),
+        }
+        found_anchors.extend(&closures.anchors_found);
+    }
+    for anchor in &anchors {
+        if broken.is_none() && !found_anchors.contains(&anchor) {
+            eprintln!("the anchor {anchor} is not the digest of any closure in the journal");
+            broken = Some(format!(
+                "the anchor {anchor} was not found: the closures were rewritten or removed since it was kept"
+            ));
         }
     }
-    eprintln!(
-        "not proven: whoever holds the database can recompute a chain from its start, or remove \
-         its latest events; only a head's hash kept outside (the lines above) shows that later"
-    );
+    let mut used = Vec::new();
+    if let Some(key) = &public_key {
+        used.push(format!("the public key {}", crate::signing::fingerprint(key)));
+    }
+    if !anchors.is_empty() {
+        used.push(output::count(anchors.len(), "closure digest"));
+    }
+    if used.is_empty() {
+        eprintln!(
+            "not proven: no anchor was given, and whoever holds the database can recompute a chain \
+             from its start or remove its latest events; pass --public-key and --anchor with what \
+             you kept outside it"
+        );
+    } else {
+        eprintln!(
+            "anchors used: {}; not proven: events after the last closure whose digest left the \
+             database can be removed without a trace",
+            used.join(" and ")
+        );
+    }
     match broken {
         Some(why) => Err(Error::AuditFailed(format!("the journal is broken: {why}")).into()),
         None => Ok(()),

@@ -5,11 +5,13 @@
 mod account;
 mod audit;
 mod backup;
+mod close;
 mod credit;
 mod customer;
 mod database;
 mod export;
 mod journal;
+mod key;
 mod label;
 mod man;
 mod migrate_v1;
@@ -138,6 +140,12 @@ pub enum Command {
     /// Check every stringer's numbering: 1..N, no duplicates, voids explained, gaps and
     /// collisions named (exit 1 on any problem)
     Audit(audit::Opts),
+    /// Close the business day: the events since the last closure summed per series, method,
+    /// currency and VAT rate, added to perpetual grand totals, signed, and chained
+    Close(close::Opts),
+    /// The signing key of the day's closures: init, rotate
+    #[command(subcommand)]
+    Key(key::Command),
     /// The accountant's ledger of a year: every issued number, voids included (CSV or JSON),
     /// with totals per stringer and currency on stderr
     Export(export::Opts),
@@ -332,6 +340,8 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::MigrateV1(opts) => migrate_v1::run(opts, ctx),
         Command::ResyncCounters(opts) => resync::run(opts, ctx),
         Command::Audit(opts) => audit::run(opts, ctx),
+        Command::Close(opts) => close::run(opts, ctx),
+        Command::Key(cmd) => key::run(cmd, ctx),
         Command::Export(opts) => export::run(opts, ctx),
         Command::Journal(opts) => journal::run(opts, ctx),
         Command::Takings(opts) => takings::run(opts, ctx),

@@ -261,6 +261,41 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// Closure `seq` of the stringer's days, with its `digest`, in the `year` of its day.
+    pub fn closure(stringer: StringerId, year: i32, seq: &'a str, digest: &'a str) -> Event<'a> {
+        Event {
+            kind: EventKind::Closure,
+            stringer,
+            year,
+            seqs: None,
+            order: None,
+            counter: None,
+            reason: None,
+            change: Some(Change { field: CLOSURE, old: Some(seq), new: Some(digest) }),
+        }
+    }
+
+    /// The stringer's signing key `new` recorded; replacing `old`, it carries the old key's
+    /// signature of the new (`rotation`).
+    pub fn key(
+        stringer: StringerId,
+        year: i32,
+        old: Option<&'a str>,
+        new: &'a str,
+        rotation: Option<&'a str>,
+    ) -> Event<'a> {
+        Event {
+            kind: EventKind::Key,
+            stringer,
+            year,
+            seqs: None,
+            order: None,
+            counter: None,
+            reason: rotation,
+            change: Some(Change { field: SIGNING_KEY, old, new: Some(new) }),
+        }
+    }
+
     /// A V1 import numbered `first..=last` of a year and set its counter.
     pub fn v1_import(
         stringer: StringerId,
@@ -288,6 +323,11 @@ pub const CREDITS: &str = "credits";
 pub const CREDIT_EMAIL: &str = "credit_email";
 /// The field of a `void` or `resync` entry of credit note numbers (new: `credits`).
 pub const SERIES: &str = "series";
+
+/// The field of a `closure` entry: its number (old) and digest (new).
+pub const CLOSURE: &str = "closure";
+/// The field of a `key` entry: the key replaced (old) and the key recorded (new).
+pub const SIGNING_KEY: &str = "signing_key";
 
 /// The journal row of an event.
 #[derive(Insertable)]

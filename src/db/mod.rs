@@ -9,6 +9,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod chain;
+pub mod closures;
 mod connect;
 pub mod counters;
 pub mod credits;

@@ -13,6 +13,25 @@ diesel::table! {
 }
 
 diesel::table! {
+    closures (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        seq -> Int8,
+        day -> Date,
+        first_event_seq -> Int8,
+        event_seq -> Int8,
+        event_hash -> Text,
+        totals -> Text,
+        grand_totals -> Text,
+        previous -> Text,
+        digest -> Text,
+        public_key -> Text,
+        signature -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     credit_notes (id) {
         id -> Int8,
         stringer_id -> Int8,
@@ -295,6 +314,7 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(closures -> stringers (stringer_id));
 diesel::joinable!(credit_counters -> stringers (stringer_id));
 diesel::joinable!(credit_notes -> orders (order_id));
 diesel::joinable!(credit_notes -> stringers (stringer_id));
@@ -320,6 +340,7 @@ diesel::joinable!(vat_rates -> stringers (stringer_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     chain_heads,
+    closures,
     credit_counters,
     credit_notes,
     customers,

@@ -314,6 +314,10 @@ pub enum EventKind {
     Credit,
     /// A restore declared by `resync-counters`: the chain's head it found.
     Restore,
+    /// A day's closure: its number and digest (the closure itself is in `closures`).
+    Closure,
+    /// A signing key recorded (`key init`), or replaced (`key rotate`, signed by the old).
+    Key,
 }
 
 impl EventKind {
@@ -343,6 +347,9 @@ pub enum PaymentMethod {
     /// A bank transfer: what a bank file's payment is.
     Transfer,
     Other,
+    /// Taken through the shop's own certified till (where the law wants one at the
+    /// counter): the invoice is paid, but the till counts it, not this program.
+    Till,
 }
 
 impl PaymentMethod {
@@ -380,6 +387,7 @@ pub enum Refund {
     Twint,
     Transfer,
     Other,
+    Till,
     None,
 }
 
@@ -396,6 +404,7 @@ impl Refund {
             Refund::Twint => Some(PaymentMethod::Twint),
             Refund::Transfer => Some(PaymentMethod::Transfer),
             Refund::Other => Some(PaymentMethod::Other),
+            Refund::Till => Some(PaymentMethod::Till),
             Refund::None => None,
         }
     }

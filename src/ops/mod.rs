@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod backup;
+pub mod closures;
 pub mod credits;
 pub mod documents;
 pub mod label;

@@ -3,6 +3,8 @@
 //! The doors lay them out.
 
 use crate::db::audit::{self, YearAudit};
+use crate::db::chain::{self, Verified};
+use crate::db::closures::{self, ClosuresVerified};
 use crate::db::credits::{self, CreditNote};
 use crate::db::events::{self, Logged};
 use crate::db::listed_payments::{self, ListedPayment};
@@ -26,9 +28,28 @@ pub fn journal(
     db.read(|conn| events::for_each(conn, tenant, year, each))
 }
 
-/// Each stringer's journal chain recomputed from its genesis (`db::chain::verify`).
-pub fn verify_chains(db: &mut Db, tenants: &[Tenant]) -> Result<Vec<crate::db::chain::Verified>, Error> {
-    db.read(|conn| tenants.iter().map(|tenant| crate::db::chain::verify(conn, tenant)).collect())
+/// Each stringer's journal chain recomputed from its genesis (`db::chain::verify`), then its
+/// closures (`db::closures::verify`) against the key and digests kept outside.
+pub fn verify_chains(
+    db: &mut Db,
+    tenants: &[Tenant],
+    public_key: Option<&str>,
+    anchors: &[String],
+) -> Result<Vec<(Verified, Option<ClosuresVerified>)>, Error> {
+    db.read(|conn| {
+        tenants
+            .iter()
+            .map(|tenant| {
+                let chain = chain::verify(conn, tenant)?;
+                // Closures are checked against a chain that holds.
+                let closures = match chain.broken {
+                    None => Some(closures::verify(conn, tenant, public_key, anchors)?),
+                    Some(_) => None,
+                };
+                Ok((chain, closures))
+            })
+            .collect()
+    })
 }
 
 /// Every (stringer, year) sequence checked: gapless, each gap explained.

@@ -1,0 +1,644 @@
+//! The day's closure (SPEC 23): the events of a stringer's business day summed (documents
+//! per series, currency and VAT rate; voided numbers; payments per method and currency),
+//! added to perpetual grand totals that never reset, numbered gapless per stringer, signed
+//! with the stringer's Ed25519 key, and recorded as an event of the chain.
+//!
+//! What is signed is the closure's canonical JSON (RFC 8785: keys sorted, no white space,
+//! integers written as strings); its SHA-256 is the closure's digest, the anchor a stringer
+//! keeps outside the database.
+
+use super::chain::{genesis, sha256_hex};
+use super::events::{self, Event, CLOSURE, SERIES, SIGNING_KEY};
+use super::schema::{closures, credit_notes, orders, receipt_events};
+use super::{DbConn, Tenant};
+use crate::domain::{day_start, local_date, EventKind, PaymentMethod};
+use crate::error::Error;
+use crate::signing::{self, SigningKey};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A count and a sum in minor units.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sum {
+    #[serde(with = "decimal")]
+    pub count: i64,
+    #[serde(with = "decimal")]
+    pub amount_minor: i64,
+}
+
+impl Sum {
+    fn add(&mut self, count: i64, amount: i64) {
+        self.count += count;
+        self.amount_minor += amount;
+    }
+}
+
+/// What a closure sums. Keys are words separated by spaces: documents by `SERIES CURRENCY
+/// RATE` (the VAT rate in basis points, `-` for none), voids by series, payments and the
+/// till's by `METHOD CURRENCY` (refunds negative).
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    pub documents: BTreeMap<String, Sum>,
+    pub voids: BTreeMap<String, Sum>,
+    /// Payments the program recorded, per method and currency (bank transfers included).
+    pub payments: BTreeMap<String, Sum>,
+    /// Payments taken through the shop's own certified till: that till counts them, not
+    /// this program, and they are kept apart.
+    pub till: BTreeMap<String, Sum>,
+}
+
+impl Totals {
+    /// These totals with `other` added.
+    fn plus(&self, other: &Totals) -> Totals {
+        let mut sum = self.clone();
+        for (mine, theirs) in [
+            (&mut sum.documents, &other.documents),
+            (&mut sum.voids, &other.voids),
+            (&mut sum.payments, &other.payments),
+            (&mut sum.till, &other.till),
+        ] {
+            for (key, value) in theirs {
+                mine.entry(key.clone()).or_default().add(value.count, value.amount_minor);
+            }
+        }
+        sum
+    }
+
+    /// The parts recomputed from what never changes (documents and voids); payments are
+    /// read from orders whose payment may be corrected later, and are proven by the
+    /// signature alone.
+    fn recomputable(&self) -> (&BTreeMap<String, Sum>, &BTreeMap<String, Sum>) {
+        (&self.documents, &self.voids)
+    }
+}
+
+/// Integers written as strings (RFC 8785 keeps numbers exact only within 2^53).
+mod decimal {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(n: &i64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&n.to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A closure as stored.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = closures)]
+pub struct Closure {
+    pub stringer_id: i64,
+    pub seq: i64,
+    pub day: NaiveDate,
+    pub first_event_seq: i64,
+    pub event_seq: i64,
+    pub event_hash: String,
+    pub totals: String,
+    pub grand_totals: String,
+    pub previous: String,
+    pub digest: String,
+    pub public_key: String,
+    pub signature: String,
+    pub created_at: NaiveDateTime,
+}
+
+impl Closure {
+    /// What is signed: the closure's fields as canonical JSON.
+    pub fn canonical(&self) -> String {
+        let totals = serde_json::from_str(&self.totals).unwrap_or(Value::String(self.totals.clone()));
+        let grand =
+            serde_json::from_str(&self.grand_totals).unwrap_or(Value::String(self.grand_totals.clone()));
+        let value = serde_json::json!({
+            "v": "receipts-closure-v1",
+            "stringer": self.stringer_id.to_string(),
+            "seq": self.seq.to_string(),
+            "day": self.day.to_string(),
+            "first_event_seq": self.first_event_seq.to_string(),
+            "event_seq": self.event_seq.to_string(),
+            "event_hash": self.event_hash,
+            "previous": self.previous,
+            "totals": totals,
+            "grand_totals": grand,
+            "public_key": self.public_key,
+        });
+        canonical_json(&value)
+    }
+
+    pub fn totals(&self) -> Result<Totals, String> {
+        serde_json::from_str(&self.totals).map_err(|e| format!("its totals are not readable ({e})"))
+    }
+
+    pub fn grand_totals(&self) -> Result<Totals, String> {
+        serde_json::from_str(&self.grand_totals)
+            .map_err(|e| format!("its grand totals are not readable ({e})"))
+    }
+}
+
+/// RFC 8785 for values without floating-point numbers: object keys sorted, no white space,
+/// strings escaped as JSON requires and nothing more.
+pub fn canonical_json(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let sorted: BTreeMap<&String, &Value> = map.iter().collect();
+            let fields: Vec<String> = sorted
+                .into_iter()
+                .map(|(key, value)| format!("{}:{}", Value::String(key.clone()), canonical_json(value)))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => {
+            format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(","))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The stringer's closures, in order.
+pub fn all(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<Closure>> {
+    closures::table
+        .filter(closures::stringer_id.eq(tenant.id().0))
+        .order(closures::seq)
+        .select(Closure::as_select())
+        .load(conn)
+}
+
+fn last(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Option<Closure>> {
+    closures::table
+        .filter(closures::stringer_id.eq(tenant.id().0))
+        .order(closures::seq.desc())
+        .select(Closure::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The public key recorded last for the stringer, if any.
+pub fn recorded_key(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Option<String>> {
+    tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Key.as_str()))
+        .order(receipt_events::seq.desc())
+        .select(receipt_events::new_value)
+        .first::<Option<String>>(conn)
+        .optional()
+        .map(Option::flatten)
+}
+
+/// Records `key` as the stringer's signing key: the first (`key init`), or replacing the
+/// one recorded, which signs the new (`key rotate`).
+pub fn record_key(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    key: &SigningKey,
+    old: Option<&SigningKey>,
+) -> Result<(), Error> {
+    let recorded = recorded_key(conn, tenant)?;
+    let year = local_date(crate::domain::now_utc(), tenant.zone()).year();
+    let new = key.public_hex();
+    match (recorded, old) {
+        (Some(recorded), None) => Err(Error::KeyProblem(format!(
+            "{} has a signing key already (fingerprint {}): receipts key rotate replaces it",
+            tenant.handle(),
+            signing::fingerprint(&recorded)
+        ))),
+        (None, Some(_)) => Err(Error::KeyProblem(format!(
+            "{} has no signing key to replace: receipts key init makes the first",
+            tenant.handle()
+        ))),
+        (Some(recorded), Some(old)) if recorded != old.public_hex() => {
+            Err(not_the_recorded(tenant, &recorded))
+        }
+        (recorded, old) => {
+            let rotation = old.map(|old| old.sign_hex(rotation_message(tenant, &new).as_bytes()));
+            let event = Event::key(tenant.id(), year, recorded.as_deref(), &new, rotation.as_deref());
+            events::record(conn, &event)?;
+            Ok(())
+        }
+    }
+}
+
+fn not_the_recorded(tenant: &Tenant, recorded: &str) -> Error {
+    Error::KeyProblem(format!(
+        "the key file is not the signing key recorded for {} (fingerprint {})",
+        tenant.handle(),
+        signing::fingerprint(recorded)
+    ))
+}
+
+/// What the old key signs when it hands over to the new.
+fn rotation_message(tenant: &Tenant, new: &str) -> String {
+    format!("receipts-key-rotation-v1\n{}\n{new}", tenant.id().0)
+}
+
+/// What closing a day did.
+#[derive(Debug)]
+pub struct Closed {
+    /// The closures made, earliest first (earlier unclosed days come first).
+    pub made: Vec<Closure>,
+    /// The day's closure as it stood, when there was nothing new to close.
+    pub standing: Option<Closure>,
+}
+
+/// Closes the stringer's business days up to `day`: every day since the last closure that
+/// has events gets a closure of its own, in order; a day closed already with nothing new
+/// keeps its closure. Runs in the caller's write transaction.
+pub fn close(conn: &mut DbConn, tenant: &Tenant, day: NaiveDate, key: &SigningKey) -> Result<Closed, Error> {
+    match recorded_key(conn, tenant)? {
+        None => {
+            return Err(Error::KeyProblem(format!(
+                "{} has no signing key: receipts key init makes one",
+                tenant.handle()
+            )))
+        }
+        Some(recorded) if recorded != key.public_hex() => return Err(not_the_recorded(tenant, &recorded)),
+        Some(_) => {}
+    }
+    let mut made = Vec::new();
+    loop {
+        let previous = last(conn, tenant)?;
+        let from = previous.as_ref().map_or(0, |p| p.event_seq);
+        let first_new: Option<NaiveDateTime> = tenant
+            .events()
+            .filter(receipt_events::seq.gt(from))
+            .filter(receipt_events::kind.ne(EventKind::Closure.as_str()))
+            .order(receipt_events::seq)
+            .select(receipt_events::created_at)
+            .first(conn)
+            .optional()?;
+        let Some(first_new) = first_new else { break };
+        let first_day = local_date(first_new, tenant.zone());
+        if first_day > day {
+            break;
+        }
+        let end = day_start(first_day + chrono::Days::new(1), tenant.zone());
+        let (to, to_hash): (Option<i64>, Option<String>) = tenant
+            .events()
+            .filter(receipt_events::seq.gt(from))
+            .filter(receipt_events::created_at.lt(end))
+            .order(receipt_events::seq.desc())
+            .select((receipt_events::seq, receipt_events::hash))
+            .first(conn)?;
+        let (Some(to), Some(to_hash)) = (to, to_hash) else {
+            return Err(Error::Internal {
+                what: "cannot close the day",
+                detail: "an event is not chained".into(),
+            });
+        };
+        let totals = sum(conn, tenant, from + 1, to)?;
+        let grand = match &previous {
+            None => totals.clone(),
+            Some(previous) => previous.grand_totals().map_err(Error::BadInput)?.plus(&totals),
+        };
+        let mut closure = Closure {
+            stringer_id: tenant.id().0,
+            seq: previous.as_ref().map_or(1, |p| p.seq + 1),
+            day: first_day,
+            first_event_seq: from + 1,
+            event_seq: to,
+            event_hash: to_hash,
+            totals: canonical_json(&serde_json::to_value(&totals).expect("totals are JSON")),
+            grand_totals: canonical_json(&serde_json::to_value(&grand).expect("totals are JSON")),
+            previous: previous
+                .as_ref()
+                .map_or_else(|| genesis(tenant.id(), tenant.handle()), |p| p.digest.clone()),
+            digest: String::new(),
+            public_key: key.public_hex(),
+            signature: String::new(),
+            created_at: crate::domain::now_utc(),
+        };
+        let canonical = closure.canonical();
+        closure.digest = sha256_hex(&canonical);
+        closure.signature = key.sign_hex(canonical.as_bytes());
+        diesel::insert_into(closures::table)
+            .values((
+                closures::stringer_id.eq(closure.stringer_id),
+                closures::seq.eq(closure.seq),
+                closures::day.eq(closure.day),
+                closures::first_event_seq.eq(closure.first_event_seq),
+                closures::event_seq.eq(closure.event_seq),
+                closures::event_hash.eq(&closure.event_hash),
+                closures::totals.eq(&closure.totals),
+                closures::grand_totals.eq(&closure.grand_totals),
+                closures::previous.eq(&closure.previous),
+                closures::digest.eq(&closure.digest),
+                closures::public_key.eq(&closure.public_key),
+                closures::signature.eq(&closure.signature),
+                closures::created_at.eq(closure.created_at),
+            ))
+            .execute(conn)?;
+        let seq = closure.seq.to_string();
+        events::record(conn, &Event::closure(tenant.id(), closure.day.year(), &seq, &closure.digest))?;
+        made.push(closure);
+        if first_day == day {
+            break;
+        }
+    }
+    let standing = match made.is_empty() {
+        true => closures::table
+            .filter(closures::stringer_id.eq(tenant.id().0))
+            .filter(closures::day.eq(day))
+            .order(closures::seq.desc())
+            .select(Closure::as_select())
+            .first(conn)
+            .optional()?,
+        false => None,
+    };
+    Ok(Closed { made, standing })
+}
+
+/// An event as a closure sums it.
+#[derive(Queryable)]
+struct Summed {
+    kind: String,
+    year: i32,
+    first_seq: Option<i64>,
+    last_seq: Option<i64>,
+    order_id: Option<i64>,
+    field: Option<String>,
+    old_value: Option<String>,
+    new_value: Option<String>,
+}
+
+/// The frozen sums of an order.
+#[derive(Queryable)]
+struct Priced {
+    id: i64,
+    price_minor: Option<i64>,
+    items_minor: i64,
+    currency: String,
+    vat_rate_bp: Option<i32>,
+    credited_minor: i64,
+    payment_method: Option<String>,
+}
+
+/// The totals of the stringer's events `first..=last`.
+pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryResult<Totals> {
+    let events: Vec<Summed> = tenant
+        .events()
+        .filter(receipt_events::seq.between(first, last))
+        .order(receipt_events::seq)
+        .select((
+            receipt_events::kind,
+            receipt_events::year,
+            receipt_events::first_seq,
+            receipt_events::last_seq,
+            receipt_events::order_id,
+            receipt_events::field,
+            receipt_events::old_value,
+            receipt_events::new_value,
+        ))
+        .load(conn)?;
+    let wanted: BTreeSet<i64> = events.iter().filter_map(|e| e.order_id).collect();
+    let mut priced: HashMap<i64, Priced> = HashMap::new();
+    let wanted: Vec<i64> = wanted.into_iter().collect();
+    for chunk in wanted.chunks(10_000) {
+        let rows: Vec<Priced> = tenant
+            .orders()
+            .filter(orders::id.eq_any(chunk))
+            .select((
+                orders::id,
+                orders::price_minor,
+                orders::items_minor,
+                orders::currency,
+                orders::vat_rate_bp,
+                orders::credited_minor,
+                orders::payment_method,
+            ))
+            .load(conn)?;
+        priced.extend(rows.into_iter().map(|row| (row.id, row)));
+    }
+    let credits: HashMap<(i32, i64), (i64, String, Option<i32>, String)> = credit_notes::table
+        .filter(credit_notes::stringer_id.eq(tenant.id().0))
+        .filter(credit_notes::order_id.eq_any(&wanted))
+        .select((
+            credit_notes::credit_year,
+            credit_notes::credit_seq,
+            credit_notes::amount_minor,
+            credit_notes::currency,
+            credit_notes::vat_rate_bp,
+            credit_notes::refund_method,
+        ))
+        .load::<(i32, i64, i64, String, Option<i32>, String)>(conn)?
+        .into_iter()
+        .map(|(year, seq, amount, currency, rate, refund)| ((year, seq), (amount, currency, rate, refund)))
+        .collect();
+    let rate = |bp: Option<i32>| bp.map_or("-".to_string(), |bp| bp.to_string());
+    let mut totals = Totals::default();
+    for event in &events {
+        let order = event.order_id.and_then(|id| priced.get(&id));
+        match (event.kind.as_str(), order) {
+            ("mint", Some(order)) => {
+                let total = order.price_minor.unwrap_or(0) + order.items_minor;
+                let key = format!("receipts {} {}", order.currency, rate(order.vat_rate_bp));
+                totals.documents.entry(key).or_default().add(1, total);
+            }
+            ("credit", _) => {
+                let Some((amount, currency, bp, refund)) =
+                    event.first_seq.and_then(|seq| credits.get(&(event.year, seq)))
+                else {
+                    continue;
+                };
+                let key = format!("credits {currency} {}", rate(*bp));
+                totals.documents.entry(key).or_default().add(1, -amount);
+                if refund != "none" {
+                    let till = refund == PaymentMethod::Till.as_str();
+                    let book = if till { &mut totals.till } else { &mut totals.payments };
+                    book.entry(format!("{refund} {currency}")).or_default().add(1, -amount);
+                }
+            }
+            ("void", _) => {
+                let series = if event.field.as_deref() == Some(SERIES) { "credits" } else { "receipts" };
+                let count = match (event.first_seq, event.last_seq) {
+                    (Some(first), Some(last)) => last - first + 1,
+                    _ => 0,
+                };
+                totals.voids.entry(series.to_string()).or_default().add(count, 0);
+            }
+            ("payment" | "edit", Some(order)) if event.field.as_deref() == Some("paid_at") => {
+                let sign = match (&event.old_value, &event.new_value) {
+                    (_, Some(_)) => 1,
+                    (Some(_), None) => -1,
+                    (None, None) => continue,
+                };
+                let method = order.payment_method.as_deref().unwrap_or("unrecorded");
+                let amount = order.price_minor.unwrap_or(0) + order.items_minor - order.credited_minor;
+                let till = method == PaymentMethod::Till.as_str();
+                let book = if till { &mut totals.till } else { &mut totals.payments };
+                book.entry(format!("{method} {}", order.currency)).or_default().add(sign, sign * amount);
+            }
+            _ => {}
+        }
+    }
+    Ok(totals)
+}
+
+/// Where the closures do not hold.
+#[derive(Debug, Clone)]
+pub struct ClosureBreak {
+    pub closure: i64,
+    pub what: String,
+}
+
+/// What verifying a stringer's closures found.
+#[derive(Debug, Clone, Default)]
+pub struct ClosuresVerified {
+    pub count: i64,
+    pub last: Option<(i64, NaiveDate, String)>,
+    /// Fingerprints of the keys recorded, in order.
+    pub keys: Vec<String>,
+    pub broken: Option<ClosureBreak>,
+    /// The anchors given that were found.
+    pub anchors_found: Vec<String>,
+}
+
+/// Recomputes the stringer's closures (after its chain was verified): numbered 1..N, each
+/// after the one before and covering the events after it, its digest its content's, signed
+/// by the key recorded when it was made (and, with `given_key`, by that key or one it handed
+/// over to), its documents and voids summed again from the journal and its grand totals the
+/// previous ones plus its own. The keys' rotations must be signed by the key before.
+pub fn verify(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    given_key: Option<&str>,
+    anchors: &[String],
+) -> Result<ClosuresVerified, Error> {
+    let mut found = ClosuresVerified::default();
+    let keys: Vec<(i64, Option<String>, Option<String>, Option<String>)> = tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Key.as_str()))
+        .filter(receipt_events::field.eq(SIGNING_KEY))
+        .order(receipt_events::seq)
+        .select((
+            receipt_events::seq.assume_not_null(),
+            receipt_events::old_value,
+            receipt_events::new_value,
+            receipt_events::reason,
+        ))
+        .load(conn)?;
+    // Each key from the event that recorded it on; rotations signed by the key before.
+    let mut trusted_from: Option<i64> = None;
+    let mut key_at: Vec<(i64, String)> = Vec::new();
+    for (seq, old, new, rotation) in &keys {
+        let Some(new) = new else { continue };
+        if let Some((_, before)) = key_at.last() {
+            let signed = rotation
+                .as_deref()
+                .is_some_and(|sig| signing::verifies(before, rotation_message(tenant, new).as_bytes(), sig));
+            if old.as_deref() != Some(before.as_str()) || !signed {
+                found.broken = Some(ClosureBreak {
+                    closure: 0,
+                    what: format!("the key recorded at event {seq} was not handed over by the key before it"),
+                });
+                return Ok(found);
+            }
+        }
+        if given_key == Some(new.as_str()) {
+            trusted_from = Some(*seq);
+        }
+        found.keys.push(signing::fingerprint(new));
+        key_at.push((*seq, new.clone()));
+    }
+    if let (Some(given), None) = (given_key, trusted_from) {
+        found.broken = Some(ClosureBreak {
+            closure: 0,
+            what: format!(
+                "the public key given (fingerprint {}) was never recorded for {}: its keys were replaced",
+                signing::fingerprint(given),
+                tenant.handle()
+            ),
+        });
+        return Ok(found);
+    }
+    let closures = all(conn, tenant)?;
+    let closure_events: HashMap<String, i64> = tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Closure.as_str()))
+        .filter(receipt_events::field.eq(CLOSURE))
+        .select((receipt_events::old_value.assume_not_null(), receipt_events::seq.assume_not_null()))
+        .load::<(String, i64)>(conn)?
+        .into_iter()
+        .collect();
+    let mut previous: Option<&Closure> = None;
+    for closure in &closures {
+        let broken = |what: String| Some(ClosureBreak { closure: closure.seq, what });
+        let expected_seq = previous.map_or(1, |p| p.seq + 1);
+        let expected_previous =
+            previous.map_or_else(|| genesis(tenant.id(), tenant.handle()), |p| p.digest.clone());
+        let expected_first = previous.map_or(1, |p| p.event_seq + 1);
+        let made_at = closure_events.get(&closure.seq.to_string()).copied();
+        let key_then =
+            made_at.and_then(|at| key_at.iter().rev().find(|(seq, _)| *seq < at)).map(|(_, key)| key);
+        let event_hash: Option<Option<String>> = tenant
+            .events()
+            .filter(receipt_events::seq.eq(closure.event_seq))
+            .select(receipt_events::hash)
+            .first(conn)
+            .optional()?;
+        let canonical = closure.canonical();
+        found.broken = if closure.seq != expected_seq {
+            broken(format!("closure {expected_seq} is missing"))
+        } else if closure.previous != expected_previous || closure.first_event_seq != expected_first {
+            broken("it does not follow the closure before it".into())
+        } else if made_at.is_none() {
+            broken("the journal has no event of it".into())
+        } else if event_hash != Some(Some(closure.event_hash.clone())) {
+            broken(format!("the event it ends on ({}) is not the one it covered", closure.event_seq))
+        } else if sha256_hex(&canonical) != closure.digest {
+            broken("its content does not match its digest (changed)".into())
+        } else if key_then != Some(&closure.public_key) {
+            broken("it is not signed by the key recorded for it".into())
+        } else if !signing::verifies(&closure.public_key, canonical.as_bytes(), &closure.signature) {
+            broken("its signature does not verify (changed, or signed by another key)".into())
+        } else if trusted_from.is_some_and(|from| made_at.is_some_and(|at| at > from))
+            && !key_at.iter().any(|(seq, key)| Some(*seq) >= trusted_from && key == &closure.public_key)
+        {
+            broken("it is not signed by the key given or one it handed over to".into())
+        } else {
+            recheck_totals(conn, tenant, closure, previous)?.and_then(|what| broken(what))
+        };
+        if found.broken.is_some() {
+            return Ok(found);
+        }
+        found.count += 1;
+        found.last = Some((closure.seq, closure.day, closure.digest.clone()));
+        if anchors.contains(&closure.digest) {
+            found.anchors_found.push(closure.digest.clone());
+        }
+        previous = Some(closure);
+    }
+    Ok(found)
+}
+
+/// The closure's documents and voids summed again from the journal, its grand totals the
+/// previous closure's plus its own.
+fn recheck_totals(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    closure: &Closure,
+    previous: Option<&Closure>,
+) -> Result<Option<String>, Error> {
+    let stored = match closure.totals() {
+        Ok(totals) => totals,
+        Err(why) => return Ok(Some(why)),
+    };
+    let grand = match closure.grand_totals() {
+        Ok(totals) => totals,
+        Err(why) => return Ok(Some(why)),
+    };
+    let recomputed = sum(conn, tenant, closure.first_event_seq, closure.event_seq)?;
+    if recomputed.recomputable() != stored.recomputable() {
+        return Ok(Some("its totals are not the sum of the documents and voids it covers".into()));
+    }
+    let before = match previous.map(Closure::grand_totals).transpose() {
+        Ok(before) => before.unwrap_or_default(),
+        Err(why) => return Ok(Some(why)),
+    };
+    if before.plus(&stored) != grand {
+        return Ok(Some("its grand totals are not the previous closure's plus its own".into()));
+    }
+    Ok(None)
+}

@@ -1,0 +1,132 @@
+//! The day's closure and the key that signs it, as both doors ask for them (`receipts close`,
+//! `receipts key`, and `serve` closing yesterday).
+
+use super::Whose;
+use crate::db::closures::{self, Closed, Closure};
+use crate::db::{stringers, Db, Tenant};
+use crate::domain::{local_date, now_utc};
+use crate::error::Error;
+use crate::mail::{self, SmtpUrl};
+use crate::signing::{self, SigningKey};
+use chrono::NaiveDate;
+use std::path::{Path, PathBuf};
+
+/// The key file asked for, or the stringer's default.
+pub fn key_file(tenant: &Tenant, given: Option<&Path>) -> Result<PathBuf, Error> {
+    match given {
+        Some(path) => Ok(path.to_path_buf()),
+        None => signing::default_key_file(tenant.handle()),
+    }
+}
+
+/// `key init`: a new key written to its file and its public key recorded in the journal.
+/// A stringer with a key recorded already gets none, and no file is written.
+pub fn key_init(
+    db: &mut Db,
+    whose: Whose,
+    file: Option<&Path>,
+) -> Result<(Tenant, SigningKey, PathBuf), Error> {
+    let tenant = whose.required(db)?;
+    if let Some(recorded) = db.read(|conn| Ok(closures::recorded_key(conn, &tenant)?))? {
+        return Err(Error::KeyProblem(format!(
+            "{} has a signing key already (fingerprint {}): receipts key rotate replaces it",
+            tenant.handle(),
+            signing::fingerprint(&recorded)
+        )));
+    }
+    let path = key_file(&tenant, file)?;
+    let key = SigningKey::create(&path)?;
+    if let Err(e) = db.write(|conn| closures::record_key(conn, &tenant, &key, None)) {
+        let _ = std::fs::remove_file(&path);
+        return Err(e);
+    }
+    Ok((tenant, key, path))
+}
+
+/// `key rotate`: a new key in place of the one in the key file, handed over by it (the
+/// journal records the old key's signature of the new). The old key file is kept beside the
+/// new as `FILE.retired-FINGERPRINT`.
+pub fn key_rotate(
+    db: &mut Db,
+    whose: Whose,
+    file: Option<&Path>,
+) -> Result<(Tenant, SigningKey, PathBuf), Error> {
+    let tenant = whose.required(db)?;
+    let path = key_file(&tenant, file)?;
+    let old = SigningKey::load(&path)?;
+    let next = path.with_extension("next");
+    let _ = std::fs::remove_file(&next);
+    let new = SigningKey::create(&next)?;
+    if let Err(e) = db.write(|conn| closures::record_key(conn, &tenant, &new, Some(&old))) {
+        let _ = std::fs::remove_file(&next);
+        return Err(e);
+    }
+    let retired = path.with_extension(format!("retired-{}", signing::fingerprint(&old.public_hex())));
+    std::fs::rename(&path, &retired).and_then(|()| std::fs::rename(&next, &path)).map_err(|e| {
+        Error::BadInput(format!("the new key is recorded but stays in {}: {e}", next.display()))
+    })?;
+    Ok((tenant, new, path))
+}
+
+/// Closes the stringer's business days up to `day` (today when none is given), signed with
+/// the key in `file`.
+pub fn close(
+    db: &mut Db,
+    whose: Whose,
+    day: Option<NaiveDate>,
+    file: Option<&Path>,
+) -> Result<(Tenant, Closed), Error> {
+    let tenant = whose.required(db)?;
+    let today = local_date(now_utc(), tenant.zone());
+    let day = day.unwrap_or(today);
+    if day > today {
+        return Err(Error::BadInput(format!(
+            "--date {day} is in the future: a day is closed once it has begun"
+        )));
+    }
+    let key = SigningKey::load(&key_file(&tenant, file)?)?;
+    let closed = db.write(|conn| closures::close(conn, &tenant, day, &key))?;
+    if !closed.made.is_empty() {
+        db.confirm_durable()?;
+    }
+    Ok((tenant, closed))
+}
+
+/// E-mails the closures' digests to the stringer's own address: an anchor outside the
+/// database.
+pub fn mail_digests(
+    db: &mut Db,
+    tenant: &Tenant,
+    closures: &[&Closure],
+    server: &SmtpUrl,
+) -> Result<String, Error> {
+    let profile = db.read(|conn| stringers::profile(conn, tenant))?;
+    let address = profile.sender()?;
+    let (first, last) = match (closures.first(), closures.last()) {
+        (Some(first), Some(last)) => (first, last),
+        _ => return Ok(address),
+    };
+    let subject = if first.seq == last.seq {
+        format!("Closure {} of {} – {}", first.seq, first.day, tenant.handle())
+    } else {
+        format!("Closures {}–{} of {}–{} – {}", first.seq, last.seq, first.day, last.day, tenant.handle())
+    };
+    let mut body = String::from(
+        "Keep this message: the digests below are anchors outside the database. \
+         `receipts audit --verify --anchor DIGEST` proves the journal up to them.\n\n",
+    );
+    for closure in closures {
+        body.push_str(&format!(
+            "closure {} of {}: events {}..{}\ndigest {}\nsigned by key {}\n\n",
+            closure.seq,
+            closure.day,
+            closure.first_event_seq,
+            closure.event_seq,
+            closure.digest,
+            signing::fingerprint(&closure.public_key)
+        ));
+    }
+    let message = mail::note_to_self(&profile.business.name, &address, &subject, body)?;
+    server.send(&message)?;
+    Ok(address)
+}
