@@ -443,6 +443,23 @@ pub fn message_id(message: &Message) -> String {
     message.headers().get_raw("Message-ID").unwrap_or_default().to_string()
 }
 
+/// A note of the program to the stringer itself (a closure's digest, kept outside the
+/// database): from and to the stringer's own address.
+pub fn note_to_self(name: &str, address: &str, subject: &str, body: String) -> Result<Message, Error> {
+    let mailbox: Mailbox = address
+        .parse::<lettre::Address>()
+        .map(|address| Mailbox::new(Some(name.to_string()), address))
+        .map_err(|_| Error::BadInput(format!("\"{address}\" is not an e-mail address (the stringer's)")))?;
+    Message::builder()
+        .from(mailbox.clone())
+        .to(mailbox)
+        .subject(subject)
+        .date_now()
+        .message_id(None)
+        .singlepart(SinglePart::plain(body))
+        .map_err(|e| Error::Internal { what: "the message cannot be made", detail: e.to_string() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,21 +483,4 @@ mod tests {
         let leaky = SmtpUrl::parse("ftp://u:topsecret@h").unwrap_err().to_string();
         assert!(!leaky.contains("topsecret"));
     }
-}
-
-/// A note of the program to the stringer itself (a closure's digest, kept outside the
-/// database): from and to the stringer's own address.
-pub fn note_to_self(name: &str, address: &str, subject: &str, body: String) -> Result<Message, Error> {
-    let mailbox: Mailbox = address
-        .parse::<lettre::Address>()
-        .map(|address| Mailbox::new(Some(name.to_string()), address))
-        .map_err(|_| Error::BadInput(format!("\"{address}\" is not an e-mail address (the stringer's)")))?;
-    Message::builder()
-        .from(mailbox.clone())
-        .to(mailbox)
-        .subject(subject)
-        .date_now()
-        .message_id(None)
-        .singlepart(SinglePart::plain(body))
-        .map_err(|e| Error::Internal { what: "the message cannot be made", detail: e.to_string() })
 }

@@ -375,6 +375,27 @@ struct Priced {
     payment_method: Option<String>,
 }
 
+/// A credit note as a closure sums it.
+#[derive(Queryable)]
+struct Refunded {
+    year: i32,
+    seq: i64,
+    amount: i64,
+    currency: String,
+    rate: Option<i32>,
+    refund: String,
+}
+
+/// A `key` event: the key recorded (new), the one it replaced (old) and the old one's
+/// signature of the hand-over.
+#[derive(Queryable)]
+struct KeyEvent {
+    seq: i64,
+    old: Option<String>,
+    new: Option<String>,
+    rotation: Option<String>,
+}
+
 /// The totals of the stringer's events `first..=last`.
 pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryResult<Totals> {
     let events: Vec<Summed> = tenant
@@ -411,7 +432,7 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
             .load(conn)?;
         priced.extend(rows.into_iter().map(|row| (row.id, row)));
     }
-    let credits: HashMap<(i32, i64), (i64, String, Option<i32>, String)> = credit_notes::table
+    let credits: HashMap<(i32, i64), Refunded> = credit_notes::table
         .filter(credit_notes::stringer_id.eq(tenant.id().0))
         .filter(credit_notes::order_id.eq_any(&wanted))
         .select((
@@ -422,9 +443,9 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
             credit_notes::vat_rate_bp,
             credit_notes::refund_method,
         ))
-        .load::<(i32, i64, i64, String, Option<i32>, String)>(conn)?
+        .load::<Refunded>(conn)?
         .into_iter()
-        .map(|(year, seq, amount, currency, rate, refund)| ((year, seq), (amount, currency, rate, refund)))
+        .map(|credit| ((credit.year, credit.seq), credit))
         .collect();
     let rate = |bp: Option<i32>| bp.map_or("-".to_string(), |bp| bp.to_string());
     let mut totals = Totals::default();
@@ -437,7 +458,7 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                 totals.documents.entry(key).or_default().add(1, total);
             }
             ("credit", _) => {
-                let Some((amount, currency, bp, refund)) =
+                let Some(Refunded { amount, currency, rate: bp, refund, .. }) =
                     event.first_seq.and_then(|seq| credits.get(&(event.year, seq)))
                 else {
                     continue;
@@ -507,7 +528,7 @@ pub fn verify(
     anchors: &[String],
 ) -> Result<ClosuresVerified, Error> {
     let mut found = ClosuresVerified::default();
-    let keys: Vec<(i64, Option<String>, Option<String>, Option<String>)> = tenant
+    let keys: Vec<KeyEvent> = tenant
         .events()
         .filter(receipt_events::kind.eq(EventKind::Key.as_str()))
         .filter(receipt_events::field.eq(SIGNING_KEY))
@@ -522,7 +543,7 @@ pub fn verify(
     // Each key from the event that recorded it on; rotations signed by the key before.
     let mut trusted_from: Option<i64> = None;
     let mut key_at: Vec<(i64, String)> = Vec::new();
-    for (seq, old, new, rotation) in &keys {
+    for KeyEvent { seq, old, new, rotation } in &keys {
         let Some(new) = new else { continue };
         if let Some((_, before)) = key_at.last() {
             let signed = rotation
@@ -598,7 +619,7 @@ pub fn verify(
         {
             broken("it is not signed by the key given or one it handed over to".into())
         } else {
-            recheck_totals(conn, tenant, closure, previous)?.and_then(|what| broken(what))
+            recheck_totals(conn, tenant, closure, previous)?.and_then(broken)
         };
         if found.broken.is_some() {
             return Ok(found);
@@ -609,6 +630,16 @@ pub fn verify(
             found.anchors_found.push(closure.digest.clone());
         }
         previous = Some(closure);
+    }
+    let kept: BTreeSet<String> = closures.iter().map(|c| c.seq.to_string()).collect();
+    let mut lost: Vec<i64> =
+        closure_events.keys().filter(|seq| !kept.contains(*seq)).filter_map(|seq| seq.parse().ok()).collect();
+    lost.sort_unstable();
+    if let Some(first) = lost.first() {
+        found.broken = Some(ClosureBreak {
+            closure: *first,
+            what: "the journal records it, but it is not among the closures (removed)".into(),
+        });
     }
     Ok(found)
 }

@@ -46,6 +46,7 @@ fn fixture(name: &str) -> String {
 
 mod availability;
 mod bank;
+mod closure;
 mod counter;
 mod credit;
 mod deploy;

@@ -1,0 +1,241 @@
+//! The day's closure (SPEC 23): `receipts key init/rotate` and `receipts close`, days gone by
+//! closed in order, summed, signed and chained; and `audit --verify` naming a closure that was
+//! changed, re-signed or removed by whoever owns the database. The days are lived through
+//! with the clock set back for the program alone (`faketime`), as a shop lives them.
+
+use super::*;
+use crate::on_both_backends;
+use serde_json::Value;
+use std::path::Path;
+
+/// `receipts ARGS` at the instant `when` (UTC), with the keys in `keys`.
+fn at(db: &TestDb, keys: &Path, when: &str, args: &[&str]) -> Output {
+    let out = Command::new("faketime")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("DATABASE_URL", &db.url)
+        .env("TZ", "UTC")
+        .env("RECEIPTS_KEY_DIR", keys)
+        .arg(when)
+        .arg(env!("CARGO_BIN_EXE_receipts"))
+        .args(args)
+        .output()
+        .expect("faketime runs (Debian's faketime package; the test command installs it)");
+    out.into()
+}
+
+fn ok_at(db: &TestDb, keys: &Path, when: &str, args: &[&str]) -> String {
+    let out = at(db, keys, when, args);
+    assert_eq!(out.code, 0, "receipts {args:?} at {when}: {}", out.stderr);
+    out.stdout.trim_end().to_string()
+}
+
+/// The sum of a closure's totals under `key` (`count`, `amount_minor`), or zeros.
+fn sum(totals: &Value, part: &str, key: &str) -> (i64, i64) {
+    let sum = &totals[part][key];
+    let number = |v: &Value| v.as_str().map_or(0, |s| s.parse().unwrap());
+    (number(&sum["count"]), number(&sum["amount_minor"]))
+}
+
+/// Stefan in Zurich with a key made on 20 November 2026, and two days of work: the 20th (a
+/// racket paid in cash at pickup, an invoice) and the 22nd (a racket voided, a part of the
+/// invoice credited, a racket paid by card). Returns the public key.
+fn two_days(db: &TestDb, keys: &Path) -> String {
+    Shop::new(db).stringer("stefan", "Stefan Muster", &["--country", "CH"]);
+    let public = ok_at(db, keys, "2026-11-20 08:00:00", &["key", "init"]);
+    let order = |price: &str| ok(db, &["order", "add", "--customer", "Roger", "--price", price]);
+    let (a, b, c, d) = (order("30.00"), order("45.00"), order("20.00"), order("50.00"));
+    ok_at(db, keys, "2026-11-20 09:00:00", &["mint", "--order", &a]);
+    ok_at(db, keys, "2026-11-20 09:05:00", &["order", "pickup", &a, "--paid", "cash"]);
+    ok_at(db, keys, "2026-11-20 10:00:00", &["mint", "--order", &b]);
+    ok_at(db, keys, "2026-11-22 09:00:00", &["mint", "--order", &c]);
+    ok_at(db, keys, "2026-11-22 09:10:00", &["void", "--order", &c, "--reason", "strung the wrong racket"]);
+    ok_at(db, keys, "2026-11-22 10:00:00", &["credit", &b, "--reason", "no overgrip", "--amount", "10"]);
+    ok_at(db, keys, "2026-11-22 11:00:00", &["mint", "--order", &d]);
+    ok_at(db, keys, "2026-11-22 11:05:00", &["order", "pickup", &d, "--paid", "card"]);
+    public
+}
+
+fn closures(db: &TestDb) -> Option<i64> {
+    db.query_i64("SELECT count(*) FROM closures")
+}
+
+on_both_backends! {
+    fn past_days_are_closed_in_order_summed_signed_and_chained(db: TestDb) {
+        let keys = tempfile::tempdir().unwrap();
+        let public = two_days(&db, keys.path());
+        assert_eq!(public.len(), 64, "the public key is printed: {public}");
+        let file = keys.path().join("stefan.ed25519");
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&file).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o600, "the key is its owner's alone");
+        assert_eq!(db.query_i64(&format!("SELECT count(*) FROM receipt_events WHERE kind = 'key' AND new_value = '{public}'")), Some(1));
+
+        // Closing the 22nd the next morning closes the 20th first; the 21st had nothing.
+        let shown: Value = serde_json::from_str(&ok_at(&db, keys.path(), "2026-11-23 07:00:00", &["close", "--date", "2026-11-22", "--format", "json"])).unwrap();
+        let days: Vec<(&str, &str)> = shown.as_array().unwrap().iter().map(|c| (c["seq"].as_str().unwrap_or(""), c["day"].as_str().unwrap())).collect();
+        assert_eq!(days.len(), 2, "{shown}");
+        assert_eq!((shown[0]["seq"].as_i64(), shown[0]["day"].as_str()), (Some(1), Some("2026-11-20")));
+        assert_eq!((shown[1]["seq"].as_i64(), shown[1]["day"].as_str()), (Some(2), Some("2026-11-22")));
+
+        // The sums, as the test did the work: the 20th, two receipts (30 + 45), 30 in cash.
+        let first = &shown[0]["totals"];
+        assert_eq!(sum(first, "documents", "receipts CHF -"), (2, 7_500));
+        assert_eq!(sum(first, "payments", "cash CHF"), (1, 3_000));
+        assert_eq!(first["voids"], serde_json::json!({}));
+        // The 22nd: two receipts (20 + 50), one voided, 10 credited, 50 by card.
+        let second = &shown[1]["totals"];
+        assert_eq!(sum(second, "documents", "receipts CHF -"), (2, 7_000));
+        assert_eq!(sum(second, "documents", "credits CHF -"), (1, -1_000));
+        assert_eq!(sum(second, "voids", "receipts"), (1, 0));
+        assert_eq!(sum(second, "payments", "card CHF"), (1, 5_000));
+        // The grand totals never reset.
+        let grand = &shown[1]["grand_totals"];
+        assert_eq!(sum(grand, "documents", "receipts CHF -"), (4, 14_500));
+        assert_eq!(sum(grand, "payments", "cash CHF"), (1, 3_000));
+        // Each closure covers the events after the one before, and is an event itself.
+        assert_eq!((shown[0]["first_event_seq"].as_i64(), shown[1]["first_event_seq"].as_i64()), (Some(1), Some(shown[0]["event_seq"].as_i64().unwrap() + 1)));
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE kind = 'closure'"), Some(2));
+        assert!(shown.as_array().unwrap().iter().all(|c| c["public_key"] == public.as_str()));
+
+        // Closing a closed day with nothing new prints the same closure.
+        let again = at(&db, keys.path(), "2026-11-23 07:30:00", &["close", "--date", "2026-11-22"]);
+        assert_eq!(again.code, 0, "{}", again.stderr);
+        assert!(again.stdout.contains(shown[1]["digest"].as_str().unwrap()), "{}", again.stdout);
+        assert!(again.stderr.contains("2026-11-22 was closed already and nothing is new since"), "{}", again.stderr);
+        assert_eq!(closures(&db), Some(2));
+
+        // The evening cash-up closes today; later events go into the next closure of the day.
+        ok_at(&db, keys.path(), "2026-11-23 09:00:00", &["order", "add", "--customer", "Anna", "--price", "25"]);
+        let e = db.query_i64("SELECT max(id) FROM orders").unwrap().to_string();
+        ok_at(&db, keys.path(), "2026-11-23 09:30:00", &["mint", "--order", &e]);
+        let evening = ok_at(&db, keys.path(), "2026-11-23 17:00:00", &["close"]);
+        assert!(evening.starts_with("closure 3 of 2026-11-23"), "{evening}");
+        ok_at(&db, keys.path(), "2026-11-23 17:30:00", &["order", "pickup", &e, "--paid", "twint"]);
+        let later = ok_at(&db, keys.path(), "2026-11-23 18:00:00", &["close"]);
+        assert!(later.starts_with("closure 4 of 2026-11-23"), "{later}");
+        assert!(later.contains("payments twint CHF: 1 × 25.00"), "{later}");
+        let nothing = at(&db, keys.path(), "2026-11-25 12:00:00", &["close", "--date", "2026-11-24"]);
+        assert!(nothing.code == 0 && nothing.stderr.contains("nothing to close"), "{}", nothing.stderr);
+
+        // The whole journal verifies against the key and a digest kept outside.
+        let digest = shown[1]["digest"].as_str().unwrap();
+        let verified = run(&db, &["audit", "--verify", "--public-key", &public, "--anchor", digest]);
+        assert_eq!(verified.code, 0, "{}", verified.stderr);
+        assert!(verified.stderr.contains("stefan: 4 closures signed and summed again"), "{}", verified.stderr);
+        assert!(verified.stderr.contains("anchors used: the public key"), "{}", verified.stderr);
+        assert!(verified.stderr.contains("events after the last closure whose digest left the database can be removed without a trace"), "{}", verified.stderr);
+        let unknown = "0".repeat(64);
+        let missing = run(&db, &["audit", "--verify", "--anchor", &unknown]);
+        assert_eq!(missing.code, 1, "{}", missing.stderr);
+        assert!(missing.stderr.contains(&format!("the anchor {unknown} is not the digest of any closure")), "{}", missing.stderr);
+    }
+
+    fn the_key_is_made_once_kept_outside_and_handed_over_by_rotation(db: TestDb) {
+        let keys = tempfile::tempdir().unwrap();
+        Shop::new(&db).stringer("stefan", "Stefan Muster", &[]);
+        let none = at(&db, keys.path(), "2026-11-20 08:00:00", &["close"]);
+        assert_eq!(none.code, 66, "{}", none.stderr);
+        assert!(none.stderr.contains("cannot read the signing key") && none.stderr.contains("receipts key init"), "{}", none.stderr);
+        let public = ok_at(&db, keys.path(), "2026-11-20 08:00:00", &["key", "init"]);
+        // A second key is refused, and no file is written.
+        let other = keys.path().join("other.ed25519");
+        let twice = at(&db, keys.path(), "2026-11-20 08:01:00", &["key", "init", "--key-file", other.to_str().unwrap()]);
+        assert_eq!(twice.code, 1, "{}", twice.stderr);
+        assert!(twice.stderr.contains("has a signing key already") && twice.stderr.contains("key rotate"), "{}", twice.stderr);
+        assert!(!other.exists());
+        // A key file that is not the one recorded signs nothing.
+        let stranger = receipts::signing::SigningKey::create(&other).unwrap();
+        let wrong = at(&db, keys.path(), "2026-11-20 08:02:00", &["close", "--key-file", other.to_str().unwrap()]);
+        assert_eq!(wrong.code, 1, "{}", wrong.stderr);
+        assert!(wrong.stderr.contains("is not the signing key recorded for stefan"), "{}", wrong.stderr);
+        assert_eq!(closures(&db), Some(0));
+        // A day in the future is not closed.
+        let future = at(&db, keys.path(), "2026-11-20 08:03:00", &["close", "--date", "2026-11-21"]);
+        assert_eq!(future.code, 65, "{}", future.stderr);
+
+        ok_at(&db, keys.path(), "2026-11-20 09:00:00", &["close"]);
+        let new = ok_at(&db, keys.path(), "2026-11-21 09:00:00", &["key", "rotate"]);
+        assert_ne!(new, public);
+        let retired = std::fs::read_dir(keys.path()).unwrap().filter_map(Result::ok)
+            .filter(|f| f.file_name().to_string_lossy().starts_with("stefan.retired-")).count();
+        assert_eq!(retired, 1, "the old key file is kept");
+        let shown: Value = serde_json::from_str(&ok_at(&db, keys.path(), "2026-11-21 18:00:00", &["close", "--format", "json"])).unwrap();
+        assert_eq!(shown[0]["public_key"], new.as_str());
+        // The first key, kept outside, vouches for the closures its successor signed.
+        let verified = run(&db, &["audit", "--verify", "--public-key", &public]);
+        assert_eq!(verified.code, 0, "{}", verified.stderr);
+        // A key that was never recorded: the keys were replaced.
+        let replaced = run(&db, &["audit", "--verify", "--public-key", &stranger.public_hex()]);
+        assert_eq!(replaced.code, 1, "{}", replaced.stderr);
+        assert!(replaced.stderr.contains("was never recorded for stefan: its keys were replaced"), "{}", replaced.stderr);
+    }
+
+    fn a_closure_changed_resigned_or_removed_is_named(db: TestDb) {
+        let unguarded = |db: &TestDb, sql: &str| {
+            let drop = match db.backend {
+                Backend::Postgres => "ALTER TABLE closures DISABLE TRIGGER USER;".to_string(),
+                Backend::Sqlite => "DROP TRIGGER closures_append_only_on_update; DROP TRIGGER closures_append_only_on_delete;".to_string(),
+            };
+            db.execute(&format!("{drop} {sql}")).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        };
+        // Each case on a fresh shop of two closed days.
+        let shop = || {
+            let db = TestDb::new(db.backend);
+            let keys = tempfile::tempdir().unwrap();
+            two_days(&db, keys.path());
+            ok_at(&db, keys.path(), "2026-11-23 07:00:00", &["close", "--date", "2026-11-22"]);
+            assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
+            (db, keys)
+        };
+        let verify_names = |db: &TestDb, named: &str| {
+            let out = run(db, &["audit", "--verify"]);
+            assert_eq!(out.code, 1, "{named}: {}", out.stderr);
+            assert!(out.stderr.contains(named), "wanted {named:?} in:\n{}", out.stderr);
+        };
+
+        // The totals edited: the digest no longer matches.
+        let (db1, _keys) = shop();
+        unguarded(&db1, "UPDATE closures SET totals = replace(totals, '\"7500\"', '\"6500\"') WHERE seq = 1");
+        verify_names(&db1, "closure 1: its content does not match its digest");
+
+        // The totals edited and re-signed with the stringer's own key (someone who holds the
+        // database and the key): the sums recomputed from the journal do not agree.
+        let (db2, keys) = shop();
+        let key = receipts::signing::SigningKey::load(&keys.path().join("stefan.ed25519")).unwrap();
+        let mut conn = db2.connect();
+        let stefan = conn.read(|c| receipts::db::Tenant::load(c, "stefan")).unwrap();
+        let first = conn.read(|c| Ok(receipts::db::closures::all(c, &stefan)?)).unwrap().remove(0);
+        let forged = receipts::db::closures::Closure { totals: first.totals.replace("\"7500\"", "\"6500\""), ..first };
+        let canonical = forged.canonical();
+        let (digest, signature) = (receipts::db::chain::sha256_hex(&canonical), key.sign_hex(canonical.as_bytes()));
+        unguarded(&db2, &format!("UPDATE closures SET totals = '{}', digest = '{digest}', signature = '{signature}' WHERE seq = 1", forged.totals));
+        verify_names(&db2, "closure 1: its totals are not the sum of the documents and voids it covers");
+
+        // Re-signed with another key: not the key recorded for it.
+        let (db3, keys) = shop();
+        let other = receipts::signing::SigningKey::create(&keys.path().join("other.ed25519")).unwrap();
+        let mut conn = db3.connect();
+        let first = conn.read(|c| Ok(receipts::db::closures::all(c, &stefan)?)).unwrap().remove(0);
+        let forged = receipts::db::closures::Closure { public_key: other.public_hex(), ..first };
+        let canonical = forged.canonical();
+        let (digest, signature) = (receipts::db::chain::sha256_hex(&canonical), other.sign_hex(canonical.as_bytes()));
+        unguarded(&db3, &format!("UPDATE closures SET public_key = '{}', digest = '{digest}', signature = '{signature}' WHERE seq = 1", other.public_hex()));
+        verify_names(&db3, "closure 1: it is not signed by the key recorded for it");
+
+        // The last closure removed: the journal still records it.
+        let (db4, _keys) = shop();
+        unguarded(&db4, "DELETE FROM closures WHERE seq = 2");
+        verify_names(&db4, "closure 2: the journal records it, but it is not among the closures (removed)");
+
+        // The signature alone changed.
+        let (db5, _keys) = shop();
+        unguarded(&db5, "UPDATE closures SET signature = replace(signature, substr(signature, 1, 2), 'ff') WHERE seq = 2");
+        verify_names(&db5, "closure 2: its signature does not verify");
+
+        // Without the triggers' consent, a closure cannot change or go.
+        let (db6, _keys) = shop();
+        assert!(db6.execute("UPDATE closures SET totals = '{}' WHERE seq = 1").is_err());
+        assert!(db6.execute("DELETE FROM closures WHERE seq = 2").is_err());
+        assert_eq!(closures(&db6), Some(2));
+    }
+}
