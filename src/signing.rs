@@ -28,7 +28,12 @@ pub fn default_key_file(handle: &str) -> Result<PathBuf, Error> {
             .map(|d| d.join("receipts").join("keys"))
             .ok_or_else(|| Error::Usage("there is no data directory for the key: pass --key-file".into()))?,
     };
-    Ok(dir.join(format!("{handle}.ed25519")))
+    Ok(dir.join(key_file_name(handle)))
+}
+
+/// The name of a stringer's key file in a directory of keys.
+pub fn key_file_name(handle: &str) -> String {
+    format!("{handle}.ed25519")
 }
 
 impl SigningKey {

@@ -34,6 +34,11 @@ pub struct Opts {
     /// The mail server of the documents and ready notices sent from the counter
     #[command(flatten)]
     server: super::notify::ServerOpt,
+    /// Where the stringers' signing keys are (HANDLE.ed25519): after the first request of a
+    /// day, each stringer's yesterday is closed and signed [default: keys/ in the data
+    /// directory]
+    #[arg(long, env = "RECEIPTS_KEY_DIR", hide_env_values = true, value_name = "DIR")]
+    key_dir: Option<PathBuf>,
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
@@ -68,6 +73,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         tls,
         session_idle: TimeDelta::minutes(i64::from(opts.session_idle)),
         smtp: opts.server.configured()?,
+        key_dir: opts.key_dir,
     })?;
     Ok(())
 }

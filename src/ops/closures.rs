@@ -92,6 +92,41 @@ pub fn close(
     Ok((tenant, closed))
 }
 
+/// Every stringer's yesterday closed (as `serve` does after the first request of a day),
+/// with the keys in `key_dir` (else their default place); one line per stringer for the log.
+pub fn close_yesterdays(db: &mut Db, key_dir: Option<&Path>) -> Vec<String> {
+    let tenants = match db.read(Tenant::all) {
+        Ok(tenants) => tenants,
+        Err(e) => return vec![format!("closing yesterday: {e}")],
+    };
+    tenants
+        .iter()
+        .map(|tenant| {
+            let handle = tenant.handle();
+            let yesterday = local_date(now_utc(), tenant.zone()) - chrono::Days::new(1);
+            let file = match key_dir {
+                Some(dir) => Ok(dir.join(signing::key_file_name(handle))),
+                None => signing::default_key_file(handle),
+            };
+            let file = match file {
+                Ok(file) if file.exists() => file,
+                Ok(file) => return format!("closing {yesterday} of {handle}: skipped, no key at {}", file.display()),
+                Err(e) => return format!("closing {yesterday} of {handle}: skipped, {e}"),
+            };
+            match close(db, Whose::Known(tenant), Some(yesterday), Some(&file)) {
+                Ok((_, closed)) if closed.made.is_empty() => {
+                    format!("closing {yesterday} of {handle}: nothing new to close")
+                }
+                Ok((_, closed)) => {
+                    let seqs: Vec<String> = closed.made.iter().map(|c| format!("{} of {}", c.seq, c.day)).collect();
+                    format!("closing {yesterday} of {handle}: closure {} made", seqs.join(", "))
+                }
+                Err(e) => format!("closing {yesterday} of {handle}: not closed: {e}"),
+            }
+        })
+        .collect()
+}
+
 /// E-mails the closures' digests to the stringer's own address: an anchor outside the
 /// database.
 pub fn mail_digests(

@@ -46,6 +46,8 @@ pub struct Config {
     pub session_idle: TimeDelta,
     /// The mail server of documents and ready notices, if one was given.
     pub smtp: Option<SmtpUrl>,
+    /// Where the stringers' signing keys are (`HANDLE.ed25519`), if not in the default place.
+    pub key_dir: Option<PathBuf>,
 }
 
 /// What every request shares.
@@ -57,6 +59,9 @@ pub struct Counter {
     secure: bool,
     base_url: Option<String>,
     smtp: Option<SmtpUrl>,
+    key_dir: Option<PathBuf>,
+    /// The day (UTC) whose first request last had yesterday closed after it.
+    closing_checked: std::sync::Mutex<Option<chrono::NaiveDate>>,
 }
 
 type Shared = Arc<Counter>;
@@ -138,6 +143,7 @@ fn router(counter: Shared) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         .layer(middleware::from_fn(log_request))
+        .layer(middleware::from_fn_with_state(counter.clone(), close_yesterday))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(
@@ -180,6 +186,31 @@ async fn log_request(request: Request, next: Next) -> Response {
     response
 }
 
+/// After answering the first request of a day, closes every stringer's yesterday (SPEC 23)
+/// on a task of its own, never inside a request. A stringer without a key is logged and
+/// skipped.
+async fn close_yesterday(State(counter): State<Shared>, request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let today = crate::domain::now_utc().date();
+    let first_of_day = {
+        let mut checked = counter.closing_checked.lock().unwrap_or_else(|p| p.into_inner());
+        let first = *checked != Some(today);
+        *checked = Some(today);
+        first
+    };
+    if first_of_day {
+        let closing = counter.clone();
+        tokio::spawn(async move {
+            let key_dir = closing.key_dir.clone();
+            let logged = closing.db(move |db| Ok(crate::ops::closures::close_yesterdays(db, key_dir.as_deref()))).await;
+            for line in logged.unwrap_or_else(|e| vec![format!("closing yesterday: {e}")]) {
+                eprintln!("{line}");
+            }
+        });
+    }
+    response
+}
+
 /// Serves until interrupted (SIGINT or SIGTERM), then finishes the requests under way.
 pub fn serve(config: Config) -> Result<(), Error> {
     let pool = r2d2::Pool::builder()
@@ -196,6 +227,8 @@ pub fn serve(config: Config) -> Result<(), Error> {
         secure,
         base_url: config.base_url.clone(),
         smtp: config.smtp.clone(),
+        key_dir: config.key_dir.clone(),
+        closing_checked: std::sync::Mutex::new(None),
     });
     let app = router(counter);
     let runtime = tokio::runtime::Builder::new_multi_thread()

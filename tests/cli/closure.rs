@@ -8,28 +8,6 @@ use crate::on_both_backends;
 use serde_json::Value;
 use std::path::Path;
 
-/// `receipts ARGS` at the instant `when` (UTC), with the keys in `keys`.
-fn at(db: &TestDb, keys: &Path, when: &str, args: &[&str]) -> Output {
-    let out = Command::new("faketime")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("DATABASE_URL", &db.url)
-        .env("TZ", "UTC")
-        .env("RECEIPTS_KEY_DIR", keys)
-        .arg(when)
-        .arg(env!("CARGO_BIN_EXE_receipts"))
-        .args(args)
-        .output()
-        .expect("faketime runs (Debian's faketime package; the test command installs it)");
-    out.into()
-}
-
-fn ok_at(db: &TestDb, keys: &Path, when: &str, args: &[&str]) -> String {
-    let out = at(db, keys, when, args);
-    assert_eq!(out.code, 0, "receipts {args:?} at {when}: {}", out.stderr);
-    out.stdout.trim_end().to_string()
-}
-
 /// The sum of a closure's totals under `key` (`count`, `amount_minor`), or zeros.
 fn sum(totals: &Value, part: &str, key: &str) -> (i64, i64) {
     let sum = &totals[part][key];

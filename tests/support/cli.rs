@@ -4,6 +4,7 @@
 use super::TestDb;
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The `receipts` binary that cargo built for these tests.
@@ -64,6 +65,29 @@ pub fn fails(db: &TestDb, code: i32, args: &[&str]) -> String {
 pub fn journaled(db: &TestDb, what: &str) -> Vec<serde_json::Value> {
     let json: serde_json::Value = serde_json::from_str(&ok(db, &["journal", "--format", "json"])).unwrap();
     json.as_array().unwrap().iter().filter(|e| e["what"] == what).cloned().collect()
+}
+
+/// `receipts ARGS` at the instant `when` (UTC), with the keys in `keys`.
+pub fn at(db: &TestDb, keys: &Path, when: &str, args: &[&str]) -> Output {
+    let out = std::process::Command::new("faketime")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("DATABASE_URL", &db.url)
+        .env("TZ", "UTC")
+        .env("RECEIPTS_KEY_DIR", keys)
+        .arg(when)
+        .arg(env!("CARGO_BIN_EXE_receipts"))
+        .args(args)
+        .output()
+        .expect("faketime runs (Debian's faketime package; the test command installs it)");
+    out.into()
+}
+
+/// `at`, which must succeed; its stdout without the final newline.
+pub fn ok_at(db: &TestDb, keys: &Path, when: &str, args: &[&str]) -> String {
+    let out = at(db, keys, when, args);
+    assert_eq!(out.code, 0, "receipts {args:?} at {when}: {}", out.stderr);
+    out.stdout.trim_end().to_string()
 }
 
 /// The password every test account has.

@@ -1070,3 +1070,42 @@ on_both_backends! {
         assert!(again.text().contains("1 applied by an earlier import"), "{}", again.text());
     }
 }
+
+on_both_backends! {
+    fn serve_closes_yesterday_after_the_first_request_of_a_day(db: TestDb) {
+        let keys = tempfile::tempdir().unwrap();
+        Shop::new(&db).stringer("stefan", "Stefan Muster", &[]).stringer("keyless", "No Key", &[]);
+        let yesterday = (chrono::Utc::now() - chrono::Duration::days(1)).format("%Y-%m-%d 12:00:00").to_string();
+        ok_at(&db, keys.path(), &yesterday, &["key", "init", "--stringer", "stefan"]);
+        let order = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Roger", "--price", "30"]);
+        ok_at(&db, keys.path(), &yesterday, &["mint", "--order", &order]);
+        let other = ok(&db, &["order", "add", "--stringer", "keyless", "--customer", "Anna", "--price", "20"]);
+        ok_at(&db, keys.path(), &yesterday, &["mint", "--order", &other]);
+        assert_eq!(db.query_i64("SELECT count(*) FROM closures"), Some(0));
+
+        let server = Server::start(&db, &["--key-dir", keys.path().to_str().unwrap()]);
+        let mut browser = Browser::new(&server);
+        assert_eq!(browser.get("/login").status, 200);
+        // The closing is logged once the page was answered, for each stringer.
+        let mut closing = Vec::new();
+        let log = server.logged_until(|line| {
+            if line.starts_with("closing ") {
+                closing.push(line.to_string());
+            }
+            closing.len() == 2
+        });
+        let stefan = closing.iter().find(|l| l.contains(" of stefan: ")).unwrap_or_else(|| panic!("{log:?}"));
+        assert!(stefan.contains(": closure 1 of "), "{stefan}");
+        let keyless = closing.iter().find(|l| l.contains(" of keyless: ")).unwrap_or_else(|| panic!("{log:?}"));
+        assert!(keyless.contains("skipped, no key at"), "{keyless}");
+        let answered = log.iter().position(|l| l.starts_with("GET /login 200")).expect("the request was answered");
+        let closed = log.iter().position(|l| l.contains(" of stefan: ")).unwrap();
+        assert!(answered < closed, "the page is answered first: {log:?}");
+        assert_eq!(db.query_i64("SELECT count(*) FROM closures"), Some(1));
+        // Later requests of the day close nothing more.
+        assert_eq!(browser.get("/login").status, 200);
+        let more = server.logged_until(|line| line.starts_with("GET /login"));
+        assert!(more.iter().all(|l| !l.starts_with("closing ")), "{more:?}");
+        assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
+    }
+}
