@@ -322,6 +322,10 @@ pub enum Error {
     #[error("{method} payments at the counter in {country} must go through a certified till ({law}), which this program is not: record it with {way} till once the shop's till has taken it")]
     TillRequired { method: String, country: &'static str, law: &'static str, way: &'static str },
 
+    /// A payment entered without its method where only a certified till may take some.
+    #[error("a payment in {country} needs its method, since some may only be taken by a certified till ({law}): pass --method (till, if the shop's till took it)")]
+    MethodRequired { country: &'static str, law: &'static str },
+
     /// A value given for one input that cannot be taken: `--tension "abc" is not a tension`.
     /// The command line names the flag; a form shows the problem beside its field.
     #[error("--{} {problem}", .field.replace('_', "-"))]
@@ -590,6 +594,7 @@ impl Error {
             | Error::BackupUnsound { .. }
             | Error::KeyProblem(_)
             | Error::TillRequired { .. }
+            | Error::MethodRequired { .. }
             | Error::AuditFailed(_) => Class::Refused,
             Error::UnknownZone { .. }
             | Error::CannotMigrate(_)

@@ -47,7 +47,7 @@ pub struct PickupOpts {
     /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
     #[arg(value_name = "ORDER")]
     order: String,
-    /// Paid on the spot, and how
+    /// Paid on the spot, and how (`till`: taken through the shop's own certified till)
     #[arg(long, value_name = "METHOD",
           value_parser = one_of::<PaymentMethod>(super::names::<PaymentMethod>()))]
     paid: Option<PaymentMethod>,
@@ -283,6 +283,10 @@ pub struct EditOpts {
     /// When the order was paid; `none` clears a payment recorded by mistake (with --reason)
     #[arg(long, value_name = "TIMESTAMP|none", value_parser = parse_paid_at)]
     paid_at: Option<PaidAt>,
+    /// How it was paid, with --paid-at (`till`: through the shop's own certified till)
+    #[arg(long, value_name = "METHOD", requires = "paid_at",
+          value_parser = one_of::<PaymentMethod>(super::names::<PaymentMethod>()))]
+    method: Option<PaymentMethod>,
     /// Why, for the journal (needed to clear a payment)
     #[arg(long, value_name = "TEXT")]
     reason: Option<String>,
@@ -437,6 +441,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
             Some(PaidAt::Cleared) => Some(None),
             Some(PaidAt::On(at)) => Some(happened(Some(at), "paid")?),
         },
+        method: opts.method,
         reason: opts.reason.map(|r| r.trim().to_string()).filter(|r| !r.is_empty()),
     };
     let edited = ops::orders::edit(&mut db, &tenant, order, &edit)?;

@@ -135,6 +135,9 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
         Some(amount) => check_amount(&order, number, amount, left)?,
     };
     let refund = refund_of(&order, request.refund)?;
+    if let Some(method) = refund.method() {
+        super::stringers::check_counter_payment(conn, tenant, method, "--refund")?;
+    }
     let year = credit_year(tenant, request.issued_at)?;
     check_time(conn, tenant, &order, year, request)?;
     let issuer = order.issuer.ok_or(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt })?;
@@ -345,7 +348,7 @@ fn refund_of(order: &Order, refund: Option<Refund>) -> Result<Refund, Error> {
             field: "refund",
             problem: format!(
                 "is needed: order {} is paid, so say how the money went back (cash, card, twint, transfer, \
-                 other; none when it was kept)",
+                 other, till; none when it was kept)",
                 order.id
             ),
         }),

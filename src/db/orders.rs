@@ -271,6 +271,8 @@ pub struct Edit {
     pub due: Option<Due>,
     pub returned_at: Option<NaiveDateTime>,
     pub paid_at: Option<Option<NaiveDateTime>>,
+    /// How it was paid, with a `paid_at`.
+    pub method: Option<PaymentMethod>,
     pub reason: Option<String>,
 }
 
@@ -522,9 +524,16 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
     let unchanged = details.changes(&order).is_empty()
         && new_items.is_none()
         && edit.returned_at.is_none_or(|at| Some(at) == order.returned_at)
-        && edit.paid_at.is_none_or(|at| at == order.paid_at);
+        && edit.paid_at.is_none_or(|at| at == order.paid_at)
+        && edit.method.is_none_or(|method| Some(method) == order.payment_method);
     if unchanged {
         return Ok(None);
+    }
+    if let Some(Some(_)) = edit.paid_at {
+        match edit.method {
+            Some(method) => super::stringers::check_counter_payment(conn, tenant, method, "--method")?,
+            None => super::stringers::check_method_named(conn, tenant)?,
+        }
     }
     if edit.paid_at == Some(None) && order.paid_at.is_some() && edit.reason.is_none() {
         return Err(Error::Usage(format!(
@@ -539,6 +548,7 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
             &details,
             edit.returned_at.map(|at| orders::returned_at.eq(at)),
             edit.paid_at.map(|at| orders::paid_at.eq(at)),
+            edit.method.map(|method| orders::payment_method.eq(method.as_str())),
             orders::updated_at.eq(now_utc()),
         ))
         .execute(conn)?;
@@ -561,6 +571,11 @@ fn journal_changes(
     let instant = |at: Option<NaiveDateTime>| at.map(format_utc);
     for (field, old, new) in [
         ("paid_at", instant(before.paid_at), instant(after.paid_at)),
+        (
+            "payment_method",
+            before.payment_method.map(|m| m.to_string()),
+            after.payment_method.map(|m| m.to_string()),
+        ),
         ("returned_at", instant(before.returned_at), instant(after.returned_at)),
         ("notes", before.notes.clone(), after.notes.clone()),
         ("email", before.email.clone(), after.email.clone()),
@@ -674,6 +689,9 @@ pub fn pickup(conn: &mut DbConn, tenant: &Tenant, id: OrderId, pickup: Pickup) -
     if let Some(returned_at) = order.returned_at {
         let on = format_local(returned_at, zone);
         return Err(Error::PickedUp { order: id, on, what: "a racket is picked up once" });
+    }
+    if let Some(method) = pickup.paid {
+        super::stringers::check_counter_payment(conn, tenant, method, "--paid")?;
     }
     if let (Some(_), Some(paid_at)) = (pickup.paid, order.paid_at) {
         let on = format_local(paid_at, zone);

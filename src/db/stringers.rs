@@ -6,7 +6,9 @@ use super::audit::strung_outside_year;
 use super::failure::{classify, Failure, Unique};
 use super::schema::{orders, stringers};
 use super::{vat, DbConn, Tenant};
-use crate::domain::{local_date, now_utc, parse_timezone, Business, Currency, Language, StringerId, VatRate};
+use crate::domain::{
+    local_date, now_utc, parse_timezone, Business, Currency, Language, PaymentMethod, StringerId, VatRate,
+};
 use crate::error::Error;
 use crate::payment::{check_qr_text, Iban, Postal, Who, QR_LIMITS};
 use chrono::{NaiveDate, NaiveDateTime};
@@ -410,4 +412,52 @@ fn refuse_changing_vat(
     let count = changed.len();
     let shown: Vec<String> = changed.into_iter().take(SHOWN).collect();
     Err(Error::RateMovesReceipts { stringer: tenant.handle().to_string(), shown, count })
+}
+
+/// Refuses a payment entered without its method where the country wants counter payments
+/// through a certified till: which it was decides whether the program may record it.
+pub fn check_method_named(conn: &mut DbConn, tenant: &Tenant) -> Result<(), Error> {
+    match check_counter_payment(conn, tenant, PaymentMethod::Cash, "--method") {
+        Err(Error::TillRequired { country, law, .. }) => Err(Error::MethodRequired { country, law }),
+        other => other,
+    }
+}
+
+/// Refuses a payment by `method` at the counter where the stringer's country wants it
+/// recorded by a certified till (`domain::till_law`); `way` is the flag that records it as
+/// taken through the shop's till instead (`--paid`, `--method`, `--refund`).
+pub fn check_counter_payment(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    method: PaymentMethod,
+    way: &'static str,
+) -> Result<(), Error> {
+    let (country, vat_registered) = till_rules(conn, tenant)?;
+    match crate::domain::till_law(country.as_deref(), vat_registered, method) {
+        None => Ok(()),
+        Some(law) => {
+            Err(Error::TillRequired { method: method.to_string(), country: law.country, law: law.law, way })
+        }
+    }
+}
+
+/// The ways of paying the stringer may record at the counter (the counter's forms offer
+/// these alone).
+pub fn counter_methods(conn: &mut DbConn, tenant: &Tenant) -> Result<Vec<PaymentMethod>, Error> {
+    use strum::VariantArray;
+    let (country, vat_registered) = till_rules(conn, tenant)?;
+    Ok(PaymentMethod::VARIANTS
+        .iter()
+        .copied()
+        .filter(|&method| crate::domain::till_law(country.as_deref(), vat_registered, method).is_none())
+        .collect())
+}
+
+/// What decides the till law: the country, and whether the business is VAT-registered.
+fn till_rules(conn: &mut DbConn, tenant: &Tenant) -> Result<(Option<String>, bool), Error> {
+    let (country, vat_number, small_business): (Option<String>, Option<String>, bool) = tenant
+        .row()
+        .select((stringers::country, stringers::vat_number, stringers::small_business))
+        .first(conn)?;
+    Ok((country, vat_number.is_some() && !small_business))
 }

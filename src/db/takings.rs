@@ -4,7 +4,7 @@
 use super::listings::{self, Basis};
 use super::receipts::Frozen;
 use super::{DbConn, Tenant};
-use crate::domain::{day_start, local_date, now_utc, VatRate};
+use crate::domain::{day_start, local_date, now_utc, PaymentMethod, Refund, VatRate};
 use crate::error::Error;
 use chrono::NaiveDate;
 use std::collections::BTreeMap;
@@ -28,8 +28,9 @@ impl Sums {
 }
 
 /// (currency, method, VAT rate): the method is `cash`, `card`, `twint`, `transfer`,
-/// `other`, or `unrecorded` for a payment entered without its method; `cash refund`, `card
-/// refund`, `twint refund` for money paid back at the counter (negative).
+/// `other`, `till` (taken through the shop's certified till: listed, never in the totals), or
+/// `unrecorded` for a payment entered without its method; `cash refund`, `card refund`,
+/// `twint refund`, `till refund` for money paid back at the counter (negative).
 pub type Key = (String, String, Option<VatRate>);
 
 /// A period's takings.
@@ -105,7 +106,7 @@ fn of(
     })?;
     // Money paid back at the counter: a line of its own per method, negative, on its day.
     for note in super::credits::in_period(conn, tenant, bounds)? {
-        if !note.refund.at_the_counter() {
+        if !note.refund.at_the_counter() && note.refund != Refund::Till {
             continue;
         }
         let method = format!("{} refund", note.refund);
@@ -113,8 +114,11 @@ fn of(
         sum.add(&Sums { payments: 1, amount: -note.amount.0, vat: -note.vat.0 });
     }
     let mut totals: BTreeMap<String, Sums> = BTreeMap::new();
-    for ((currency, _, _), sum) in &sums {
-        totals.entry(currency.clone()).or_default().add(sum);
+    // What the shop's certified till took is listed, but it is that till's to count.
+    for ((currency, method, _), sum) in &sums {
+        if !method.starts_with(PaymentMethod::Till.as_str()) {
+            totals.entry(currency.clone()).or_default().add(sum);
+        }
     }
     Ok(Takings { sums, totals })
 }

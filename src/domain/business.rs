@@ -45,3 +45,59 @@ impl Business {
         self.vat_number.is_some() && !self.small_business
     }
 }
+
+/// A law that wants payments at the counter recorded by a certified till, which this
+/// program is not (SPEC 23).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TillLaw {
+    pub country: &'static str,
+    pub law: &'static str,
+}
+
+/// Whether a payment by `method` at the counter of a business of `country` (ISO 3166),
+/// VAT-registered or not, needs a certified till: Germany's cash and other, Austria's every
+/// counter method, and every counter method in Italy and of a VAT-registered French
+/// business. A bank transfer is no counter payment, and `till` is the certified till's own.
+pub fn till_law(
+    country: Option<&str>,
+    vat_registered: bool,
+    method: super::PaymentMethod,
+) -> Option<TillLaw> {
+    use super::PaymentMethod::{Cash, Other, Till, Transfer};
+    if matches!(method, Till | Transfer) {
+        return None;
+    }
+    let law = |country, law| Some(TillLaw { country, law });
+    match country? {
+        "DE" if matches!(method, Cash | Other) => law("Germany", "§ 146a AO, a certified TSE"),
+        "AT" => law("Austria", "RKSV, a signature unit"),
+        "FR" if vat_registered => law("France", "art. 286 I 3° bis CGI, NF 525"),
+        "IT" => law("Italy", "d.lgs. 127/2015, a registratore telematico"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod till_tests {
+    use super::*;
+    use crate::domain::PaymentMethod::{self, *};
+
+    fn refused(country: &str, vat_registered: bool) -> Vec<PaymentMethod> {
+        [Cash, Card, Twint, Transfer, Other, Till]
+            .into_iter()
+            .filter(|&m| till_law(Some(country), vat_registered, m).is_some())
+            .collect()
+    }
+
+    #[test]
+    fn the_counter_methods_a_country_wants_through_a_certified_till() {
+        assert_eq!(refused("DE", true), [Cash, Other]);
+        assert_eq!(refused("AT", false), [Cash, Card, Twint, Other]);
+        assert_eq!(refused("FR", true), [Cash, Card, Twint, Other]);
+        assert_eq!(refused("FR", false), [], "a French business under 293 B is unaffected");
+        assert_eq!(refused("IT", false), [Cash, Card, Twint, Other]);
+        assert_eq!(refused("CH", true), []);
+        assert_eq!(refused("LI", true), []);
+        assert_eq!(till_law(None, true, Cash), None);
+    }
+}

@@ -14,7 +14,7 @@ mod text;
 mod time;
 mod vat;
 
-pub use business::Business;
+pub use business::{till_law, Business, TillLaw};
 pub use day::{strings_line, Due, Item, Length, MAX_TURNAROUND_HOURS};
 pub use iso::check_country;
 pub use language::Language;

@@ -110,7 +110,9 @@ pub fn close_yesterdays(db: &mut Db, key_dir: Option<&Path>) -> Vec<String> {
             };
             let file = match file {
                 Ok(file) if file.exists() => file,
-                Ok(file) => return format!("closing {yesterday} of {handle}: skipped, no key at {}", file.display()),
+                Ok(file) => {
+                    return format!("closing {yesterday} of {handle}: skipped, no key at {}", file.display())
+                }
                 Err(e) => return format!("closing {yesterday} of {handle}: skipped, {e}"),
             };
             match close(db, Whose::Known(tenant), Some(yesterday), Some(&file)) {
@@ -118,7 +120,8 @@ pub fn close_yesterdays(db: &mut Db, key_dir: Option<&Path>) -> Vec<String> {
                     format!("closing {yesterday} of {handle}: nothing new to close")
                 }
                 Ok((_, closed)) => {
-                    let seqs: Vec<String> = closed.made.iter().map(|c| format!("{} of {}", c.seq, c.day)).collect();
+                    let seqs: Vec<String> =
+                        closed.made.iter().map(|c| format!("{} of {}", c.seq, c.day)).collect();
                     format!("closing {yesterday} of {handle}: closure {} made", seqs.join(", "))
                 }
                 Err(e) => format!("closing {yesterday} of {handle}: not closed: {e}"),

@@ -8,7 +8,7 @@ use crate::db::failure::{classify, Failure, Unique};
 use crate::db::mint::Chronology;
 use crate::db::{counters, Db, Tenant};
 use crate::domain::{
-    check_past, local_year, now_utc, CreditNumber, OrderId, Price, Refund, Series, Timestamp,
+    check_past, local_year, now_utc, CreditNumber, OrderId, PaymentMethod, Price, Refund, Series, Timestamp,
 };
 use crate::error::Error;
 
@@ -39,7 +39,12 @@ pub fn credit(db: &mut Db, whose: Whose, request: &Request) -> Result<(Tenant, C
         });
     }
     // The usual credit in one statement; a form's token is checked the long way.
-    if request.at.is_none() && request.token.is_none() {
+    // A refund at the counter takes the long way, which asks the country's till law.
+    let at_the_counter = request
+        .refund
+        .and_then(Refund::method)
+        .is_some_and(|m| !matches!(m, PaymentMethod::Transfer | PaymentMethod::Till));
+    if request.at.is_none() && request.token.is_none() && !at_the_counter {
         if let Some(done) = credit_now(db, whose, request, reason)? {
             return Ok(done);
         }

@@ -202,7 +202,9 @@ async fn close_yesterday(State(counter): State<Shared>, request: Request, next: 
         let closing = counter.clone();
         tokio::spawn(async move {
             let key_dir = closing.key_dir.clone();
-            let logged = closing.db(move |db| Ok(crate::ops::closures::close_yesterdays(db, key_dir.as_deref()))).await;
+            let logged = closing
+                .db(move |db| Ok(crate::ops::closures::close_yesterdays(db, key_dir.as_deref())))
+                .await;
             for line in logged.unwrap_or_else(|e| vec![format!("closing yesterday: {e}")]) {
                 eprintln!("{line}");
             }

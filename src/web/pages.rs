@@ -145,9 +145,10 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
             0 => Vec::new(),
             _ => credits::of_order(conn, &session.tenant, order.id)?,
         };
-        Ok((order, sent, credit_notes))
+        let methods = crate::db::stringers::counter_methods(conn, &session.tenant)?;
+        Ok((order, sent, credit_notes, methods))
     });
-    let (staff, (order, sent, credit_notes)) = match found.await {
+    let (staff, (order, sent, credit_notes, methods)) = match found.await {
         Ok(found) => found,
         Err(response) => return response,
     };
@@ -181,14 +182,14 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
         },
         left: order.owed().map(|left| format!("{left} {}", order.currency)).unwrap_or_default(),
         can: order.actions(sent, counter.smtp.is_some(), staff.is_owner()),
-        methods: PaymentMethod::VARIANTS.iter().map(|&m| (m.as_str(), method_word(w, m))).collect(),
+        methods: methods.iter().map(|&m| (m.as_str(), method_word(w, m))).collect(),
     };
     super::rendered(StatusCode::OK, &page)
 }
 
 /// A payment method in the page's language.
 pub fn method_word(w: &'static Words, method: PaymentMethod) -> &'static str {
-    let index = PaymentMethod::VARIANTS.iter().position(|m| *m == method).unwrap_or(4);
+    let index = PaymentMethod::VARIANTS.iter().position(|m| *m == method).unwrap_or_default();
     w.methods[index]
 }
 

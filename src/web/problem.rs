@@ -127,6 +127,13 @@ pub fn explain(error: &Error, w: &Words) -> String {
         ])
         .replace("{order}", &order.to_string())
         .replace("{on}", on),
+        Error::TillRequired { law, .. } => say([
+            "This payment at the counter must be taken by a certified till ({law}), which this counter is not: take it with the shop's till, then record it as paid by the shop till.",
+            "Diese Zahlung an der Theke muss eine zertifizierte Kasse erfassen ({law}), und diese Theke ist keine: mit der Ladenkasse kassieren und dann als bezahlt über die Ladenkasse erfassen.",
+            "Ce paiement au comptoir doit passer par une caisse certifiée ({law}), ce que ce comptoir n'est pas : encaissez-le avec la caisse du magasin, puis enregistrez-le comme payé par la caisse du magasin.",
+            "Questo pagamento al banco deve passare da una cassa certificata ({law}), e questo banco non lo è: incassalo con la cassa del negozio e registralo come pagato con la cassa del negozio.",
+        ])
+        .replace("{law}", law),
         Error::NotReady { order } => say([
             "Order {order} is not strung yet: its racket is not ready.",
             "Auftrag {order} ist noch nicht bespannt: der Schläger ist nicht bereit.",
@@ -312,6 +319,15 @@ mod tests {
             (Error::NoSuchOrder { order: OrderId(7), stringer: None }, 404),
             (Error::PickedUp { order: OrderId(7), on: "2026-11-27".into(), what: "nothing changes" }, 422),
             (Error::NoPrice { order: OrderId(7) }, 422),
+            (
+                Error::TillRequired {
+                    method: "cash".into(),
+                    country: "Germany",
+                    law: "§ 146a AO, a certified TSE",
+                    way: "--paid",
+                },
+                422,
+            ),
             (Error::Invalid { field: "tension", problem: "\"abc\" is not a tension".into() }, 422),
             (Error::Usage("no such option".into()), 400),
             (Error::OutputExists { path: "a.pdf".into(), what: "receipts" }, 409),

@@ -34,6 +34,9 @@ fn browser_language(headers: &HeaderMap) -> Option<Language> {
 }
 
 /// Everything a page says that is not the user's data.
+/// How many ways of paying there are: each has its word.
+const METHODS: usize = <crate::domain::PaymentMethod as strum::VariantArray>::VARIANTS.len();
+
 pub struct Words {
     pub lang: &'static str,
     pub queue: &'static str,
@@ -61,7 +64,7 @@ pub struct Words {
     pub login_throttled: &'static str,
     pub not_found: &'static str,
     pub failed: &'static str,
-    pub methods: [&'static str; 5],
+    pub methods: [&'static str; METHODS],
     pub new_order: &'static str,
     pub take_order: &'static str,
     pub item: &'static str,
@@ -139,7 +142,7 @@ static EN: Words = Words {
     login_throttled: "Too many failed logins: try again in 15 minutes.",
     not_found: "Not found.",
     failed: "That did not work",
-    methods: ["cash", "card", "TWINT", "transfer", "other"],
+    methods: ["cash", "card", "TWINT", "transfer", "other", "shop till"],
     new_order: "New order",
     take_order: "Take the order",
     item: "Item",
@@ -202,7 +205,7 @@ static DE: Words = Words {
     login_throttled: "Zu viele Fehlversuche: in 15 Minuten wieder versuchen.",
     not_found: "Nicht gefunden.",
     failed: "Das ging nicht",
-    methods: ["bar", "Karte", "TWINT", "Überweisung", "andere"],
+    methods: ["bar", "Karte", "TWINT", "Überweisung", "andere", "Ladenkasse"],
     new_order: "Neuer Auftrag",
     take_order: "Auftrag aufnehmen",
     item: "Posten",
@@ -265,7 +268,7 @@ static FR: Words = Words {
     login_throttled: "Trop d'échecs : réessayez dans 15 minutes.",
     not_found: "Introuvable.",
     failed: "Cela n'a pas marché",
-    methods: ["espèces", "carte", "TWINT", "virement", "autre"],
+    methods: ["espèces", "carte", "TWINT", "virement", "autre", "caisse du magasin"],
     new_order: "Nouvelle commande",
     take_order: "Prendre la commande",
     item: "Article",
@@ -328,7 +331,7 @@ static IT: Words = Words {
     login_throttled: "Troppi tentativi falliti: riprovate fra 15 minuti.",
     not_found: "Non trovato.",
     failed: "Non è riuscito",
-    methods: ["contanti", "carta", "TWINT", "bonifico", "altro"],
+    methods: ["contanti", "carta", "TWINT", "bonifico", "altro", "cassa del negozio"],
     new_order: "Nuovo ordine",
     take_order: "Registra l'ordine",
     item: "Articolo",

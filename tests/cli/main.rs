@@ -65,4 +65,5 @@ mod register;
 mod restore;
 mod send;
 mod session;
+mod till;
 mod vat;

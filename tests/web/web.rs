@@ -1109,3 +1109,35 @@ on_both_backends! {
         assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
     }
 }
+
+on_both_backends! {
+    fn the_pickup_form_offers_only_what_the_countrys_till_law_allows(db: TestDb) {
+        let shop = Shop::new(&db);
+        shop.stringer("hans", "Hans Saiten", &["--country", "DE", "--currency", "EUR"]);
+        shop.account("hans", "hans", "staff");
+        let order = shop.order("hans", &["--customer", "Iga", "--price", "30"]);
+        ok(&db, &["mint", "--order", &order]);
+        let server = Server::start(&db, &[]);
+        let mut hans = Browser::new(&server);
+        hans.log_in("hans", PASSWORD);
+        let page = hans.get(&format!("/orders/{order}"));
+        let text = page.text();
+        for offered in ["value=\"card\"", "value=\"twint\"", "value=\"till\"", "value=\"transfer\""] {
+            assert!(text.contains(offered), "{offered} in {text}");
+        }
+        for kept in ["value=\"cash\"", "value=\"other\""] {
+            assert!(!text.contains(kept), "{kept} is offered in Germany: {text}");
+        }
+        // Cash posted anyway (a forged form) is refused, and nothing changes.
+        let csrf = page.csrf();
+        let forged = hans.post(&format!("/orders/{order}/pickup"), &[("csrf", &csrf), ("paid", "cash")]);
+        assert_eq!(forged.status, 422, "{}", forged.text());
+        assert!(forged.text().contains("certified till"), "{}", forged.text());
+        let shown: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &order, "--format", "json"])).unwrap();
+        assert!(shown["returned_at"].is_null() && shown["paid_at"].is_null(), "{shown}");
+        let taken = hans.post(&format!("/orders/{order}/pickup"), &[("csrf", &csrf), ("paid", "till")]);
+        assert_eq!(taken.status, 303);
+        let takings = hans.get("/takings").text();
+        assert!(takings.contains("Ladenkasse") || takings.contains("till"), "{takings}");
+    }
+}
