@@ -7,6 +7,7 @@
 //! a mint stays one statement; on SQLite `link` does it here, in the transaction that writes
 //! the event. `verify` recomputes every chain with the same canonical form as both.
 
+use super::document_hash::{self, Document};
 use super::schema::{chain_heads, receipt_events, stringers};
 use super::{DbConn, Tenant};
 use crate::domain::StringerId;
@@ -43,6 +44,8 @@ pub struct Chained<'a> {
     pub field: Option<&'a str>,
     pub old: Option<&'a str>,
     pub new: Option<&'a str>,
+    /// The SHA-256 of a document's frozen content, on the event that issued it.
+    pub document: Option<&'a str>,
 }
 
 impl Chained<'_> {
@@ -51,20 +54,9 @@ impl Chained<'_> {
     /// 1970 (UTC).
     pub fn canonical(&self) -> String {
         let mut text = String::from("receipts-event-v1\n");
-        let mut field = |name: &str, value: Option<String>| {
-            text.push_str(name);
-            text.push('=');
-            match value {
-                None => text.push('-'),
-                Some(value) => {
-                    text.push_str(&value.len().to_string());
-                    text.push(':');
-                    text.push_str(&value);
-                }
-            }
-            text.push('\n');
-        };
         let number = |n: Option<i64>| n.map(|n| n.to_string());
+        let mut field =
+            |name: &str, value: Option<String>| canonical_field(&mut text, name, value.as_deref());
         field("seq", Some(self.seq.to_string()));
         field("stringer", Some(self.stringer.to_string()));
         field("kind", Some(self.kind.to_string()));
@@ -75,10 +67,14 @@ impl Chained<'_> {
         field("counter_old", number(self.counter_old));
         field("counter_new", number(self.counter_new));
         field("reason", self.reason.map(str::to_string));
-        field("at", Some(self.at.and_utc().timestamp_micros().to_string()));
+        field("at", Some(micros(self.at)));
         field("field", self.field.map(str::to_string));
         field("old", self.old.map(str::to_string));
         field("new", self.new.map(str::to_string));
+        // Only an event of a document has this line: the others hash as they always did.
+        if let Some(document) = self.document {
+            field("document", Some(document.to_string()));
+        }
         text
     }
 
@@ -86,6 +82,27 @@ impl Chained<'_> {
     pub fn hash(&self, prev: &str) -> String {
         sha256_hex(&format!("{prev}\n{}", self.canonical()))
     }
+}
+
+/// One line of a canonical form: `name=`, then `-` for nothing or the value's length in
+/// bytes, a colon and the value.
+pub fn canonical_field(text: &mut String, name: &str, value: Option<&str>) {
+    text.push_str(name);
+    text.push('=');
+    match value {
+        None => text.push('-'),
+        Some(value) => {
+            text.push_str(&value.len().to_string());
+            text.push(':');
+            text.push_str(value);
+        }
+    }
+    text.push('\n');
+}
+
+/// An instant as the canonical forms write it: microseconds since 1970 (UTC).
+pub fn micros(at: NaiveDateTime) -> String {
+    at.and_utc().timestamp_micros().to_string()
 }
 
 /// A stringer's head: the last event's `seq`, hash and instant.
@@ -200,6 +217,7 @@ struct Row {
     seq: Option<i64>,
     prev_hash: Option<String>,
     hash: Option<String>,
+    document_hash: Option<String>,
 }
 
 impl Row {
@@ -219,6 +237,7 @@ impl Row {
             field: self.field.as_deref(),
             old: self.old_value.as_deref(),
             new: self.new_value.as_deref(),
+            document: self.document_hash.as_deref(),
         }
     }
 }
@@ -317,6 +336,12 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
             .limit(PAGE)
             .load(conn)?;
         let full = page.len() as i64 == PAGE;
+        let documents: Vec<Document> = page
+            .iter()
+            .filter(|row| row.document_hash.is_some())
+            .filter_map(|row| Document::of(&row.kind, row.order_id, row.year, row.first_seq))
+            .collect();
+        let contents = document_hash::hashes(conn, tenant.id().0, &documents)?;
         for row in &page {
             let seq = row.seq.unwrap_or(0);
             if seq != expected {
@@ -339,6 +364,17 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
             if row.hash.as_deref() != Some(hash.as_str()) {
                 let what = format!("its content does not match its hash (a {} event, changed)", row.kind);
                 return Ok(finish(seq - 1, None, Some(broken(seq, what))));
+            }
+            if let Some(stored) = &row.document_hash {
+                let document = Document::of(&row.kind, row.order_id, row.year, row.first_seq);
+                if document.and_then(|d| contents.get(&d)) != Some(stored) {
+                    let what = match document {
+                        Some(Document::Receipt { order }) => format!("the document it issued (order {order}) no longer matches its content hash (a frozen field changed)"),
+                        Some(Document::CreditNote { year, seq }) => format!("the document it issued (credit note C-{year}-{seq:04}) no longer matches its content hash (a frozen field changed)"),
+                        None => "it carries a content hash but issued no document".to_string(),
+                    };
+                    return Ok(finish(seq - 1, None, Some(broken(seq, what))));
+                }
             }
             prev = hash;
             last_at = row.created_at;
@@ -390,6 +426,7 @@ mod tests {
             field: None,
             old: None,
             new: None,
+            document: None,
         };
         let canonical = event.canonical();
         assert!(

@@ -351,6 +351,8 @@ struct NewEvent<'a> {
     seq: Option<i64>,
     prev_hash: Option<String>,
     hash: Option<String>,
+    /// A document's content hash: set here on SQLite, by the trigger on PostgreSQL.
+    document_hash: Option<String>,
 }
 
 impl NewEvent<'_> {
@@ -358,6 +360,14 @@ impl NewEvent<'_> {
     /// there.
     fn linked(mut self, conn: &mut DbConn) -> QueryResult<Self> {
         if let DbConn::Sqlite(_) = conn {
+            self.document_hash = super::document_hash::of_event(
+                conn,
+                self.kind,
+                self.stringer_id,
+                self.order_id,
+                self.year,
+                self.first_seq,
+            )?;
             let chained = super::chain::Chained {
                 seq: 0,
                 stringer: self.stringer_id,
@@ -373,6 +383,7 @@ impl NewEvent<'_> {
                 field: self.field,
                 old: self.old_value,
                 new: self.new_value,
+                document: self.document_hash.as_deref(),
             };
             let (seq, prev, hash, at) = super::chain::link(conn, &chained)?;
             (self.seq, self.prev_hash, self.hash, self.created_at) = (Some(seq), Some(prev), Some(hash), at);
@@ -400,6 +411,7 @@ impl Event<'_> {
             seq: None,
             prev_hash: None,
             hash: None,
+            document_hash: None,
         }
     }
 }

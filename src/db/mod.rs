@@ -14,6 +14,7 @@ mod connect;
 pub mod counters;
 pub mod credits;
 pub mod customers;
+pub mod document_hash;
 pub mod events;
 pub mod failure;
 pub mod intake;

@@ -235,6 +235,7 @@ diesel::table! {
         seq -> Nullable<Int8>,
         prev_hash -> Nullable<Text>,
         hash -> Nullable<Text>,
+        document_hash -> Nullable<Text>,
     }
 }
 

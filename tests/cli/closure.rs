@@ -210,6 +210,15 @@ on_both_backends! {
         unguarded(&db5, "UPDATE closures SET signature = replace(signature, substr(signature, 1, 2), 'ff') WHERE seq = 2");
         verify_names(&db5, "closure 2: its signature does not verify");
 
+        // A credit note's frozen reason rewritten: its event no longer matches it.
+        let (db7, _keys) = shop();
+        let unguard = match db7.backend {
+            Backend::Postgres => "ALTER TABLE credit_notes DISABLE TRIGGER USER;",
+            Backend::Sqlite => "DROP TRIGGER credit_notes_append_only_on_update;",
+        };
+        db7.execute(&format!("{unguard} UPDATE credit_notes SET reason = 'goodwill'")).unwrap();
+        verify_names(&db7, "the document it issued (credit note C-2026-0001) no longer matches its content hash");
+
         // Without the triggers' consent, a closure cannot change or go.
         let (db6, _keys) = shop();
         assert!(db6.execute("UPDATE closures SET totals = '{}' WHERE seq = 1").is_err());

@@ -104,6 +104,25 @@ on_both_backends! {
         }
     }
 
+    fn a_frozen_field_changed_behind_the_programs_back_breaks_the_chain_at_its_document(db: TestDb) {
+        minted(&db, 3);
+        // Each mint carries the hash of what its receipt prints, the same on both backends.
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE kind = 'mint' AND length(document_hash) = 64"), Some(3));
+        assert_eq!(audit_verify(&db).0, 0);
+        let order = db.query_i64("SELECT id FROM orders WHERE receipt_seq = 2").unwrap();
+        let unguarded = match db.backend {
+            Backend::Postgres => "ALTER TABLE orders DISABLE TRIGGER USER;",
+            Backend::Sqlite => "DROP TRIGGER orders_keep_documents;",
+        };
+        db.execute(&format!("{unguarded} UPDATE orders SET price_minor = price_minor - 100 WHERE id = {order}")).unwrap();
+        let (code, said) = audit_verify(&db);
+        assert_eq!(code, 1, "{said}");
+        assert!(
+            said.contains(&format!("event 2: the document it issued (order {order}) no longer matches its content hash (a frozen field changed)")),
+            "{said}"
+        );
+    }
+
     fn many_events_of_one_transaction_are_chained_in_order_and_the_head_moves_once(db: TestDb) {
         let stefan = minted(&db, 2);
         let mut conn = db.connect();

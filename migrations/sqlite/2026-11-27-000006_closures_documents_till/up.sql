@@ -59,3 +59,7 @@ CREATE TRIGGER receipt_events_known_kinds
 BEGIN
     SELECT RAISE(ABORT, 'CHECK constraint failed: kind');
 END;
+
+-- Events of a document carry the SHA-256 of its frozen content, what the document prints
+-- (docs/JOURNAL.md); the program computes it in the event's transaction.
+ALTER TABLE receipt_events ADD COLUMN document_hash TEXT;

@@ -1,3 +1,4 @@
+ALTER TABLE receipt_events DROP COLUMN document_hash;
 DROP TRIGGER receipt_events_known_kinds;
 CREATE TRIGGER receipt_events_known_kinds
     BEFORE INSERT ON receipt_events
