@@ -32,6 +32,15 @@ pub struct Opts {
     /// CSV for an accountant's program, or JSON for scripts
     #[arg(long, value_enum, default_value_t)]
     format: Ledger,
+    /// For a tax audit: the stringer's year as CSV files with an index.xml in the GDPdU
+    /// description standard (data access Z3), the journal and closures, and the journal's
+    /// verification, written into --out-dir
+    #[arg(long, requires = "out_dir", conflicts_with_all = ["output", "format"])]
+    auditor: bool,
+    /// The directory the auditor's export is written into (made if missing; a file there
+    /// that differs is never overwritten)
+    #[arg(long, value_name = "DIR", requires = "auditor")]
+    out_dir: Option<PathBuf>,
 }
 
 /// One issued number of the year, as the accountant's ledger lists it: a receipt, or a
@@ -78,6 +87,9 @@ struct Totals {
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
+    if let (true, Some(dir)) = (opts.auditor, &opts.out_dir) {
+        return auditor(&mut db, &opts, dir);
+    }
     let tenant = opts.stringer.whose().optional(&mut db)?;
     // To a file: written whole beside it, put in place at the end.
     let mut file = match &opts.output {
@@ -186,6 +198,30 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `--auditor`: the files written and what they hold, the verification said; a journal that
+/// does not verify fails the command once everything is written.
+fn auditor(db: &mut crate::db::Db, opts: &Opts, dir: &std::path::Path) -> anyhow::Result<()> {
+    let tenant = opts.stringer.whose().required(db)?;
+    let exported = ops::auditor::export(db, &tenant, opts.year, dir)?;
+    for (file, rows) in &exported.files {
+        eprintln!("{}: {}", dir.join(file).display(), output::count(*rows, "row"));
+    }
+    eprint!("{}", exported.report);
+    eprintln!(
+        "wrote the auditor's export of {} {} to {} (index.xml describes it)",
+        tenant.handle(),
+        opts.year,
+        dir.display()
+    );
+    match exported.broken {
+        Some(why) => Err(crate::Error::AuditFailed(format!(
+            "the export is written, but the journal does not verify: {why}"
+        ))
+        .into()),
+        None => Ok(()),
+    }
 }
 
 fn entry(listed: &Listed<'_>, rate: Option<VatRate>) -> Entry {

@@ -197,27 +197,43 @@ pub fn chain_all(conn: &mut DbConn) -> QueryResult<()> {
 }
 
 /// An event as stored, with its chain columns.
-#[derive(Queryable, Selectable)]
+#[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = receipt_events)]
-struct Row {
-    id: i64,
-    kind: String,
-    stringer_id: i64,
-    year: i32,
-    first_seq: Option<i64>,
-    last_seq: Option<i64>,
-    order_id: Option<i64>,
-    counter_old: Option<i64>,
-    counter_new: Option<i64>,
-    reason: Option<String>,
-    created_at: NaiveDateTime,
-    field: Option<String>,
-    old_value: Option<String>,
-    new_value: Option<String>,
-    seq: Option<i64>,
-    prev_hash: Option<String>,
-    hash: Option<String>,
-    document_hash: Option<String>,
+pub struct Row {
+    pub id: i64,
+    pub kind: String,
+    pub stringer_id: i64,
+    pub year: i32,
+    pub first_seq: Option<i64>,
+    pub last_seq: Option<i64>,
+    pub order_id: Option<i64>,
+    pub counter_old: Option<i64>,
+    pub counter_new: Option<i64>,
+    pub reason: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub field: Option<String>,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    pub seq: Option<i64>,
+    pub prev_hash: Option<String>,
+    pub hash: Option<String>,
+    pub document_hash: Option<String>,
+}
+
+/// The tenant's events written from `from` until before `until`, in chain order.
+pub fn between(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    from: NaiveDateTime,
+    until: NaiveDateTime,
+) -> QueryResult<Vec<Row>> {
+    tenant
+        .events()
+        .filter(receipt_events::created_at.ge(from))
+        .filter(receipt_events::created_at.lt(until))
+        .order(receipt_events::seq)
+        .select(Row::as_select())
+        .load(conn)
 }
 
 impl Row {

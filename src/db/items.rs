@@ -18,6 +18,27 @@ pub fn of(conn: &mut DbConn, order: OrderId) -> Result<Vec<Item>, Error> {
     Ok(rows.into_iter().map(|(text, price)| Item { text, price: Price(price) }).collect())
 }
 
+/// The items of the tenant's orders numbered in `year`, by order, each in its order.
+pub fn of_year(
+    conn: &mut DbConn,
+    tenant: &super::Tenant,
+    year: i32,
+) -> Result<std::collections::HashMap<i64, Vec<Item>>, Error> {
+    use super::schema::orders;
+    let rows: Vec<(i64, String, i64)> = order_items::table
+        .inner_join(orders::table)
+        .filter(orders::stringer_id.eq(tenant.id().0))
+        .filter(orders::receipt_year.eq(year))
+        .order((order_items::order_id, order_items::position))
+        .select((order_items::order_id, order_items::text, order_items::price_minor))
+        .load(conn)?;
+    let mut items: std::collections::HashMap<i64, Vec<Item>> = std::collections::HashMap::new();
+    for (order, text, price) in rows {
+        items.entry(order).or_default().push(Item { text, price: Price(price) });
+    }
+    Ok(items)
+}
+
 /// Makes `items` the order's items, in this order.
 pub fn replace(conn: &mut DbConn, order: OrderId, items: &[Item]) -> Result<(), Error> {
     diesel::delete(order_items::table.filter(order_items::order_id.eq(order.0))).execute(conn)?;

@@ -5,6 +5,7 @@
 //! says what came back in its own words.
 
 pub mod accounts;
+pub mod auditor;
 pub mod backup;
 pub mod closures;
 pub mod credits;

@@ -226,3 +226,81 @@ on_both_backends! {
         assert_eq!(closures(&db6), Some(2));
     }
 }
+
+on_both_backends! {
+    fn the_auditors_export_describes_the_year_in_gdpdu_and_says_whether_it_verifies(db: TestDb) {
+        let keys = tempfile::tempdir().unwrap();
+        two_days(&db, keys.path());
+        ok_at(&db, keys.path(), "2026-11-23 07:00:00", &["close", "--date", "2026-11-22"]);
+        let out = tempfile::tempdir().unwrap();
+        let dir = out.path().join("audit-2026");
+        let dir_text = dir.to_str().unwrap();
+        let exported = run(&db, &["export", "--auditor", "--year", "2026", "--out-dir", dir_text]);
+        assert_eq!(exported.code, 0, "{}", exported.stderr);
+        assert!(exported.stderr.contains("2 closures signed and summed again"), "{}", exported.stderr);
+
+        // The index is valid against the standard's document type, with a real validator.
+        let validated = Command::new("xmllint")
+            .args(["--noout", "--dtdvalid"])
+            .arg(dir.join("gdpdu-01-09-2004.dtd"))
+            .arg(dir.join("index.xml"))
+            .output()
+            .expect("xmllint runs (Debian's libxml2-utils; the test command installs it)");
+        assert!(validated.status.success(), "{}", String::from_utf8_lossy(&validated.stderr));
+        let index = std::fs::read_to_string(dir.join("index.xml")).unwrap();
+        for table in ["documents.csv", "document_lines.csv", "document_vat.csv", "payments.csv", "journal.csv", "closures.csv"] {
+            assert!(index.contains(&format!("<URL>{table}</URL>")), "{table} in {index}");
+            assert!(dir.join(table).exists(), "{table}");
+        }
+
+        // The rows, as the index describes them: `;`, CRLF, no header.
+        let read = |file: &str| -> Vec<Vec<String>> {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            assert!(text.is_empty() || text.ends_with("\r\n"), "{file}: CRLF records");
+            csv::ReaderBuilder::new().delimiter(b';').has_headers(false).from_reader(text.as_bytes())
+                .records().map(|r| r.unwrap().iter().map(str::to_string).collect()).collect()
+        };
+        let documents = read("documents.csv");
+        let summary: Vec<(&str, &str, &str, &str)> = documents.iter().map(|d| (d[0].as_str(), d[1].as_str(), d[2].as_str(), d[8].as_str())).collect();
+        assert_eq!(summary, [
+            ("2026-0001", "receipt", "issued", "30.00"),
+            ("2026-0002", "receipt", "issued", "45.00"),
+            ("2026-0003", "receipt", "void", "20.00"),
+            ("2026-0004", "receipt", "issued", "50.00"),
+            ("C-2026-0001", "credit_note", "issued", "-10.00"),
+        ]);
+        assert_eq!(documents[4][15], "2026-0002", "the credit note names its original");
+        assert!(documents.iter().all(|d| d[17].len() == 14), "every document's check value: {documents:?}");
+        assert_eq!(documents[0][3], "20.11.2026");
+        let payments = read("payments.csv");
+        let paid: Vec<(&str, &str, &str)> = payments.iter().map(|p| (p[0].as_str(), p[2].as_str(), p[3].as_str())).collect();
+        assert_eq!(paid, [("2026-0001", "cash", "30.00"), ("2026-0004", "card", "50.00")]);
+        let journal = read("journal.csv");
+        assert_eq!(journal.len() as i64, db.query_i64("SELECT count(*) FROM receipt_events").unwrap());
+        assert!(journal.windows(2).all(|w| w[1][14] == w[0][15]), "each event names its predecessor's hash");
+        assert_eq!(read("closures.csv").len(), 2);
+        let report = std::fs::read_to_string(dir.join("verify.txt")).unwrap();
+        assert!(report.contains("stefan: 2 closures signed and summed again") && report.contains("not proven:"), "{report}");
+
+        // The same export again writes the same bytes; a different one never overwrites.
+        assert_eq!(run(&db, &["export", "--auditor", "--year", "2026", "--out-dir", dir_text]).code, 0);
+        let e = ok(&db, &["order", "add", "--customer", "Anna", "--price", "25"]);
+        ok(&db, &["mint", "--order", &e]);
+        let refused = run(&db, &["export", "--auditor", "--year", "2026", "--out-dir", dir_text]);
+        assert_eq!(refused.code, 73, "{}", refused.stderr);
+
+        // A journal tampered with: the export is written, and says it does not verify.
+        let drop = match db.backend {
+            Backend::Postgres => "ALTER TABLE receipt_events DISABLE TRIGGER USER;",
+            Backend::Sqlite => "DROP TRIGGER receipt_events_append_only_on_update;",
+        };
+        db.execute(&format!("{drop} UPDATE receipt_events SET reason = 'quiet' WHERE seq = 3")).unwrap();
+        let tampered = out.path().join("tampered");
+        let broken = run(&db, &["export", "--auditor", "--year", "2026", "--out-dir", tampered.to_str().unwrap()]);
+        assert_eq!(broken.code, 1, "{}", broken.stderr);
+        assert!(broken.stderr.contains("the export is written, but the journal does not verify"), "{}", broken.stderr);
+        let report = std::fs::read_to_string(tampered.join("verify.txt")).unwrap();
+        assert!(report.contains("the journal is broken at event 3"), "{report}");
+        assert!(tampered.join("index.xml").exists());
+    }
+}

@@ -1,0 +1,624 @@
+//! The auditor's export (SPEC 23): one stringer's year as CSV files with an `index.xml` in
+//! the GDPdU description standard (German tax audit data access, Z3) and its document type
+//! beside it, plus the result of `audit --verify`. Files are written whole; a file there
+//! already is never overwritten (the same bytes are taken as written).
+
+use crate::db::chain::{self, check_value};
+use crate::db::closures::{self, Closure};
+use crate::db::credits::{self, CreditNote};
+use crate::db::listings::{self, Filter};
+use crate::db::orders::Order;
+use crate::db::receipts::Frozen;
+use crate::db::schema::payments;
+use crate::db::{items, Db, DbConn, Tenant};
+use crate::domain::{format_iso_local, local_date, year_start, Price, VatRate};
+use crate::error::Error;
+use crate::files::{cannot_write, NewFile};
+use chrono::{NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use std::collections::HashMap;
+use std::path::Path;
+
+const DTD_NAME: &str = "gdpdu-01-09-2004.dtd";
+const DTD: &str = include_str!("gdpdu-01-09-2004.dtd");
+
+/// How a column's values read.
+#[derive(Clone, Copy)]
+enum Kind {
+    Text,
+    /// A number with this many decimals.
+    Number(u8),
+    /// A day, DD.MM.YYYY.
+    Day,
+}
+
+struct Column {
+    name: &'static str,
+    description: &'static str,
+    kind: Kind,
+}
+
+const fn col(name: &'static str, description: &'static str, kind: Kind) -> Column {
+    Column { name, description, kind }
+}
+
+/// A table of the export: its file, its columns (the first `keys` form its primary key) and
+/// the table its first column refers to, if any.
+struct Table {
+    file: &'static str,
+    name: &'static str,
+    description: &'static str,
+    columns: &'static [Column],
+    keys: usize,
+    refers_to: Option<&'static str>,
+}
+
+use Kind::{Day, Number, Text};
+
+const DOCUMENTS: Table = Table {
+    file: "documents.csv",
+    name: "documents",
+    description:
+        "Receipts and invoices (numbered YYYY-NNNN) and credit notes (C-YYYY-NNNN) issued in the year",
+    columns: &[
+        col("number", "The document's number", Text),
+        col("kind", "receipt, or credit_note", Text),
+        col("status", "issued, or void (a receipt voided, the number kept)", Text),
+        col("date", "The day it was issued", Day),
+        col("issued_at", "When it was issued, local time with its offset (ISO 8601)", Text),
+        col("order_id", "The order it documents", Number(0)),
+        col("customer", "The customer as the document names them", Text),
+        col("work", "Racket, string and tension, as printed", Text),
+        col("amount", "The total, VAT included (negative for a credit note)", Number(2)),
+        col("vat_rate", "The VAT rate in percent (empty without VAT)", Text),
+        col("vat_amount", "The VAT the amount includes", Number(2)),
+        col("net_amount", "The amount without VAT", Number(2)),
+        col("currency", "ISO 4217", Text),
+        col("paid_date", "The day it was paid (receipts)", Day),
+        col("payment_method", "cash, card, twint, transfer, other, till (the shop's certified till)", Text),
+        col("original", "A credit note's original (its number)", Text),
+        col("reason", "Why it was voided, or credited", Text),
+        col("check_value", "The check value the document prints (of its journal event's hash)", Text),
+    ],
+    keys: 1,
+    refers_to: None,
+};
+
+const LINES: Table = Table {
+    file: "document_lines.csv",
+    name: "document_lines",
+    description: "The lines each document prints: the stringing, then its items",
+    columns: &[
+        col("number", "The document's number", Text),
+        col("position", "The line's place on the document", Number(0)),
+        col("text", "What the line says", Text),
+        col("amount", "The line's amount (negative for a credit note)", Number(2)),
+    ],
+    keys: 2,
+    refers_to: Some("documents"),
+};
+
+const VAT: Table = Table {
+    file: "document_vat.csv",
+    name: "document_vat",
+    description: "VAT per document and rate",
+    columns: &[
+        col("number", "The document's number", Text),
+        col("vat_rate", "The VAT rate in percent", Text),
+        col("gross", "The amount at this rate, VAT included", Number(2)),
+        col("vat", "The VAT it includes", Number(2)),
+        col("net", "The amount without VAT", Number(2)),
+    ],
+    keys: 2,
+    refers_to: Some("documents"),
+};
+
+const PAYMENTS: Table = Table {
+    file: "payments.csv",
+    name: "payments",
+    description: "Payments received for the year's documents, and money paid back (negative)",
+    columns: &[
+        col("number", "The document paid (or the credit note that paid back)", Text),
+        col("date", "The day of the payment", Day),
+        col("method", "cash, card, twint, transfer, other, till (taken by the shop's certified till)", Text),
+        col("amount", "The amount paid (negative: paid back)", Number(2)),
+        col("currency", "ISO 4217", Text),
+        col("bank_reference", "The bank's reference of a transfer from a bank file", Text),
+    ],
+    keys: 0,
+    refers_to: Some("documents"),
+};
+
+const JOURNAL: Table = Table {
+    file: "journal.csv",
+    name: "journal",
+    description: "The chained journal of the year: each event with its place, its predecessor's hash and its own (docs/JOURNAL.md)",
+    columns: &[
+        col("seq", "The event's place in the stringer's chain", Number(0)),
+        col("at", "When it was written (UTC, ISO 8601)", Text),
+        col("kind", "mint, void, credit, edit, send, payment, pickup, closure, key, ...", Text),
+        col("year", "The year of the numbers it is about", Number(0)),
+        col("first_seq", "The first number's sequence", Number(0)),
+        col("last_seq", "The last number's sequence", Number(0)),
+        col("order_id", "The order", Number(0)),
+        col("counter_old", "The counter before", Number(0)),
+        col("counter_new", "The counter after", Number(0)),
+        col("reason", "Why, as recorded", Text),
+        col("field", "The field that changed", Text),
+        col("old_value", "Its old value", Text),
+        col("new_value", "Its new value", Text),
+        col("document_hash", "SHA-256 of the document it issued, as printed", Text),
+        col("prev_hash", "The previous event's hash", Text),
+        col("hash", "SHA-256 of prev_hash, a newline and the event's canonical form", Text),
+    ],
+    keys: 1,
+    refers_to: None,
+};
+
+const CLOSURES: Table = Table {
+    file: "closures.csv",
+    name: "closures",
+    description: "The day's closures of the year: sums, perpetual grand totals, Ed25519 signature",
+    columns: &[
+        col("seq", "The closure's number, gapless", Number(0)),
+        col("day", "The business day closed", Day),
+        col("first_event_seq", "The first event covered", Number(0)),
+        col("event_seq", "The last event covered", Number(0)),
+        col("event_hash", "The last covered event's hash", Text),
+        col("totals", "Canonical JSON: documents per series, currency, VAT rate; voids; payments", Text),
+        col("grand_totals", "Canonical JSON: the perpetual grand totals", Text),
+        col("previous", "The previous closure's digest", Text),
+        col("digest", "SHA-256 of the closure's canonical form", Text),
+        col("public_key", "The Ed25519 public key that signed it (hex)", Text),
+        col("signature", "The Ed25519 signature of the canonical form (hex)", Text),
+    ],
+    keys: 1,
+    refers_to: None,
+};
+
+const TABLES: [&Table; 6] = [&DOCUMENTS, &LINES, &VAT, &PAYMENTS, &JOURNAL, &CLOSURES];
+
+/// What the export wrote.
+#[derive(Debug)]
+pub struct Exported {
+    /// Each file and its rows (index.xml, the document type and the report: none).
+    pub files: Vec<(&'static str, usize)>,
+    /// The journal's verification, as `audit --verify` words it; the first break if any.
+    pub report: String,
+    pub broken: Option<String>,
+}
+
+/// Writes the stringer's `year` into `dir` (made if missing).
+pub fn export(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result<Exported, Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::InputFile(format!("cannot make {}: {e}", dir.display())))?;
+    let (tables, report, broken) = db.read(|conn| gather(conn, tenant, year))?;
+    let mut files = Vec::new();
+    for (table, rows) in TABLES.iter().zip(&tables) {
+        write(dir, table.file, &csv(rows)?)?;
+        files.push((table.file, rows.len()));
+    }
+    write(dir, "verify.txt", report.as_bytes())?;
+    write(dir, DTD_NAME, DTD.as_bytes())?;
+    write(dir, "index.xml", index(tenant, year).as_bytes())?;
+    Ok(Exported { files, report, broken })
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
+    let path = dir.join(name);
+    let mut file = NewFile::create(&path).map_err(|e| cannot_write(&path, e, "export"))?;
+    std::io::Write::write_all(&mut file, bytes).map_err(|e| cannot_write(&path, e, "export"))?;
+    file.commit_or_same().map_err(|e| cannot_write(&path, e, "export"))?;
+    Ok(())
+}
+
+/// Rows as the index describes them: `;` between columns, `"` around text that needs it,
+/// CRLF after each record, no header line.
+fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, Error> {
+    let mut writer = csv::WriterBuilder::new()
+        .delimiter(b';')
+        .terminator(csv::Terminator::CRLF)
+        .has_headers(false)
+        .from_writer(Vec::new());
+    for row in rows {
+        writer
+            .write_record(row)
+            .map_err(|e| Error::Internal { what: "an export's row", detail: e.to_string() })?;
+    }
+    writer.into_inner().map_err(|e| Error::Internal { what: "an export's file", detail: e.to_string() })
+}
+
+type Rows = Vec<Vec<String>>;
+
+/// The year's rows of every table, and the journal's verification.
+fn gather(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    year: i32,
+) -> Result<([Rows; 6], String, Option<String>), Error> {
+    let zone = tenant.zone();
+    let day = |at: NaiveDateTime| dotted(local_date(at, zone));
+    let money = |minor: i64| Price(minor).to_string();
+    let (from, until) = (year_start(year, zone), year_start(year + 1, zone));
+    let frozen = Frozen::load(conn, Some(tenant))?;
+    let items = items::of_year(conn, tenant, year)?;
+    let checks = check_values(conn, tenant, from, until)?;
+    let bank = bank_payments(conn, tenant, year)?;
+    let (mut documents, mut lines, mut vat, mut payments) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let filter = Filter { year: Some(year), ..Filter::default() };
+    let mut originals: HashMap<i64, Order> = HashMap::new();
+    listings::for_each(conn, Some(tenant), &filter, None, |_, listed| {
+        let order = listed.order;
+        let Some(number) = order.number else { return Ok(()) };
+        let number = number.to_string();
+        // A receipt numbered before rates were kept has no VAT columns, as in `export`.
+        let rate = frozen.vat_rate(&order, tenant).unwrap_or(None);
+        let total = order.total().map_or(0, |p| p.0);
+        let void = order.voided_at.is_some();
+        let vat_of = |rate: Option<VatRate>| rate.map_or(0, |r| r.included_in(total));
+        documents.push(vec![
+            number.clone(),
+            "receipt".into(),
+            if void { "void" } else { "issued" }.into(),
+            order.strung_at.map(day).unwrap_or_default(),
+            order.strung_at.map(|at| format_iso_local(at, zone)).unwrap_or_default(),
+            order.id.0.to_string(),
+            order.customer.clone().unwrap_or_default(),
+            work(&order),
+            money(total),
+            rate.map(|r| r.to_string()).unwrap_or_default(),
+            money(vat_of(rate)),
+            money(total - vat_of(rate)),
+            order.currency.to_string(),
+            order.paid_at.map(day).unwrap_or_default(),
+            order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
+            String::new(),
+            order.void_reason.clone().unwrap_or_default(),
+            checks.get(&("mint", order.id.0)).cloned().unwrap_or_default(),
+        ]);
+        let stringing = Some(work(&order)).filter(|w| !w.is_empty()).unwrap_or_else(|| "stringing".into());
+        lines.push(vec![number.clone(), "1".into(), stringing, money(order.price.map_or(0, |p| p.0))]);
+        for (item, position) in items.get(&order.id.0).into_iter().flatten().zip(2..) {
+            lines.push(vec![number.clone(), position.to_string(), item.text.clone(), money(item.price.0)]);
+        }
+        if let (Some(rate), false) = (rate, void) {
+            vat.push(vec![
+                number.clone(),
+                rate.to_string(),
+                money(total),
+                money(vat_of(Some(rate))),
+                money(total - vat_of(Some(rate))),
+            ]);
+        }
+        if let (Some(paid_at), false) = (order.paid_at, void) {
+            match bank.get(&order.id.0) {
+                Some(transfers) => {
+                    for (booked, amount, currency, reference) in transfers {
+                        let method = "transfer".to_string();
+                        payments.push(vec![
+                            number.clone(),
+                            dotted(*booked),
+                            method,
+                            money(*amount),
+                            currency.clone(),
+                            reference.clone(),
+                        ]);
+                    }
+                }
+                None => payments.push(vec![
+                    number.clone(),
+                    day(paid_at),
+                    order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
+                    money(total),
+                    order.currency.to_string(),
+                    String::new(),
+                ]),
+            }
+        }
+        originals.insert(order.id.0, order);
+        Ok(())
+    })?;
+    for note in credits::of_year(conn, tenant, year)? {
+        credit_rows(
+            conn,
+            tenant,
+            &note,
+            &mut originals,
+            &checks,
+            [&mut documents, &mut lines, &mut vat, &mut payments],
+        )?;
+    }
+    let journal: Rows = chain::between(conn, tenant, from, until)?
+        .into_iter()
+        .map(|e| {
+            let number = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
+            let text = |t: Option<String>| t.unwrap_or_default();
+            vec![
+                number(e.seq),
+                e.created_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+                e.kind,
+                e.year.to_string(),
+                number(e.first_seq),
+                number(e.last_seq),
+                number(e.order_id),
+                number(e.counter_old),
+                number(e.counter_new),
+                text(e.reason),
+                text(e.field),
+                text(e.old_value),
+                text(e.new_value),
+                text(e.document_hash),
+                text(e.prev_hash),
+                text(e.hash),
+            ]
+        })
+        .collect();
+    let closures: Rows = closures::all(conn, tenant)?
+        .into_iter()
+        .filter(|c| c.day >= first_day(year) && c.day < first_day(year + 1))
+        .map(closure_row)
+        .collect();
+    let (report, broken) = verify_report(conn, tenant)?;
+    Ok(([documents, lines, vat, payments, journal, closures], report, broken))
+}
+
+/// A credit note's rows: the document, its line, its VAT, and the money paid back.
+fn credit_rows(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    note: &CreditNote,
+    originals: &mut HashMap<i64, Order>,
+    checks: &HashMap<(&'static str, i64), String>,
+    [documents, lines, vat, payments]: [&mut Rows; 4],
+) -> Result<(), Error> {
+    let Some(order_id) = note.order else { return Ok(()) };
+    let original = match originals.get(&order_id.0) {
+        Some(order) => order.clone(),
+        None => crate::db::orders::find(conn, tenant, order_id)?,
+    };
+    let zone = tenant.zone();
+    let money = |minor: i64| Price(minor).to_string();
+    let number = note.number.to_string();
+    let original_number = original.number.map(|n| n.to_string()).unwrap_or_default();
+    documents.push(vec![
+        number.clone(),
+        "credit_note".into(),
+        "issued".into(),
+        dotted(local_date(note.issued_at, zone)),
+        format_iso_local(note.issued_at, zone),
+        order_id.0.to_string(),
+        original.customer.clone().unwrap_or_default(),
+        work(&original),
+        money(-note.amount.0),
+        note.vat_rate.map(|r| r.to_string()).unwrap_or_default(),
+        money(-note.vat.0),
+        money(-(note.amount.0 - note.vat.0)),
+        note.currency.to_string(),
+        String::new(),
+        String::new(),
+        original_number.clone(),
+        note.reason.clone(),
+        checks.get(&("credit", note.number.0.seq)).cloned().unwrap_or_default(),
+    ]);
+    lines.push(vec![
+        number.clone(),
+        "1".into(),
+        format!("{original_number}: {}", note.reason),
+        money(-note.amount.0),
+    ]);
+    if let Some(rate) = note.vat_rate {
+        vat.push(vec![
+            number.clone(),
+            rate.to_string(),
+            money(-note.amount.0),
+            money(-note.vat.0),
+            money(-(note.amount.0 - note.vat.0)),
+        ]);
+    }
+    if let Some(method) = note.refund.method() {
+        let day = dotted(local_date(note.issued_at, zone));
+        payments.push(vec![
+            number,
+            day,
+            method.to_string(),
+            money(-note.amount.0),
+            note.currency.to_string(),
+            String::new(),
+        ]);
+    }
+    Ok(())
+}
+
+/// Racket, string and tension as one line.
+fn work(order: &Order) -> String {
+    let strings = crate::domain::strings_line(order.string.as_deref(), order.cross_string.as_deref());
+    [order.racket.as_deref(), strings.as_deref(), order.tension.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// DD.MM.YYYY, the standard's default.
+fn dotted(day: NaiveDate) -> String {
+    day.format("%d.%m.%Y").to_string()
+}
+
+fn first_day(year: i32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(year, 1, 1).unwrap_or(NaiveDate::MIN)
+}
+
+/// The check values of the documents issued in the period: by (event kind, order id) for
+/// receipts and (kind, credit sequence) for credit notes.
+fn check_values(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    from: NaiveDateTime,
+    until: NaiveDateTime,
+) -> Result<HashMap<(&'static str, i64), String>, Error> {
+    let live_from: i64 = crate::db::schema::chain_heads::table
+        .find(tenant.id().0)
+        .select(crate::db::schema::chain_heads::live_from)
+        .first(conn)
+        .optional()?
+        .unwrap_or(i64::MAX);
+    let mut checks = HashMap::new();
+    for event in chain::between(conn, tenant, from, until)? {
+        let (Some(seq), Some(hash)) = (event.seq, &event.hash) else { continue };
+        if seq < live_from {
+            continue;
+        }
+        match (event.kind.as_str(), event.order_id, event.first_seq) {
+            ("mint", Some(order), _) => checks.insert(("mint", order), check_value(hash)),
+            ("credit", _, Some(credit)) => checks.insert(("credit", credit), check_value(hash)),
+            _ => None,
+        };
+    }
+    Ok(checks)
+}
+
+/// A transfer from a bank file: booked, amount, currency, the bank's reference.
+type Transfer = (NaiveDate, i64, String, String);
+
+/// The transfers from bank files applied to the year's orders: (booked, amount, currency,
+/// bank reference) by order.
+fn bank_payments(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    year: i32,
+) -> Result<HashMap<i64, Vec<Transfer>>, Error> {
+    use crate::db::schema::orders;
+    let rows: Vec<(i64, NaiveDate, i64, String, String)> = payments::table
+        .inner_join(orders::table)
+        .filter(payments::stringer_id.eq(tenant.id().0))
+        .filter(orders::receipt_year.eq(year))
+        .order((payments::order_id, payments::booked_on))
+        .select((
+            payments::order_id,
+            payments::booked_on,
+            payments::amount_minor,
+            payments::currency,
+            payments::bank_reference,
+        ))
+        .load(conn)?;
+    let mut by_order: HashMap<i64, Vec<_>> = HashMap::new();
+    for (order, booked, amount, currency, reference) in rows {
+        by_order.entry(order).or_default().push((booked, amount, currency, reference));
+    }
+    Ok(by_order)
+}
+
+fn closure_row(c: Closure) -> Vec<String> {
+    vec![
+        c.seq.to_string(),
+        dotted(c.day),
+        c.first_event_seq.to_string(),
+        c.event_seq.to_string(),
+        c.event_hash,
+        c.totals,
+        c.grand_totals,
+        c.previous,
+        c.digest,
+        c.public_key,
+        c.signature,
+    ]
+}
+
+/// `audit --verify` of the stringer, as its report: its lines, and the first break.
+fn verify_report(conn: &mut DbConn, tenant: &Tenant) -> Result<(String, Option<String>), Error> {
+    let chain = chain::verify(conn, tenant)?;
+    let mut report = String::new();
+    let mut broken = None;
+    match (&chain.broken, &chain.head) {
+        (Some(why), _) => {
+            report.push_str(&format!(
+                "{}: the journal is broken at event {}: {}\n",
+                chain.stringer, why.seq, why.what
+            ));
+            broken = Some(why.to_string());
+        }
+        (None, head) => report.push_str(&format!(
+            "{}: {} events chained, head {}\n",
+            chain.stringer,
+            chain.events,
+            head.as_deref().unwrap_or("-")
+        )),
+    }
+    if broken.is_none() {
+        let verified = closures::verify(conn, tenant, None, &[])?;
+        match &verified.broken {
+            Some(why) => {
+                report.push_str(&format!(
+                    "{}: the closures are broken at closure {}: {}\n",
+                    chain.stringer, why.closure, why.what
+                ));
+                broken = Some(format!("closure {}: {}", why.closure, why.what));
+            }
+            None => report.push_str(&format!(
+                "{}: {} closures signed and summed again; keys recorded: {}\n",
+                chain.stringer,
+                verified.count,
+                verified.keys.join(", ")
+            )),
+        }
+    }
+    report.push_str(
+        "not proven: whoever holds the database can recompute a chain from its start; only the public key \
+         and closure digests kept outside it show that, and events after the last closure whose digest left \
+         the database can be removed without a trace\n",
+    );
+    Ok((report, broken))
+}
+
+/// The index in the GDPdU description standard.
+fn index(tenant: &Tenant, year: i32) -> String {
+    let x = |text: &str| quick_xml::escape::escape(text).into_owned();
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    xml.push_str(&format!("<!DOCTYPE DataSet SYSTEM \"{DTD_NAME}\">\n<DataSet>\n  <Version>1.0</Version>\n"));
+    xml.push_str(&format!(
+        "  <DataSupplier>\n    <Name>{}</Name>\n    <Location>receipts</Location>\n    <Comment>{}</Comment>\n  </DataSupplier>\n",
+        x(tenant.handle()),
+        x(&format!(
+            "The year {year} of stringer {}, written by receipts {}; verify.txt holds the journal's verification",
+            tenant.handle(),
+            env!("CARGO_PKG_VERSION")
+        ))
+    ));
+    xml.push_str(&format!(
+        "  <Media>\n    <Name>{}</Name>\n",
+        x(&format!("receipts {} {year}", tenant.handle()))
+    ));
+    for table in TABLES {
+        xml.push_str("    <Table>\n");
+        xml.push_str(&format!("      <URL>{}</URL>\n      <Name>{}</Name>\n", table.file, table.name));
+        xml.push_str(&format!("      <Description>{}</Description>\n", x(table.description)));
+        xml.push_str(&format!(
+            "      <Validity>\n        <Range>\n          <From>01.01.{year}</From>\n          <To>31.12.{year}</To>\n        </Range>\n        <Format>DD.MM.YYYY</Format>\n      </Validity>\n"
+        ));
+        xml.push_str("      <UTF8/>\n      <DecimalSymbol>.</DecimalSymbol>\n      <DigitGroupingSymbol>,</DigitGroupingSymbol>\n");
+        xml.push_str("      <VariableLength>\n");
+        xml.push_str("        <ColumnDelimiter>;</ColumnDelimiter>\n        <RecordDelimiter>&#13;&#10;</RecordDelimiter>\n        <TextEncapsulator>\"</TextEncapsulator>\n");
+        for (i, column) in table.columns.iter().enumerate() {
+            let element = if i < table.keys { "VariablePrimaryKey" } else { "VariableColumn" };
+            let kind = match column.kind {
+                Text => "<AlphaNumeric/>".to_string(),
+                Number(0) => "<Numeric/>".to_string(),
+                Number(places) => format!("<Numeric><Accuracy>{places}</Accuracy></Numeric>"),
+                Day => "<Date><Format>DD.MM.YYYY</Format></Date>".to_string(),
+            };
+            xml.push_str(&format!(
+                "        <{element}>\n          <Name>{}</Name>\n          <Description>{}</Description>\n          {kind}\n        </{element}>\n",
+                column.name,
+                x(column.description)
+            ));
+        }
+        if let Some(references) = table.refers_to {
+            xml.push_str(&format!(
+                "        <ForeignKey>\n          <Name>number</Name>\n          <References>{references}</References>\n        </ForeignKey>\n"
+            ));
+        }
+        xml.push_str("      </VariableLength>\n    </Table>\n");
+    }
+    xml.push_str("  </Media>\n</DataSet>\n");
+    xml
+}
