@@ -10,7 +10,7 @@
 use super::document_hash::{self, Document};
 use super::schema::{chain_heads, receipt_events, stringers};
 use super::{DbConn, Tenant};
-use crate::domain::StringerId;
+use crate::domain::{EventKind, StringerId};
 use crate::error::Error;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -194,6 +194,68 @@ pub fn chain_all(conn: &mut DbConn) -> QueryResult<()> {
         }
     }
     Ok(())
+}
+
+/// SQLite: seals, per stringer, the documents whose issuing events carry no content hash
+/// (issued before they did) with one `seal` event, as PostgreSQL's migration does; once.
+pub fn seal_documents(conn: &mut DbConn) -> QueryResult<()> {
+    let unsealed: Vec<i64> = receipt_events::table
+        .filter(receipt_events::kind.eq_any(["mint", "credit"]))
+        .filter(receipt_events::order_id.is_not_null())
+        .filter(receipt_events::document_hash.is_null())
+        .select(receipt_events::stringer_id)
+        .distinct()
+        .load(conn)?;
+    for stringer in unsealed {
+        let sealed = receipt_events::table
+            .filter(receipt_events::stringer_id.eq(stringer))
+            .filter(receipt_events::kind.eq(EventKind::Seal.as_str()))
+            .count()
+            .get_result::<i64>(conn)?;
+        if sealed == 0 {
+            let (count, digest) = seal_digest(conn, stringer, i64::MAX)?;
+            let year = chrono::Datelike::year(&crate::domain::now_utc());
+            let count = count.to_string();
+            super::events::record(
+                conn,
+                &super::events::Event::seal(StringerId(stringer), year, &count, &digest),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The seal of the stringer's documents whose issuing events before `before` (seq) carry
+/// no content hash: how many, and SHA-256 over a line `SEQ HASH` for each, in chain order
+/// (`-` for a document not found).
+pub fn seal_digest(conn: &mut DbConn, stringer: i64, before: i64) -> QueryResult<(i64, String)> {
+    let issued: Vec<(Option<i64>, String, Option<i64>, i32, Option<i64>)> = receipt_events::table
+        .filter(receipt_events::stringer_id.eq(stringer))
+        .filter(receipt_events::kind.eq_any(["mint", "credit"]))
+        .filter(receipt_events::order_id.is_not_null())
+        .filter(receipt_events::document_hash.is_null())
+        .filter(receipt_events::seq.lt(before))
+        .order(receipt_events::seq)
+        .select((
+            receipt_events::seq,
+            receipt_events::kind,
+            receipt_events::order_id,
+            receipt_events::year,
+            receipt_events::first_seq,
+        ))
+        .load(conn)?;
+    let documents: Vec<Option<Document>> = issued
+        .iter()
+        .map(|(_, kind, order, year, first)| Document::of(kind, *order, *year, *first))
+        .collect();
+    let wanted: Vec<Document> = documents.iter().flatten().copied().collect();
+    let hashes = document_hash::hashes(conn, stringer, &wanted)?;
+    let mut lines = String::new();
+    for ((seq, ..), document) in issued.iter().zip(&documents) {
+        let hash = document.and_then(|d| hashes.get(&d)).map_or("-", String::as_str);
+        lines.push_str(&format!("{} {hash}\n", seq.unwrap_or(0)));
+    }
+    Ok((issued.len() as i64, sha256_hex(&lines)))
 }
 
 /// An event as stored, with its chain columns.
@@ -380,6 +442,15 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
             if row.hash.as_deref() != Some(hash.as_str()) {
                 let what = format!("its content does not match its hash (a {} event, changed)", row.kind);
                 return Ok(finish(seq - 1, None, Some(broken(seq, what))));
+            }
+            if row.kind == EventKind::Seal.as_str() {
+                let (count, digest) = seal_digest(conn, tenant.id().0, seq)?;
+                if row.old_value.as_deref() != Some(count.to_string().as_str())
+                    || row.new_value.as_ref() != Some(&digest)
+                {
+                    let what = "the documents it sealed no longer match it (a frozen field of an older document changed)";
+                    return Ok(finish(seq - 1, None, Some(broken(seq, what.into()))));
+                }
             }
             if let Some(stored) = &row.document_hash {
                 let document = Document::of(&row.kind, row.order_id, row.year, row.first_seq);

@@ -296,6 +296,21 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// `count` documents issued before their events carried content hashes, sealed by
+    /// `digest` (`chain::seal_digest`).
+    pub fn seal(stringer: StringerId, year: i32, count: &'a str, digest: &'a str) -> Event<'a> {
+        Event {
+            kind: EventKind::Seal,
+            stringer,
+            year,
+            seqs: None,
+            order: None,
+            counter: None,
+            reason: Some(SEALED),
+            change: Some(Change { field: "documents", old: Some(count), new: Some(digest) }),
+        }
+    }
+
     /// A V1 import numbered `first..=last` of a year and set its counter.
     pub fn v1_import(
         stringer: StringerId,
@@ -324,6 +339,8 @@ pub const CREDIT_EMAIL: &str = "credit_email";
 /// The field of a `void` or `resync` entry of credit note numbers (new: `credits`).
 pub const SERIES: &str = "series";
 
+/// Why a `seal` entry was written (the same words as PostgreSQL's migration).
+pub const SEALED: &str = "the documents issued before their events carried content hashes";
 /// The field of a `closure` entry: its number (old) and digest (new).
 pub const CLOSURE: &str = "closure";
 /// The field of a `key` entry: the key replaced (old) and the key recorded (new).

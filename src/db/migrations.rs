@@ -30,6 +30,8 @@ impl Db {
             // The events written before the journal was chained, chained now (PostgreSQL's
             // migration does it itself); nothing to do once they are.
             self.write(|conn| Ok(super::chain::chain_all(conn)?))?;
+            // And the documents issued before their events carried content hashes, sealed.
+            self.write(|conn| Ok(super::chain::seal_documents(conn)?))?;
             self.conn
                 .batch_execute(&format!("PRAGMA user_version = {}", sqlite_schema_version()?))
                 .map_err(|e| cannot(&e))?;

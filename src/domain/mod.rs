@@ -318,6 +318,9 @@ pub enum EventKind {
     Closure,
     /// A signing key recorded (`key init`), or replaced (`key rotate`, signed by the old).
     Key,
+    /// The documents issued before their events carried content hashes, sealed by a digest
+    /// of their hashes (written once, by the migration).
+    Seal,
 }
 
 impl EventKind {

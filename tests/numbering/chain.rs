@@ -183,12 +183,23 @@ on_both_backends! {
         }
         assert!(db.query_i64("SELECT count(*) FROM receipt_events") == Some(3));
         conn.migrate().unwrap();
-        let verified = conn.read(|c| verify(c, &stefan)).unwrap();
-        assert_eq!((verified.events, verified.broken), (3, None));
-        // And the chain goes on from there.
-        let order = order(&mut conn, &stefan);
-        mint(&mut conn, &stefan, order, utc("2026-05-02 10:00")).unwrap();
+        // Chained in order, then sealed: one event covers the content of the three receipts.
         let verified = conn.read(|c| verify(c, &stefan)).unwrap();
         assert_eq!((verified.events, verified.broken), (4, None));
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE kind = 'seal' AND seq = 4 AND old_value = '3'"), Some(1));
+        // And the chain goes on from there.
+        let new = order(&mut conn, &stefan);
+        mint(&mut conn, &stefan, new, utc("2026-05-02 10:00")).unwrap();
+        let verified = conn.read(|c| verify(c, &stefan)).unwrap();
+        assert_eq!((verified.events, verified.broken), (5, None));
+        // An old receipt's frozen price changed: the seal no longer matches.
+        let unguarded = match db.backend {
+            Backend::Postgres => "ALTER TABLE orders DISABLE TRIGGER USER;",
+            Backend::Sqlite => "DROP TRIGGER orders_keep_documents;",
+        };
+        db.execute(&format!("{unguarded} UPDATE orders SET price_minor = 1 WHERE receipt_seq = 1")).unwrap();
+        let (code, said) = audit_verify(&db);
+        assert_eq!(code, 1, "{said}");
+        assert!(said.contains("event 4: the documents it sealed no longer match it"), "{said}");
     }
 }

@@ -46,7 +46,7 @@ CREATE OR REPLACE FUNCTION receipt_events_known_kinds() RETURNS trigger LANGUAGE
 BEGIN
     IF NEW.kind NOT IN ('mint', 'void', 'resync', 'v1_import', 'edit', 'send', 'payment', 'settle',
                         'customer_merge', 'customer_forget', 'notify', 'pickup', 'credit', 'restore',
-                        'closure', 'key') THEN
+                        'closure', 'key', 'seal') THEN
         RAISE EXCEPTION 'receipt_events has no kind %', NEW.kind USING ERRCODE = 'check_violation';
     END IF;
     RETURN NEW;
@@ -176,3 +176,17 @@ BEGIN
     RETURN NEW;
 END;
 $$;
+
+-- The documents issued before their events carried content hashes are sealed by one event
+-- per stringer: SHA-256 over a line `SEQ HASH` per issuing event, in chain order, HASH the
+-- document's content hash as it stands now (docs/JOURNAL.md). `audit --verify` recomputes it.
+INSERT INTO receipt_events (kind, stringer_id, year, reason, created_at, field, old_value, new_value)
+SELECT 'seal', e.stringer_id, extract(year FROM now() AT TIME ZONE 'UTC')::integer,
+    'the documents issued before their events carried content hashes', now() AT TIME ZONE 'UTC',
+    'documents', count(*)::text,
+    receipts_sha256_hex(string_agg(e.seq::text || ' ' || coalesce(receipts_sha256_hex(
+        receipts_document_canonical(e.kind, e.stringer_id, e.order_id, e.year, e.first_seq)), '-') || E'\n',
+        '' ORDER BY e.seq))
+FROM receipt_events e
+WHERE e.kind IN ('mint', 'credit') AND e.order_id IS NOT NULL AND e.document_hash IS NULL
+GROUP BY e.stringer_id;
