@@ -2,6 +2,7 @@
 //! readable by its owner only), so that whoever holds the database alone cannot sign a
 //! closure. The public key is recorded in the journal and printed for the owner to keep.
 
+use crate::db::chain::hex;
 use crate::error::Error;
 use ring::rand::SystemRandom;
 use ring::signature::{Ed25519KeyPair, KeyPair, UnparsedPublicKey, ED25519};
@@ -108,10 +109,6 @@ pub fn fingerprint(public_key: &str) -> String {
     let digest = crate::db::chain::sha256_hex(public_key);
     let digits = digest[..16].to_uppercase();
     [&digits[0..4], &digits[4..8], &digits[8..12], &digits[12..16]].join("-")
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn unhex(text: &str) -> Option<Vec<u8>> {

@@ -19,7 +19,12 @@ use sha2::{Digest, Sha256};
 
 /// SHA-256 of `text`, as 64 lowercase hex digits.
 pub fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// Bytes as lowercase hex digits.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Where a stringer's chain begins: a hash of its id and handle.
@@ -227,35 +232,44 @@ pub fn seal_documents(conn: &mut DbConn) -> QueryResult<()> {
 
 /// The seal of the stringer's documents whose issuing events before `before` (seq) carry
 /// no content hash: how many, and SHA-256 over a line `SEQ HASH` for each, in chain order
-/// (`-` for a document not found).
+/// (`-` for a document not found). Read and hashed a page at a time.
 pub fn seal_digest(conn: &mut DbConn, stringer: i64, before: i64) -> QueryResult<(i64, String)> {
-    let issued: Vec<(Option<i64>, String, Option<i64>, i32, Option<i64>)> = receipt_events::table
-        .filter(receipt_events::stringer_id.eq(stringer))
-        .filter(receipt_events::kind.eq_any(["mint", "credit"]))
-        .filter(receipt_events::order_id.is_not_null())
-        .filter(receipt_events::document_hash.is_null())
-        .filter(receipt_events::seq.lt(before))
-        .order(receipt_events::seq)
-        .select((
-            receipt_events::seq,
-            receipt_events::kind,
-            receipt_events::order_id,
-            receipt_events::year,
-            receipt_events::first_seq,
-        ))
-        .load(conn)?;
-    let documents: Vec<Option<Document>> = issued
-        .iter()
-        .map(|(_, kind, order, year, first)| Document::of(kind, *order, *year, *first))
-        .collect();
-    let wanted: Vec<Document> = documents.iter().flatten().copied().collect();
-    let hashes = document_hash::hashes(conn, stringer, &wanted)?;
-    let mut lines = String::new();
-    for ((seq, ..), document) in issued.iter().zip(&documents) {
-        let hash = document.and_then(|d| hashes.get(&d)).map_or("-", String::as_str);
-        lines.push_str(&format!("{} {hash}\n", seq.unwrap_or(0)));
+    const PAGE: i64 = 10_000;
+    let mut digest = Sha256::new();
+    let (mut count, mut after) = (0i64, 0i64);
+    loop {
+        let issued: Vec<(Option<i64>, String, Option<i64>, i32, Option<i64>)> = receipt_events::table
+            .filter(receipt_events::stringer_id.eq(stringer))
+            .filter(receipt_events::kind.eq_any(["mint", "credit"]))
+            .filter(receipt_events::order_id.is_not_null())
+            .filter(receipt_events::document_hash.is_null())
+            .filter(receipt_events::seq.gt(after))
+            .filter(receipt_events::seq.lt(before))
+            .order(receipt_events::seq)
+            .select((
+                receipt_events::seq,
+                receipt_events::kind,
+                receipt_events::order_id,
+                receipt_events::year,
+                receipt_events::first_seq,
+            ))
+            .limit(PAGE)
+            .load(conn)?;
+        let documents: Vec<Option<Document>> =
+            issued.iter().map(|(_, kind, order, year, first)| Document::of(kind, *order, *year, *first)).collect();
+        let wanted: Vec<Document> = documents.iter().flatten().copied().collect();
+        let hashes = document_hash::hashes(conn, stringer, &wanted)?;
+        for ((seq, ..), document) in issued.iter().zip(&documents) {
+            let hash = document.and_then(|d| hashes.get(&d)).map_or("-", String::as_str);
+            digest.update(format!("{} {hash}\n", seq.unwrap_or(0)).as_bytes());
+        }
+        count += issued.len() as i64;
+        match issued.last() {
+            Some((Some(seq), ..)) if issued.len() as i64 == PAGE => after = *seq,
+            _ => break,
+        }
     }
-    Ok((issued.len() as i64, sha256_hex(&lines)))
+    Ok((count, hex(&digest.finalize())))
 }
 
 /// An event as stored, with its chain columns.
