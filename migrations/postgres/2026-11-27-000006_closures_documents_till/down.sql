@@ -47,6 +47,8 @@ $$;
 
 DROP FUNCTION receipts_document_canonical(TEXT, BIGINT, BIGINT, INTEGER, BIGINT);
 ALTER TABLE receipt_events DROP COLUMN document_hash;
+ALTER FUNCTION receipts_canonical_field(TEXT, TEXT) IMMUTABLE;
+ALTER FUNCTION receipts_sha256_hex(TEXT) IMMUTABLE;
 
 CREATE OR REPLACE FUNCTION receipt_events_known_kinds() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
