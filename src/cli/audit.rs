@@ -126,6 +126,11 @@ fn verify(db: &mut crate::db::Db, opts: &Opts) -> anyhow::Result<()> {
             ),
             None => eprintln!("{who}: no closures yet"),
         }
+        for (event, first, last) in &closures.lost {
+            eprintln!(
+                "{who}: closures {first}..{last} were lost in the restore declared at event {event} (resync-counters --last-closure), not removed in secret"
+            );
+        }
         found_anchors.extend(&closures.anchors_found);
     }
     for anchor in &anchors {

@@ -19,6 +19,14 @@ pub struct Opts {
     /// the highest order were never given to a customer: otherwise they would be issued twice
     #[arg(long)]
     allow_lower: bool,
+    /// The highest closure number of the stringer known outside the restored database (from
+    /// the e-mailed digests): its closures go on above it, and `audit --verify` lists the
+    /// ones lost. Needs --stringer
+    #[arg(long, value_name = "N", requires = "stringer", value_parser = clap::value_parser!(i64).range(1..))]
+    last_closure: Option<i64>,
+    /// The stringer of --last-closure
+    #[arg(long, value_name = "HANDLE")]
+    stringer: Option<String>,
     /// A table for people, or JSON for scripts
     #[arg(long, value_enum, default_value_t)]
     format: Shown,
@@ -38,7 +46,12 @@ struct Row {
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // A dry run only looks: it never creates or writes the database.
     let mut db = ctx.open(if opts.dry_run { Access::Read } else { Access::Write })?;
-    let changes = resync_counters(&mut db, Options { dry_run: opts.dry_run, allow_lower: opts.allow_lower })?;
+    let options = Options {
+        dry_run: opts.dry_run,
+        allow_lower: opts.allow_lower,
+        last_closure: opts.stringer.clone().zip(opts.last_closure),
+    };
+    let changes = resync_counters(&mut db, options)?;
     match opts.format {
         Shown::Json => output::json(&changes)?,
         Shown::Table if !changes.is_empty() => {

@@ -230,6 +230,16 @@ pub fn seal_documents(conn: &mut DbConn) -> QueryResult<()> {
     Ok(())
 }
 
+/// An event that issued a document, as a seal reads it.
+#[derive(Queryable)]
+struct Issued {
+    seq: Option<i64>,
+    kind: String,
+    order: Option<i64>,
+    year: i32,
+    first_seq: Option<i64>,
+}
+
 /// The seal of the stringer's documents whose issuing events before `before` (seq) carry
 /// no content hash: how many, and SHA-256 over a line `SEQ HASH` for each, in chain order
 /// (`-` for a document not found). Read and hashed a page at a time.
@@ -238,7 +248,7 @@ pub fn seal_digest(conn: &mut DbConn, stringer: i64, before: i64) -> QueryResult
     let mut digest = Sha256::new();
     let (mut count, mut after) = (0i64, 0i64);
     loop {
-        let issued: Vec<(Option<i64>, String, Option<i64>, i32, Option<i64>)> = receipt_events::table
+        let issued: Vec<Issued> = receipt_events::table
             .filter(receipt_events::stringer_id.eq(stringer))
             .filter(receipt_events::kind.eq_any(["mint", "credit"]))
             .filter(receipt_events::order_id.is_not_null())
@@ -256,16 +266,16 @@ pub fn seal_digest(conn: &mut DbConn, stringer: i64, before: i64) -> QueryResult
             .limit(PAGE)
             .load(conn)?;
         let documents: Vec<Option<Document>> =
-            issued.iter().map(|(_, kind, order, year, first)| Document::of(kind, *order, *year, *first)).collect();
+            issued.iter().map(|i| Document::of(&i.kind, i.order, i.year, i.first_seq)).collect();
         let wanted: Vec<Document> = documents.iter().flatten().copied().collect();
         let hashes = document_hash::hashes(conn, stringer, &wanted)?;
-        for ((seq, ..), document) in issued.iter().zip(&documents) {
+        for (issued, document) in issued.iter().zip(&documents) {
             let hash = document.and_then(|d| hashes.get(&d)).map_or("-", String::as_str);
-            digest.update(format!("{} {hash}\n", seq.unwrap_or(0)).as_bytes());
+            digest.update(format!("{} {hash}\n", issued.seq.unwrap_or(0)).as_bytes());
         }
         count += issued.len() as i64;
         match issued.last() {
-            Some((Some(seq), ..)) if issued.len() as i64 == PAGE => after = *seq,
+            Some(Issued { seq: Some(seq), .. }) if issued.len() as i64 == PAGE => after = *seq,
             _ => break,
         }
     }
@@ -296,20 +306,35 @@ pub struct Row {
     pub document_hash: Option<String>,
 }
 
-/// The tenant's events written from `from` until before `until`, in chain order.
-pub fn between(
+/// The tenant's events written from `from` until before `until`, in chain order, read a
+/// page at a time.
+pub fn for_each_between(
     conn: &mut DbConn,
     tenant: &Tenant,
-    from: NaiveDateTime,
-    until: NaiveDateTime,
-) -> QueryResult<Vec<Row>> {
-    tenant
-        .events()
-        .filter(receipt_events::created_at.ge(from))
-        .filter(receipt_events::created_at.lt(until))
-        .order(receipt_events::seq)
-        .select(Row::as_select())
-        .load(conn)
+    (from, until): (NaiveDateTime, NaiveDateTime),
+    mut each: impl FnMut(Row) -> Result<(), Error>,
+) -> Result<(), Error> {
+    const PAGE: i64 = 10_000;
+    let mut after = 0i64;
+    loop {
+        let page: Vec<Row> = tenant
+            .events()
+            .filter(receipt_events::seq.gt(after))
+            .filter(receipt_events::created_at.ge(from))
+            .filter(receipt_events::created_at.lt(until))
+            .order(receipt_events::seq)
+            .select(Row::as_select())
+            .limit(PAGE)
+            .load(conn)?;
+        let full = page.len() as i64 == PAGE;
+        for row in page {
+            after = row.seq.unwrap_or(after);
+            each(row)?;
+        }
+        if !full {
+            return Ok(());
+        }
+    }
 }
 
 impl Row {

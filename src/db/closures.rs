@@ -8,7 +8,7 @@
 //! keeps outside the database.
 
 use super::chain::{genesis, sha256_hex};
-use super::events::{self, Event, CLOSURE, SERIES, SIGNING_KEY};
+use super::events::{self, Event, CLOSURE, LAST_CLOSURE, SERIES, SIGNING_KEY};
 use super::schema::{closures, credit_notes, orders, receipt_events};
 use super::{DbConn, Tenant};
 use crate::domain::{day_start, local_date, EventKind, PaymentMethod};
@@ -176,6 +176,26 @@ fn last(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Option<Closure>> {
         .optional()
 }
 
+/// The stringer's last closure number here (0 for none).
+pub fn last_number(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<i64> {
+    Ok(last(conn, tenant)?.map_or(0, |c| c.seq))
+}
+
+/// The highest closure number a restore declared known outside (`--last-closure`), if any.
+fn declared_lost(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<(i64, i64, i64)>> {
+    let rows: Vec<(Option<i64>, Option<String>, Option<String>)> = tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Restore.as_str()))
+        .filter(receipt_events::field.eq(LAST_CLOSURE))
+        .order(receipt_events::seq)
+        .select((receipt_events::seq, receipt_events::old_value, receipt_events::new_value))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(seq, here, outside)| Some((seq?, here?.parse().ok()?, outside?.parse().ok()?)))
+        .collect())
+}
+
 /// The public key recorded last for the stringer, if any.
 pub fn recorded_key(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Option<String>> {
     tenant
@@ -258,6 +278,8 @@ pub fn close(conn: &mut DbConn, tenant: &Tenant, day: NaiveDate, key: &SigningKe
         Some(_) => {}
     }
     let mut made = Vec::new();
+    // Closures lost in a restore keep their numbers: the next goes on above them.
+    let lost_up_to = declared_lost(conn, tenant)?.iter().map(|(_, _, outside)| *outside).max().unwrap_or(0);
     loop {
         let previous = last(conn, tenant)?;
         let from = previous.as_ref().map_or(0, |p| p.event_seq);
@@ -274,11 +296,22 @@ pub fn close(conn: &mut DbConn, tenant: &Tenant, day: NaiveDate, key: &SigningKe
         if first_day > day {
             break;
         }
+        // Instants never go back along the chain: the day ends before the first event of a
+        // later day (read forward from the day's first, not back from the head).
         let end = day_start(first_day + chrono::Days::new(1), tenant.zone());
-        let (to, to_hash): (Option<i64>, Option<String>) = tenant
+        let next_day: Option<Option<i64>> = tenant
             .events()
             .filter(receipt_events::seq.gt(from))
-            .filter(receipt_events::created_at.lt(end))
+            .filter(receipt_events::created_at.ge(end))
+            .order(receipt_events::seq)
+            .select(receipt_events::seq)
+            .first(conn)
+            .optional()?;
+        let mut day_events = tenant.events().filter(receipt_events::seq.gt(from)).into_boxed();
+        if let Some(Some(next)) = next_day {
+            day_events = day_events.filter(receipt_events::seq.lt(next));
+        }
+        let (to, to_hash): (Option<i64>, Option<String>) = day_events
             .order(receipt_events::seq.desc())
             .select((receipt_events::seq, receipt_events::hash))
             .first(conn)?;
@@ -295,7 +328,7 @@ pub fn close(conn: &mut DbConn, tenant: &Tenant, day: NaiveDate, key: &SigningKe
         };
         let mut closure = Closure {
             stringer_id: tenant.id().0,
-            seq: previous.as_ref().map_or(1, |p| p.seq + 1),
+            seq: previous.as_ref().map_or(0, |p| p.seq).max(lost_up_to) + 1,
             day: first_day,
             first_event_seq: from + 1,
             event_seq: to,
@@ -514,6 +547,8 @@ pub struct ClosuresVerified {
     pub broken: Option<ClosureBreak>,
     /// The anchors given that were found.
     pub anchors_found: Vec<String>,
+    /// Closures a declared restore lost: (the restore's event, first, last).
+    pub lost: Vec<(i64, i64, i64)>,
 }
 
 /// Recomputes the stringer's closures (after its chain was verified): numbered 1..N, each
@@ -583,10 +618,18 @@ pub fn verify(
         .load::<(String, i64)>(conn)?
         .into_iter()
         .collect();
+    let declared = declared_lost(conn, tenant)?;
     let mut previous: Option<&Closure> = None;
     for closure in &closures {
         let broken = |what: String| Some(ClosureBreak { closure: closure.seq, what });
-        let expected_seq = previous.map_or(1, |p| p.seq + 1);
+        let after = previous.map_or(0, |p| p.seq);
+        // A gap a restore declared: the closures it lost, numbered outside.
+        let restore =
+            declared.iter().find(|(_, here, outside)| *here == after && *outside == closure.seq - 1);
+        if let Some((event, here, outside)) = restore {
+            found.lost.push((*event, here + 1, *outside));
+        }
+        let expected_seq = if restore.is_some() { closure.seq } else { after + 1 };
         let expected_previous =
             previous.map_or_else(|| genesis(tenant.id(), tenant.handle()), |p| p.digest.clone());
         let expected_first = previous.map_or(1, |p| p.event_seq + 1);

@@ -311,6 +311,21 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// `resync-counters --last-closure`: the closures above `here` up to `outside` were made
+    /// and lost in the restore; the next closure is numbered above `outside`.
+    pub fn lost_closures(stringer: StringerId, year: i32, here: &'a str, outside: &'a str) -> Event<'a> {
+        Event {
+            kind: EventKind::Restore,
+            stringer,
+            year,
+            seqs: None,
+            order: None,
+            counter: None,
+            reason: Some("resync-counters --last-closure"),
+            change: Some(Change { field: LAST_CLOSURE, old: Some(here), new: Some(outside) }),
+        }
+    }
+
     /// A V1 import numbered `first..=last` of a year and set its counter.
     pub fn v1_import(
         stringer: StringerId,
@@ -339,6 +354,9 @@ pub const CREDIT_EMAIL: &str = "credit_email";
 /// The field of a `void` or `resync` entry of credit note numbers (new: `credits`).
 pub const SERIES: &str = "series";
 
+/// The field of a `restore` entry that declares closures lost: the last one kept (old), the
+/// last one known outside (new).
+pub const LAST_CLOSURE: &str = "last_closure";
 /// Why a `seal` entry was written (the same words as PostgreSQL's migration).
 pub const SEALED: &str = "the documents issued before their events carried content hashes";
 /// The field of a `closure` entry: its number (old) and digest (new).

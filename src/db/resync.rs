@@ -44,10 +44,13 @@ pub struct CounterChange {
     pub action: Action,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     pub dry_run: bool,
     pub allow_lower: bool,
+    /// `--last-closure N --stringer H`: the highest closure number of H known outside the
+    /// database (an e-mailed digest); its closures go on above it.
+    pub last_closure: Option<(String, i64)>,
 }
 
 /// Compares every counter with the orders and repairs it (unless `dry_run`), in a
@@ -57,7 +60,7 @@ pub fn resync_counters(conn: &mut DbConn, options: Options) -> Result<Vec<Counte
     let changes = plan(conn, &tenants, options.allow_lower)?;
     if !options.dry_run {
         apply(conn, &tenants, &changes, options.allow_lower)?;
-        declare_restore(conn, &tenants, options.allow_lower)?;
+        declare_restore(conn, &tenants, &options)?;
     }
     Ok(changes)
 }
@@ -162,9 +165,14 @@ fn apply(
 fn declare_restore(
     conn: &mut DbConn,
     tenants: &BTreeMap<StringerId, Tenant>,
-    allow_lower: bool,
-) -> QueryResult<()> {
-    let reason = if allow_lower { "resync-counters --allow-lower" } else { "resync-counters" };
+    options: &Options,
+) -> Result<(), Error> {
+    let reason = if options.allow_lower { "resync-counters --allow-lower" } else { "resync-counters" };
+    if let Some((handle, _)) = &options.last_closure {
+        if !tenants.values().any(|t| t.handle() == handle) {
+            return Err(Error::NoSuchStringer(handle.clone()));
+        }
+    }
     for tenant in tenants.values() {
         let head: Option<(i64, String)> = chain_heads::table
             .find(tenant.id().0)
@@ -177,6 +185,15 @@ fn declare_restore(
         };
         let year = local_year(now_utc(), tenant.zone());
         events::record(conn, &Event::restore(tenant.id(), year, &found, reason))?;
+        if let Some((_, outside)) =
+            options.last_closure.as_ref().filter(|(handle, _)| handle == tenant.handle())
+        {
+            let here = super::closures::last_number(conn, tenant)?;
+            if *outside > here {
+                let (here, outside) = (here.to_string(), outside.to_string());
+                events::record(conn, &Event::lost_closures(tenant.id(), year, &here, &outside))?;
+            }
+        }
     }
     Ok(())
 }

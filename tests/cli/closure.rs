@@ -304,3 +304,45 @@ on_both_backends! {
         assert!(tampered.join("index.xml").exists());
     }
 }
+
+/// A SQLite file restored from a backup made before the last closure: `resync-counters
+/// --last-closure` declares the closure known outside, the next is numbered above it, and
+/// `audit --verify` says what the restore lost instead of calling it tampering.
+#[test]
+fn closures_lost_in_a_declared_restore_keep_their_numbers() {
+    let db = TestDb::sqlite();
+    let keys = tempfile::tempdir().unwrap();
+    two_days(&db, keys.path());
+    ok_at(&db, keys.path(), "2026-11-21 07:00:00", &["close", "--date", "2026-11-20"]);
+    let backup = keys.path().join("backup.db");
+    ok_at(&db, keys.path(), "2026-11-21 07:10:00", &["backup", backup.to_str().unwrap()]);
+    let lost: Value = serde_json::from_str(&ok_at(
+        &db,
+        keys.path(),
+        "2026-11-23 07:00:00",
+        &["close", "--date", "2026-11-22", "--format", "json"],
+    ))
+    .unwrap();
+    assert_eq!(lost[0]["seq"], 2);
+    let lost_digest = lost[0]["digest"].as_str().unwrap().to_string();
+
+    // The disk dies; the backup comes back. Without a declaration the closure kept outside is
+    // simply not found.
+    std::fs::copy(&backup, &db.url).unwrap();
+    let missing = run(&db, &["audit", "--verify", "--anchor", &lost_digest]);
+    assert_eq!(missing.code, 1, "{}", missing.stderr);
+    let declared = run(&db, &["resync-counters", "--last-closure", "2", "--stringer", "stefan"]);
+    assert_eq!(declared.code, 0, "{}", declared.stderr);
+    let next = ok_at(&db, keys.path(), "2026-11-24 18:00:00", &["close"]);
+    assert!(next.starts_with("closure 3 of "), "numbered above the lost one: {next}");
+    let verified = run(&db, &["audit", "--verify"]);
+    assert_eq!(verified.code, 0, "{}", verified.stderr);
+    assert!(
+        verified.stderr.contains("stefan: closures 2..2 were lost in the restore declared at event"),
+        "{}",
+        verified.stderr
+    );
+    // --last-closure names one stringer.
+    let unnamed = run(&db, &["resync-counters", "--last-closure", "3"]);
+    assert_eq!(unnamed.code, 2, "{}", unnamed.stderr);
+}

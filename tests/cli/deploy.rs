@@ -65,6 +65,13 @@ fn the_documented_roles_run_the_shop() {
     let sample = format!("{}/fixtures/v1/sample.csv", env!("CARGO_MANIFEST_DIR"));
     ok_as(&app, &["migrate-v1", &sample, "--timezone", "Europe/Zurich"]);
     ok_as(&app, &["audit"]);
+    // The day's closure, signed with a key outside the database, and the whole journal verified.
+    let keys = tempfile::tempdir().unwrap();
+    let key = keys.path().join("zoe.ed25519");
+    let key = key.to_str().unwrap();
+    ok_as(&app, &["key", "init", "--stringer", "zoe", "--key-file", key]);
+    ok_as(&app, &["close", "--stringer", "zoe", "--key-file", key]);
+    ok_as(&app, &["audit", "--verify"]);
     let refused = receipts_as(&app, &["order", "delete", &order]);
     assert_eq!(refused.code, 1, "{}", refused.stderr);
 

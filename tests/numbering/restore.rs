@@ -11,7 +11,7 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::Duration;
 
-const APPLY: Options = Options { dry_run: false, allow_lower: false };
+const APPLY: Options = Options { dry_run: false, allow_lower: false, last_closure: None };
 
 on_both_backends! {
     fn resync_takes_the_highest_number_as_an_integer(db: TestDb) {

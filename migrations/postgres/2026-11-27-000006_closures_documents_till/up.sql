@@ -30,6 +30,9 @@ CREATE TABLE closures (
     created_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC')
 );
 CREATE UNIQUE INDEX closures_seq_key ON closures (stringer_id, seq);
+-- The journal's rare kinds (a key, a closure, a restore, a seal) are looked up by kind:
+-- closing a day must not read a million mints to find the key.
+CREATE INDEX receipt_events_kind_idx ON receipt_events (stringer_id, kind, seq);
 CREATE FUNCTION closures_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     RAISE EXCEPTION 'closure % is signed and cannot change', OLD.seq;

@@ -188,15 +188,17 @@ pub struct Exported {
     pub broken: Option<String>,
 }
 
-/// Writes the stringer's `year` into `dir` (made if missing).
+/// Writes the stringer's `year` into `dir` (made if missing), each table's rows as they are
+/// read.
 pub fn export(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result<Exported, Error> {
     std::fs::create_dir_all(dir)
         .map_err(|e| Error::InputFile(format!("cannot make {}: {e}", dir.display())))?;
-    let (tables, report, broken) = db.read(|conn| gather(conn, tenant, year))?;
+    let mut tables =
+        TABLES.iter().map(|table| Csv::create(&dir.join(table.file))).collect::<Result<Vec<_>, _>>()?;
+    let (report, broken) = db.read(|conn| gather(conn, tenant, year, &mut tables))?;
     let mut files = Vec::new();
-    for (table, rows) in TABLES.iter().zip(&tables) {
-        write(dir, table.file, &csv(rows)?)?;
-        files.push((table.file, rows.len()));
+    for (table, csv) in TABLES.iter().zip(tables) {
+        files.push((table.file, csv.commit()?));
     }
     write(dir, "verify.txt", report.as_bytes())?;
     write(dir, DTD_NAME, DTD.as_bytes())?;
@@ -212,30 +214,51 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Rows as the index describes them: `;` between columns, `"` around text that needs it,
-/// CRLF after each record, no header line.
-fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, Error> {
-    let mut writer = csv::WriterBuilder::new()
-        .delimiter(b';')
-        .terminator(csv::Terminator::CRLF)
-        .has_headers(false)
-        .from_writer(Vec::new());
-    for row in rows {
-        writer
-            .write_record(row)
-            .map_err(|e| Error::Internal { what: "an export's row", detail: e.to_string() })?;
-    }
-    writer.into_inner().map_err(|e| Error::Internal { what: "an export's file", detail: e.to_string() })
+/// A table's file being written, as the index describes it: `;` between columns, `"`
+/// around text that needs it, CRLF after each record, no header line.
+struct Csv {
+    path: std::path::PathBuf,
+    writer: csv::Writer<NewFile>,
+    rows: usize,
 }
 
-type Rows = Vec<Vec<String>>;
+impl Csv {
+    fn create(path: &Path) -> Result<Csv, Error> {
+        let file = NewFile::create(path).map_err(|e| cannot_write(path, e, "export"))?;
+        let writer = csv::WriterBuilder::new()
+            .delimiter(b';')
+            .terminator(csv::Terminator::CRLF)
+            .has_headers(false)
+            .from_writer(file);
+        Ok(Csv { path: path.to_path_buf(), writer, rows: 0 })
+    }
+
+    fn push(&mut self, row: &[String]) -> Result<(), Error> {
+        self.rows += 1;
+        self.writer
+            .write_record(row)
+            .map_err(|e| Error::InputFile(format!("cannot write {}: {e}", self.path.display())))
+    }
+
+    /// Puts the file in place (the same bytes there already are taken as written); its rows.
+    fn commit(self) -> Result<usize, Error> {
+        let path = self.path;
+        let file = self.writer.into_inner().map_err(|e| cannot_write(&path, e.into_error(), "export"))?;
+        file.commit_or_same().map_err(|e| cannot_write(&path, e, "export"))?;
+        Ok(self.rows)
+    }
+}
 
 /// The year's rows of every table, and the journal's verification.
 fn gather(
     conn: &mut DbConn,
     tenant: &Tenant,
     year: i32,
-) -> Result<([Rows; 6], String, Option<String>), Error> {
+    tables: &mut [Csv],
+) -> Result<(String, Option<String>), Error> {
+    let [documents, lines, vat, payments, journal, closures] = tables else {
+        return Err(Error::Internal { what: "the auditor's export", detail: "a table is missing".into() });
+    };
     let zone = tenant.zone();
     let day = |at: NaiveDateTime| dotted(local_date(at, zone));
     let money = |minor: i64| Price(minor).to_string();
@@ -244,7 +267,6 @@ fn gather(
     let items = items::of_year(conn, tenant, year)?;
     let checks = check_values(conn, tenant, from, until)?;
     let bank = bank_payments(conn, tenant, year)?;
-    let (mut documents, mut lines, mut vat, mut payments) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let filter = Filter { year: Some(year), ..Filter::default() };
     let mut originals: HashMap<i64, Order> = HashMap::new();
     listings::for_each(conn, Some(tenant), &filter, None, |_, listed| {
@@ -256,7 +278,7 @@ fn gather(
         let total = order.total().map_or(0, |p| p.0);
         let void = order.voided_at.is_some();
         let vat_of = |rate: Option<VatRate>| rate.map_or(0, |r| r.included_in(total));
-        documents.push(vec![
+        documents.push(&[
             number.clone(),
             "receipt".into(),
             if void { "void" } else { "issued" }.into(),
@@ -275,44 +297,44 @@ fn gather(
             String::new(),
             order.void_reason.clone().unwrap_or_default(),
             checks.get(&("mint", order.id.0)).cloned().unwrap_or_default(),
-        ]);
+        ])?;
         let stringing = Some(work(&order)).filter(|w| !w.is_empty()).unwrap_or_else(|| "stringing".into());
-        lines.push(vec![number.clone(), "1".into(), stringing, money(order.price.map_or(0, |p| p.0))]);
+        lines.push(&[number.clone(), "1".into(), stringing, money(order.price.map_or(0, |p| p.0))])?;
         for (item, position) in items.get(&order.id.0).into_iter().flatten().zip(2..) {
-            lines.push(vec![number.clone(), position.to_string(), item.text.clone(), money(item.price.0)]);
+            lines.push(&[number.clone(), position.to_string(), item.text.clone(), money(item.price.0)])?;
         }
         if let (Some(rate), false) = (rate, void) {
-            vat.push(vec![
+            vat.push(&[
                 number.clone(),
                 rate.to_string(),
                 money(total),
                 money(vat_of(Some(rate))),
                 money(total - vat_of(Some(rate))),
-            ]);
+            ])?;
         }
         if let (Some(paid_at), false) = (order.paid_at, void) {
             match bank.get(&order.id.0) {
                 Some(transfers) => {
                     for (booked, amount, currency, reference) in transfers {
                         let method = "transfer".to_string();
-                        payments.push(vec![
+                        payments.push(&[
                             number.clone(),
                             dotted(*booked),
                             method,
                             money(*amount),
                             currency.clone(),
                             reference.clone(),
-                        ]);
+                        ])?;
                     }
                 }
-                None => payments.push(vec![
+                None => payments.push(&[
                     number.clone(),
                     day(paid_at),
                     order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
                     money(total),
                     order.currency.to_string(),
                     String::new(),
-                ]),
+                ])?,
             }
         }
         originals.insert(order.id.0, order);
@@ -325,41 +347,38 @@ fn gather(
             &note,
             &mut originals,
             &checks,
-            [&mut documents, &mut lines, &mut vat, &mut payments],
+            [&mut *documents, &mut *lines, &mut *vat, &mut *payments],
         )?;
     }
-    let journal: Rows = chain::between(conn, tenant, from, until)?
-        .into_iter()
-        .map(|e| {
-            let number = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
-            let text = |t: Option<String>| t.unwrap_or_default();
-            vec![
-                number(e.seq),
-                e.created_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
-                e.kind,
-                e.year.to_string(),
-                number(e.first_seq),
-                number(e.last_seq),
-                number(e.order_id),
-                number(e.counter_old),
-                number(e.counter_new),
-                text(e.reason),
-                text(e.field),
-                text(e.old_value),
-                text(e.new_value),
-                text(e.document_hash),
-                text(e.prev_hash),
-                text(e.hash),
-            ]
-        })
-        .collect();
-    let closures: Rows = closures::all(conn, tenant)?
-        .into_iter()
-        .filter(|c| c.day >= first_day(year) && c.day < first_day(year + 1))
-        .map(closure_row)
-        .collect();
+    chain::for_each_between(conn, tenant, (from, until), |e| {
+        let number = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
+        let text = |t: Option<String>| t.unwrap_or_default();
+        journal.push(&[
+            number(e.seq),
+            e.created_at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+            e.kind,
+            e.year.to_string(),
+            number(e.first_seq),
+            number(e.last_seq),
+            number(e.order_id),
+            number(e.counter_old),
+            number(e.counter_new),
+            text(e.reason),
+            text(e.field),
+            text(e.old_value),
+            text(e.new_value),
+            text(e.document_hash),
+            text(e.prev_hash),
+            text(e.hash),
+        ])
+    })?;
+    for closure in closures::all(conn, tenant)? {
+        if closure.day >= first_day(year) && closure.day < first_day(year + 1) {
+            closures.push(&closure_row(closure))?;
+        }
+    }
     let (report, broken) = verify_report(conn, tenant)?;
-    Ok(([documents, lines, vat, payments, journal, closures], report, broken))
+    Ok((report, broken))
 }
 
 /// A credit note's rows: the document, its line, its VAT, and the money paid back.
@@ -369,7 +388,7 @@ fn credit_rows(
     note: &CreditNote,
     originals: &mut HashMap<i64, Order>,
     checks: &HashMap<(&'static str, i64), String>,
-    [documents, lines, vat, payments]: [&mut Rows; 4],
+    [documents, lines, vat, payments]: [&mut Csv; 4],
 ) -> Result<(), Error> {
     let Some(order_id) = note.order else { return Ok(()) };
     let original = match originals.get(&order_id.0) {
@@ -380,7 +399,7 @@ fn credit_rows(
     let money = |minor: i64| Price(minor).to_string();
     let number = note.number.to_string();
     let original_number = original.number.map(|n| n.to_string()).unwrap_or_default();
-    documents.push(vec![
+    documents.push(&[
         number.clone(),
         "credit_note".into(),
         "issued".into(),
@@ -399,32 +418,32 @@ fn credit_rows(
         original_number.clone(),
         note.reason.clone(),
         checks.get(&("credit", note.number.0.seq)).cloned().unwrap_or_default(),
-    ]);
-    lines.push(vec![
+    ])?;
+    lines.push(&[
         number.clone(),
         "1".into(),
         format!("{original_number}: {}", note.reason),
         money(-note.amount.0),
-    ]);
+    ])?;
     if let Some(rate) = note.vat_rate {
-        vat.push(vec![
+        vat.push(&[
             number.clone(),
             rate.to_string(),
             money(-note.amount.0),
             money(-note.vat.0),
             money(-(note.amount.0 - note.vat.0)),
-        ]);
+        ])?;
     }
     if let Some(method) = note.refund.method() {
         let day = dotted(local_date(note.issued_at, zone));
-        payments.push(vec![
+        payments.push(&[
             number,
             day,
             method.to_string(),
             money(-note.amount.0),
             note.currency.to_string(),
             String::new(),
-        ]);
+        ])?;
     }
     Ok(())
 }
@@ -463,17 +482,20 @@ fn check_values(
         .optional()?
         .unwrap_or(i64::MAX);
     let mut checks = HashMap::new();
-    for event in chain::between(conn, tenant, from, until)? {
-        let (Some(seq), Some(hash)) = (event.seq, &event.hash) else { continue };
-        if seq < live_from {
-            continue;
+    chain::for_each_between(conn, tenant, (from, until), |event| {
+        if let (Some(seq), Some(hash)) = (event.seq, &event.hash) {
+            match (event.kind.as_str(), event.order_id, event.first_seq) {
+                ("mint", Some(order), _) if seq >= live_from => {
+                    checks.insert(("mint", order), check_value(hash))
+                }
+                ("credit", _, Some(credit)) if seq >= live_from => {
+                    checks.insert(("credit", credit), check_value(hash))
+                }
+                _ => None,
+            };
         }
-        match (event.kind.as_str(), event.order_id, event.first_seq) {
-            ("mint", Some(order), _) => checks.insert(("mint", order), check_value(hash)),
-            ("credit", _, Some(credit)) => checks.insert(("credit", credit), check_value(hash)),
-            _ => None,
-        };
-    }
+        Ok(())
+    })?;
     Ok(checks)
 }
 
