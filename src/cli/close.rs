@@ -83,7 +83,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     if let Some(server) = &server {
         if !shown.is_empty() {
-            let to = closures::mail_digests(&mut db, &tenant, &shown, server)?;
+            let to = closures::mail_digests(&mut db, &tenant, &shown, server).map_err(|e| {
+                anyhow::Error::from(e).context("the closure stands, but its digest was not e-mailed (run `receipts close --mail` again to send it)")
+            })?;
             eprintln!(
                 "the {} e-mailed to {to}",
                 if shown.len() == 1 { "digest was" } else { "digests were" }

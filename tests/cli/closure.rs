@@ -346,3 +346,33 @@ fn closures_lost_in_a_declared_restore_keep_their_numbers() {
     let unnamed = run(&db, &["resync-counters", "--last-closure", "3"]);
     assert_eq!(unnamed.code, 2, "{}", unnamed.stderr);
 }
+
+on_both_backends! {
+    fn close_mail_sends_the_digests_to_the_stringer_through_a_real_mail_server(db: TestDb) {
+        let keys = tempfile::tempdir().unwrap();
+        two_days(&db, keys.path());
+        ok(&db, &["stringer", "edit", "stefan", "--email", "stefan@example.com"]);
+        let sink = support::smtp::Sink::start(support::smtp::Behaviour::Accept);
+        let url = sink.url(None);
+        let out = at(&db, keys.path(), "2026-11-23 07:00:00", &["close", "--date", "2026-11-22", "--mail", "--smtp-url", &url, "--format", "json"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(out.stderr.contains("the digests were e-mailed to stefan@example.com"), "{}", out.stderr);
+        let shown: Value = serde_json::from_str(&out.stdout).unwrap();
+        let received = sink.received();
+        assert_eq!(received.len(), 1);
+        assert_eq!(received[0].to, ["stefan@example.com"]);
+        let message = String::from_utf8_lossy(&received[0].data).to_string();
+        for closure in shown.as_array().unwrap() {
+            assert!(message.contains(closure["digest"].as_str().unwrap()), "{message}");
+        }
+        // With no mail server there, the closure stands and the command says how to send it.
+        let url = "smtp://127.0.0.1:1";
+        ok_at(&db, keys.path(), "2026-11-23 09:00:00", &["order", "add", "--customer", "Iga", "--price", "20"]);
+        let id = db.query_i64("SELECT max(id) FROM orders").unwrap().to_string();
+        ok_at(&db, keys.path(), "2026-11-23 09:10:00", &["mint", "--order", &id]);
+        let down = at(&db, keys.path(), "2026-11-23 18:00:00", &["close", "--mail", "--smtp-url", url]);
+        assert_eq!(down.code, 69, "{}", down.stderr);
+        assert!(down.stderr.contains("the closure stands, but its digest was not e-mailed"), "{}", down.stderr);
+        assert_eq!(closures(&db), Some(3));
+    }
+}

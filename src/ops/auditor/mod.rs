@@ -337,7 +337,10 @@ fn gather(
                 ])?,
             }
         }
-        originals.insert(order.id.0, order);
+        // Kept for its credit notes' rows, when it has any.
+        if order.credited.0 > 0 {
+            originals.insert(order.id.0, order);
+        }
         Ok(())
     })?;
     for note in credits::of_year(conn, tenant, year)? {
