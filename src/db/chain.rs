@@ -8,7 +8,7 @@
 //! the event. `verify` recomputes every chain with the same canonical form as both.
 
 use super::document_hash::{self, Document};
-use super::schema::{chain_heads, receipt_events, stringers};
+use super::schema::{chain_heads, event_values, receipt_events, stringers};
 use super::{DbConn, Tenant};
 use crate::domain::{EventKind, StringerId};
 use crate::error::Error;
@@ -16,6 +16,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 
 /// SHA-256 of `text`, as 64 lowercase hex digits.
 pub fn sha256_hex(text: &str) -> String {
@@ -459,6 +460,19 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
             .filter_map(|row| Document::of(&row.kind, row.order_id, row.year, row.first_seq))
             .collect();
         let contents = document_hash::hashes(conn, tenant.id().0, &documents)?;
+        let ids: Vec<i64> = page.iter().map(|row| row.id).collect();
+        let kept: HashMap<i64, (String, Option<String>, Option<String>)> = event_values::table
+            .filter(event_values::event_id.eq_any(&ids))
+            .select((
+                event_values::event_id,
+                event_values::salt,
+                event_values::old_value,
+                event_values::new_value,
+            ))
+            .load::<(i64, String, Option<String>, Option<String>)>(conn)?
+            .into_iter()
+            .map(|(id, salt, old, new)| (id, (salt, old, new)))
+            .collect();
         for row in &page {
             let seq = row.seq.unwrap_or(0);
             if seq != expected {
@@ -488,6 +502,16 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
                     || row.new_value.as_ref() != Some(&digest)
                 {
                     let what = "the documents it sealed no longer match it (a frozen field of an older document changed)";
+                    return Ok(finish(seq - 1, None, Some(broken(seq, what.into()))));
+                }
+            }
+            if let Some((salt, old, new)) = kept.get(&row.id) {
+                let digest = |value: &Option<String>| {
+                    value.as_deref().map(|v| super::events::personal::digest(salt, v))
+                };
+                if digest(old) != row.old_value || digest(new) != row.new_value {
+                    let what =
+                        "a personal value kept beside it no longer matches the digest it carries (changed)";
                     return Ok(finish(seq - 1, None, Some(broken(seq, what.into()))));
                 }
             }

@@ -4,7 +4,7 @@
 
 use super::events::{self, Event};
 use super::orders::{Order, OrderRow};
-use super::schema::{customers, orders, rackets};
+use super::schema::{customers, event_values, orders, rackets, receipt_events};
 use super::{DbConn, Tenant};
 use crate::domain::{fold, local_year, now_utc, CustomerId, OrderKind, ReceiptNumber, StringerId};
 use crate::error::Error;
@@ -457,6 +457,13 @@ pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) 
         .order((orders::receipt_year, orders::receipt_seq))
         .select((orders::receipt_year.assume_not_null(), orders::receipt_seq.assume_not_null()))
         .load(conn)?;
+    // The journal's personal values of their orders (addresses documents went to, notes),
+    // erased; the events keep their digests, so the chain still verifies.
+    let their_events = tenant
+        .events()
+        .filter(receipt_events::order_id.eq_any(theirs.select(orders::id.nullable())))
+        .select(receipt_events::id);
+    diesel::delete(event_values::table.filter(event_values::event_id.eq_any(their_events))).execute(conn)?;
     let year = local_year(now, tenant.zone());
     events::record(
         conn,

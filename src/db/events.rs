@@ -1,7 +1,7 @@
 //! The numbering journal: one row per number minted or voided and per counter change.
 //! Rows are only ever appended (the database refuses updates and deletes).
 
-use super::schema::receipt_events;
+use super::schema::{event_values, receipt_events};
 use super::{DbConn, Tenant};
 use crate::domain::{
     now_utc, CreditNumber, EventKind, NumberRange, OrderId, ReceiptNumber, Series, StringerId,
@@ -31,6 +31,17 @@ pub struct Change<'a> {
 }
 
 impl<'a> Event<'a> {
+    /// Whether its values are personal (a recipient's address, internal notes, a customer's
+    /// e-mail changed): kept beside it, digested in it.
+    pub fn is_personal(&self) -> bool {
+        let field = self.change.map(|c| c.field);
+        match self.kind {
+            EventKind::Send | EventKind::Notify => true,
+            EventKind::Edit => matches!(field, Some("notes" | "email")),
+            _ => false,
+        }
+    }
+
     /// `number` was issued to `order`; the counter moved from one below it.
     pub fn mint(stringer: StringerId, order: OrderId, number: ReceiptNumber) -> Event<'a> {
         Event {
@@ -452,15 +463,76 @@ impl Event<'_> {
 }
 
 pub fn record(conn: &mut DbConn, event: &Event<'_>) -> QueryResult<()> {
-    let row = event.row().linked(conn)?;
-    diesel::insert_into(receipt_events::table).values(row).execute(conn).map(drop)
+    let Some(change) = event.change.filter(|_| event.is_personal()) else {
+        let row = event.row().linked(conn)?;
+        return diesel::insert_into(receipt_events::table).values(row).execute(conn).map(drop);
+    };
+    // The values beside the event, the event with their salted digests.
+    let salt = personal::salt();
+    let (old, new) =
+        (change.old.map(|v| personal::digest(&salt, v)), change.new.map(|v| personal::digest(&salt, v)));
+    let mut row = event.row();
+    (row.old_value, row.new_value) = (old.as_deref(), new.as_deref());
+    let row = row.linked(conn)?;
+    let id: i64 = diesel::insert_into(receipt_events::table)
+        .values(row)
+        .returning(receipt_events::id)
+        .get_result(conn)?;
+    diesel::insert_into(event_values::table)
+        .values((
+            event_values::event_id.eq(id),
+            event_values::salt.eq(&salt),
+            event_values::old_value.eq(change.old),
+            event_values::new_value.eq(change.new),
+        ))
+        .execute(conn)
+        .map(drop)
 }
 
-/// Many entries in one statement (on SQLite, each linked to the chain in turn).
+/// Many entries in one statement (on SQLite, each linked to the chain in turn); entries
+/// with personal values one by one.
 pub fn record_all(conn: &mut DbConn, events: &[Event<'_>]) -> QueryResult<()> {
+    if events.iter().any(Event::is_personal) {
+        return events.iter().try_for_each(|event| record(conn, event));
+    }
     let rows: Vec<NewEvent> =
         events.iter().map(|event| event.row().linked(conn)).collect::<QueryResult<_>>()?;
     super::insert_all!(conn, receipt_events::table, rows.as_slice())
+}
+
+/// Personal values of events, kept beside them (`event_values`): the event carries a salted
+/// digest of each (`sha256:` and 64 hex digits), so the values can be erased (`customer
+/// forget`) and the chain still verifies.
+pub mod personal {
+    use super::super::chain::{hex, sha256_hex};
+
+    /// What the journal shows of a value erased.
+    pub const FORGOTTEN: &str = "(forgotten)";
+
+    /// A new random salt, 16 bytes as hex.
+    pub fn salt() -> String {
+        let mut bytes = [0u8; 16];
+        // Without randomness the digest is still a digest: only guessing it gets easier.
+        let _ = getrandom::fill(&mut bytes);
+        hex(&bytes)
+    }
+
+    /// The digest of `value` the event carries.
+    pub fn digest(salt: &str, value: &str) -> String {
+        format!("sha256:{}", sha256_hex(&format!("{salt}\n{value}")))
+    }
+
+    /// What a stored value says: the value kept beside the event when it was digested, the
+    /// stored value itself when it was not, `(forgotten)` when it was erased.
+    pub fn shown(stored: Option<String>, kept: Option<Option<String>>) -> Option<String> {
+        match kept {
+            Some(value) => value,
+            None if stored.as_deref().is_some_and(|s| s.starts_with("sha256:")) => {
+                Some(FORGOTTEN.to_string())
+            }
+            None => stored,
+        }
+    }
 }
 
 impl Logged<'_> {
@@ -520,6 +592,10 @@ struct LoggedRow {
     new_value: Option<String>,
 }
 
+/// The values kept beside an event: salt, old, new (the salt, never NULL, tells a row kept
+/// from none).
+type Kept = (String, Option<String>, Option<String>);
+
 /// Calls `visit` with each journal row, oldest first (of one stringer, of one year when
 /// given), read page by page.
 pub fn for_each(
@@ -540,16 +616,20 @@ pub fn for_each(
             None => receipt_events::table.into_boxed(),
         };
         let mut query = journal
+            .left_join(event_values::table)
             .filter(receipt_events::id.gt(after))
             .order(receipt_events::id)
-            .select(LoggedRow::as_select())
+            .select((
+                LoggedRow::as_select(),
+                (event_values::salt, event_values::old_value, event_values::new_value).nullable(),
+            ))
             .limit(PAGE);
         if let Some(year) = year {
             query = query.filter(receipt_events::year.eq(year));
         }
-        let page: Vec<LoggedRow> = query.load(conn)?;
+        let page: Vec<(LoggedRow, Option<Kept>)> = query.load(conn)?;
         let full = page.len() as i64 == PAGE;
-        for row in page {
+        for (row, kept) in page {
             after = row.id;
             // Journal rows reference their stringer (a foreign key): it is among all of them.
             let Some(stringer) = tenants.get(&StringerId(row.stringer_id)) else { continue };
@@ -565,8 +645,8 @@ pub fn for_each(
                 reason: row.reason,
                 created_at: row.created_at,
                 field: row.field,
-                old_value: row.old_value,
-                new_value: row.new_value,
+                old_value: personal::shown(row.old_value, kept.as_ref().map(|k| k.1.clone())),
+                new_value: personal::shown(row.new_value, kept.map(|k| k.2)),
                 stringer,
             })?;
         }

@@ -74,6 +74,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    event_values (event_id) {
+        event_id -> Int8,
+        salt -> Text,
+        old_value -> Nullable<Text>,
+        new_value -> Nullable<Text>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     issuers (id) {
         id -> Int8,
         stringer_id -> Int8,
@@ -317,6 +327,7 @@ diesel::table! {
 
 diesel::joinable!(closures -> stringers (stringer_id));
 diesel::joinable!(credit_counters -> stringers (stringer_id));
+diesel::joinable!(event_values -> receipt_events (event_id));
 diesel::joinable!(credit_notes -> orders (order_id));
 diesel::joinable!(credit_notes -> stringers (stringer_id));
 diesel::joinable!(customers -> stringers (stringer_id));
@@ -345,6 +356,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     credit_counters,
     credit_notes,
     customers,
+    event_values,
     issuers,
     listed_payments,
     order_items,

@@ -3,7 +3,7 @@
 //! nothing behind.
 
 use super::events::{self, Event};
-use super::schema::{orders, receipt_events};
+use super::schema::{event_values, orders, receipt_events};
 use super::{DbConn, Tenant};
 use crate::domain::{now_utc, CreditNumber, EventKind, OrderId, OrderKind, ReceiptNumber};
 use crate::error::Error;
@@ -35,6 +35,14 @@ pub fn record_credit(
     Ok(events::record(conn, &Event::send_credit(tenant.id(), order, number, to, message_id))?)
 }
 
+/// A send's instant, its stored recipient and the one kept beside it.
+type Recipient = (NaiveDateTime, Option<String>, Option<(String, Option<String>)>);
+
+/// When, and to whom (`(forgotten)` once erased).
+fn recipient((at, stored, kept): Recipient) -> (NaiveDateTime, String) {
+    (at, events::personal::shown(stored, kept.map(|(_, value)| value)).unwrap_or_default())
+}
+
 /// When credit note `number` of the tenant was last sent, and to whom.
 pub fn last_credit(
     conn: &mut DbConn,
@@ -47,10 +55,16 @@ pub fn last_credit(
         .filter(receipt_events::field.eq(events::CREDIT_EMAIL))
         .filter(receipt_events::year.eq(number.0.year))
         .filter(receipt_events::first_seq.eq(number.0.seq))
+        .left_join(event_values::table)
         .order(receipt_events::id.desc())
-        .select((receipt_events::created_at, receipt_events::new_value.assume_not_null()))
-        .first(conn)
-        .optional()?)
+        .select((
+            receipt_events::created_at,
+            receipt_events::new_value,
+            (event_values::salt, event_values::new_value).nullable(),
+        ))
+        .first::<Recipient>(conn)
+        .optional()?
+        .map(recipient))
 }
 
 /// When the document of one of the tenant's orders was last sent, and to whom.
@@ -64,10 +78,16 @@ pub fn last(
         .filter(receipt_events::order_id.eq(order.0))
         .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
         .filter(receipt_events::field.ne(events::CREDIT_EMAIL))
+        .left_join(event_values::table)
         .order(receipt_events::id.desc())
-        .select((receipt_events::created_at, receipt_events::new_value.assume_not_null()))
-        .first(conn)
-        .optional()?)
+        .select((
+            receipt_events::created_at,
+            receipt_events::new_value,
+            (event_values::salt, event_values::new_value).nullable(),
+        ))
+        .first::<Recipient>(conn)
+        .optional()?
+        .map(recipient))
 }
 
 /// The tenant's numbered orders with a customer e-mail address that were never sent (of one
@@ -127,10 +147,16 @@ pub fn last_notice(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> Result
         .events()
         .filter(receipt_events::order_id.eq(order.0))
         .filter(receipt_events::kind.eq(EventKind::Notify.as_str()))
+        .left_join(event_values::table)
         .order(receipt_events::id.desc())
-        .select(receipt_events::new_value.assume_not_null())
-        .first(conn)
-        .optional()?)
+        .select((
+            receipt_events::created_at,
+            receipt_events::new_value,
+            (event_values::salt, event_values::new_value).nullable(),
+        ))
+        .first::<Recipient>(conn)
+        .optional()?
+        .map(|sent| recipient(sent).1))
 }
 
 /// The tenant's rackets waiting for their owners whose customers were never told and have an

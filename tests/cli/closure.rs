@@ -376,3 +376,44 @@ on_both_backends! {
         assert_eq!(closures(&db), Some(3));
     }
 }
+
+on_both_backends! {
+    fn personal_values_are_kept_beside_the_journal_and_forgetting_them_keeps_it_verified(db: TestDb) {
+        Shop::new(&db).stringer("stefan", "Stefan Muster", &["--email", "stefan@example.ch", "--country", "CH"]);
+        let order = ok(&db, &["order", "add", "--customer", "Roger", "--price", "35", "--email", "roger@example.com"]);
+        ok(&db, &["mint", "--order", &order]);
+        ok(&db, &["order", "edit", &order, "--notes", "owes us a grip"]);
+        let sink = support::smtp::Sink::start(support::smtp::Behaviour::Accept);
+        let mut send = receipts(&db);
+        let sent: Output = send.env("RECEIPTS_SMTP_URL", sink.url(None)).args(["send", &order]).output().unwrap().into();
+        assert_eq!(sent.code, 0, "{}", sent.stderr);
+
+        // The journal shows them; the chained events hold only their salted digests.
+        let values = |what: &str| -> Vec<String> {
+            journaled(&db, what).iter().map(|e| e["new"].as_str().unwrap_or("").to_string()).collect()
+        };
+        assert_eq!(values("send"), ["roger@example.com"]);
+        assert!(values("edit").contains(&"owes us a grip".to_string()), "{:?}", values("edit"));
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE new_value LIKE '%roger%' OR new_value LIKE '%grip%'"), Some(0));
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE new_value LIKE 'sha256:%'"), Some(2));
+        assert_eq!(db.query_i64("SELECT count(*) FROM event_values"), Some(2));
+        assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
+
+        // A value kept beside its event changed: the digest names the event.
+        db.execute("UPDATE event_values SET new_value = 'roger@evil.example' WHERE new_value = 'roger@example.com'").unwrap();
+        let changed = run(&db, &["audit", "--verify"]);
+        assert_eq!(changed.code, 1, "{}", changed.stderr);
+        assert!(changed.stderr.contains("a personal value kept beside it no longer matches the digest it carries"), "{}", changed.stderr);
+        db.execute("UPDATE event_values SET new_value = 'roger@example.com' WHERE new_value = 'roger@evil.example'").unwrap();
+
+        // Forgotten: the values go, the journal says so, and the chain still verifies.
+        let customer = db.query_i64(&format!("SELECT customer_id FROM orders WHERE id = {order}")).unwrap().to_string();
+        ok(&db, &["customer", "forget", &customer, "--reason", "asked to be forgotten"]);
+        assert_eq!(db.query_i64("SELECT count(*) FROM event_values"), Some(0));
+        assert_eq!(values("send"), ["(forgotten)"]);
+        let shown = ok(&db, &["order", "show", &order]);
+        assert!(!shown.contains("roger@example.com"), "{shown}");
+        let verified = run(&db, &["audit", "--verify"]);
+        assert_eq!(verified.code, 0, "{}", verified.stderr);
+    }
+}

@@ -1,3 +1,4 @@
+DROP TABLE event_values;
 DROP INDEX receipt_events_kind_idx;
 CREATE OR REPLACE FUNCTION receipt_events_chain() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE

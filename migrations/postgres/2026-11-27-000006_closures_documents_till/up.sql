@@ -207,3 +207,14 @@ SELECT 'seal', e.stringer_id, extract(year FROM now() AT TIME ZONE 'UTC')::integ
 FROM receipt_events e
 WHERE e.kind IN ('mint', 'credit') AND e.order_id IS NOT NULL AND e.document_hash IS NULL
 GROUP BY e.stringer_id;
+
+-- Personal values of events (an e-mail address a document went to, internal notes, an
+-- address changed) are kept here, beside their event; the event itself carries only a
+-- salted digest of each, so `customer forget` can erase them and the chain still verifies.
+CREATE TABLE event_values (
+    event_id BIGINT PRIMARY KEY REFERENCES receipt_events (id),
+    salt TEXT NOT NULL,
+    old_value TEXT,
+    new_value TEXT,
+    created_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC')
+);

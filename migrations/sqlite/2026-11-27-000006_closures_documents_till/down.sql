@@ -1,3 +1,4 @@
+DROP TABLE event_values;
 DROP INDEX receipt_events_kind_idx;
 ALTER TABLE receipt_events DROP COLUMN document_hash;
 DROP TRIGGER receipt_events_known_kinds;

@@ -66,3 +66,14 @@ END;
 -- Events of a document carry the SHA-256 of its frozen content, what the document prints
 -- (docs/JOURNAL.md); the program computes it in the event's transaction.
 ALTER TABLE receipt_events ADD COLUMN document_hash TEXT;
+
+-- Personal values of events (an e-mail address a document went to, internal notes, an
+-- address changed) are kept here, beside their event; the event itself carries only a
+-- salted digest of each, so `customer forget` can erase them and the chain still verifies.
+CREATE TABLE event_values (
+    event_id BIGINT PRIMARY KEY REFERENCES receipt_events (id),
+    salt TEXT NOT NULL,
+    old_value TEXT,
+    new_value TEXT,
+    created_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now'))
+);
