@@ -387,6 +387,7 @@ pub fn close(conn: &mut DbConn, tenant: &Tenant, day: NaiveDate, key: &SigningKe
 #[derive(Queryable)]
 struct Summed {
     kind: String,
+    created_at: NaiveDateTime,
     year: i32,
     first_seq: Option<i64>,
     last_seq: Option<i64>,
@@ -404,7 +405,6 @@ struct Priced {
     items_minor: i64,
     currency: String,
     vat_rate_bp: Option<i32>,
-    credited_minor: i64,
     payment_method: Option<String>,
 }
 
@@ -413,6 +413,8 @@ struct Priced {
 struct Refunded {
     year: i32,
     seq: i64,
+    order: Option<i64>,
+    issued_at: NaiveDateTime,
     amount: i64,
     currency: String,
     rate: Option<i32>,
@@ -437,6 +439,7 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         .order(receipt_events::seq)
         .select((
             receipt_events::kind,
+            receipt_events::created_at,
             receipt_events::year,
             receipt_events::first_seq,
             receipt_events::last_seq,
@@ -459,7 +462,6 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                 orders::items_minor,
                 orders::currency,
                 orders::vat_rate_bp,
-                orders::credited_minor,
                 orders::payment_method,
             ))
             .load(conn)?;
@@ -471,6 +473,8 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         .select((
             credit_notes::credit_year,
             credit_notes::credit_seq,
+            credit_notes::order_id,
+            credit_notes::issued_at,
             credit_notes::amount_minor,
             credit_notes::currency,
             credit_notes::vat_rate_bp,
@@ -519,7 +523,13 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                     (None, None) => continue,
                 };
                 let method = order.payment_method.as_deref().unwrap_or("unrecorded");
-                let amount = order.price_minor.unwrap_or(0) + order.items_minor - order.credited_minor;
+                // What was owed when it was paid: the total less what was credited before.
+                let credited_before: i64 = credits
+                    .values()
+                    .filter(|c| c.order == Some(order.id) && c.issued_at <= event.created_at)
+                    .map(|c| c.amount)
+                    .sum();
+                let amount = order.price_minor.unwrap_or(0) + order.items_minor - credited_before;
                 let till = method == PaymentMethod::Till.as_str();
                 let book = if till { &mut totals.till } else { &mut totals.payments };
                 book.entry(format!("{method} {}", order.currency)).or_default().add(sign, sign * amount);

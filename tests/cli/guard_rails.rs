@@ -259,7 +259,8 @@ fn postgres_refuses_truncate_of_numbers_and_their_history() {
     ] {
         let error = db.execute(sql).expect_err(sql);
         // The journal is refused by the values kept beside it before its own guard answers.
-        let refused = error.contains("cannot be truncated") || error.contains("referenced in a foreign key constraint");
+        let refused =
+            error.contains("cannot be truncated") || error.contains("referenced in a foreign key constraint");
         assert!(refused, "{sql}: {error}");
     }
     let error = db.execute("TRUNCATE receipt_events CASCADE").expect_err("cascade");

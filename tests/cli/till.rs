@@ -82,6 +82,19 @@ on_both_backends! {
         ]);
         // Bank transfers matched later are no counter payments: never refused.
         ok(&db, &["order", "edit", &orders[3], "--paid-at", "2026-11-27 09:30", "--method", "transfer"]);
+
+        // The day's closure keeps the till's apart, each payment at what was owed when paid.
+        let keys = tempfile::tempdir().unwrap();
+        let now = chrono::Utc::now().format("%Y-%m-%d %H:%M:%S").to_string();
+        ok_at(&db, keys.path(), &now, &["key", "init"]);
+        let closed: Value = serde_json::from_str(&ok_at(&db, keys.path(), &now, &["close", "--format", "json"])).unwrap();
+        let totals = &closed[0]["totals"];
+        let sum = |part: &str, key: &str| (totals[part][key]["count"].as_str().map(str::to_string), totals[part][key]["amount_minor"].as_str().map(str::to_string));
+        let some = |count: &str, amount: &str| (Some(count.to_string()), Some(amount.to_string()));
+        assert_eq!(sum("till", "till EUR"), some("3", "3000"), "30 + 30 taken, 30 paid back: {totals}");
+        assert_eq!(sum("payments", "card EUR"), some("1", "3000"), "{totals}");
+        assert_eq!(sum("payments", "transfer EUR"), some("1", "3000"), "{totals}");
+        assert_eq!(sum("payments", "cash EUR"), (None, None), "{totals}");
     }
 
     fn each_country_refuses_what_its_law_keeps_for_a_certified_till(db: TestDb) {
