@@ -59,39 +59,35 @@ pub fn hashes(
         })
         .collect();
     for chunk in orders.chunks(5_000) {
-        let printed: Vec<Printed> = orders::table
+        // Each order with its frozen seller, in one query; the items only of orders that have
+        // any (most have none: no query for them).
+        let printed: Vec<(Printed, Option<Issuer>)> = orders::table
+            .left_join(issuers::table)
             .filter(orders::stringer_id.eq(stringer))
             .filter(orders::id.eq_any(chunk))
-            .select(Printed::as_select())
+            .select((Printed::as_select(), Option::<Issuer>::as_select()))
             .load(conn)?;
+        let with_items: Vec<i64> =
+            printed.iter().filter(|(o, _)| o.item_count > 0).map(|(o, _)| o.id).collect();
         let mut items: HashMap<i64, Vec<(i32, i64, String)>> = HashMap::new();
-        for (order, position, price, text) in order_items::table
-            .filter(order_items::order_id.eq_any(chunk))
-            .order((order_items::order_id, order_items::position))
-            .select((
-                order_items::order_id,
-                order_items::position,
-                order_items::price_minor,
-                order_items::text,
-            ))
-            .load::<(i64, i32, i64, String)>(conn)?
-        {
-            items.entry(order).or_default().push((position, price, text));
+        if !with_items.is_empty() {
+            for (order, position, price, text) in order_items::table
+                .filter(order_items::order_id.eq_any(&with_items))
+                .order((order_items::order_id, order_items::position))
+                .select((
+                    order_items::order_id,
+                    order_items::position,
+                    order_items::price_minor,
+                    order_items::text,
+                ))
+                .load::<(i64, i32, i64, String)>(conn)?
+            {
+                items.entry(order).or_default().push((position, price, text));
+            }
         }
-        let mut issuer_ids: Vec<i64> = printed.iter().filter_map(|p| p.issuer_id).collect();
-        issuer_ids.sort_unstable();
-        issuer_ids.dedup();
-        let issuers: HashMap<i64, Issuer> = issuers::table
-            .filter(issuers::id.eq_any(&issuer_ids))
-            .select(Issuer::as_select())
-            .load(conn)?
-            .into_iter()
-            .map(|issuer| (issuer.id, issuer))
-            .collect();
-        for order in &printed {
-            let issuer = order.issuer_id.and_then(|id| issuers.get(&id));
+        for (order, issuer) in &printed {
             let items = items.get(&order.id).map_or(&[][..], Vec::as_slice);
-            let canonical = receipt_canonical(order, items, issuer);
+            let canonical = receipt_canonical(order, items, issuer.as_ref());
             found.insert(Document::Receipt { order: order.id }, sha256_hex(&canonical));
         }
     }
@@ -131,6 +127,7 @@ struct Printed {
     own_string: bool,
     price_minor: Option<i64>,
     items_minor: i64,
+    item_count: i32,
     currency: String,
     vat_rate_bp: Option<i32>,
     issuer_id: Option<i64>,
@@ -140,7 +137,6 @@ struct Printed {
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = issuers)]
 struct Issuer {
-    id: i64,
     name: String,
     address: Option<String>,
     email: Option<String>,
