@@ -89,7 +89,7 @@ mod decimal {
 }
 
 /// A closure as stored.
-#[derive(Debug, Clone, Queryable, Selectable)]
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = closures)]
 pub struct Closure {
     pub stringer_id: i64,
@@ -181,7 +181,8 @@ pub fn last_number(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<i64> {
     Ok(last(conn, tenant)?.map_or(0, |c| c.seq))
 }
 
-/// The highest closure number a restore declared known outside (`--last-closure`), if any.
+/// The closures restores declared lost (`--last-closure`): the restore's event, the last
+/// closure kept, the last known outside.
 fn declared_lost(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<(i64, i64, i64)>> {
     let rows: Vec<(Option<i64>, Option<String>, Option<String>)> = tenant
         .events()
@@ -220,11 +221,7 @@ pub fn record_key(
     let year = local_date(crate::domain::now_utc(), tenant.zone()).year();
     let new = key.public_hex();
     match (recorded, old) {
-        (Some(recorded), None) => Err(Error::KeyProblem(format!(
-            "{} has a signing key already (fingerprint {}): receipts key rotate replaces it",
-            tenant.handle(),
-            signing::fingerprint(&recorded)
-        ))),
+        (Some(recorded), None) => Err(already_keyed(tenant, &recorded)),
         (None, Some(_)) => Err(Error::KeyProblem(format!(
             "{} has no signing key to replace: receipts key init makes the first",
             tenant.handle()
@@ -239,6 +236,15 @@ pub fn record_key(
             Ok(())
         }
     }
+}
+
+/// `key init` of a stringer with a key recorded already.
+pub fn already_keyed(tenant: &Tenant, recorded: &str) -> Error {
+    Error::KeyProblem(format!(
+        "{} has a signing key already (fingerprint {}): receipts key rotate replaces it",
+        tenant.handle(),
+        signing::fingerprint(recorded)
+    ))
 }
 
 fn not_the_recorded(tenant: &Tenant, recorded: &str) -> Error {
@@ -346,23 +352,7 @@ pub fn close(conn: &mut DbConn, tenant: &Tenant, day: NaiveDate, key: &SigningKe
         let canonical = closure.canonical();
         closure.digest = sha256_hex(&canonical);
         closure.signature = key.sign_hex(canonical.as_bytes());
-        diesel::insert_into(closures::table)
-            .values((
-                closures::stringer_id.eq(closure.stringer_id),
-                closures::seq.eq(closure.seq),
-                closures::day.eq(closure.day),
-                closures::first_event_seq.eq(closure.first_event_seq),
-                closures::event_seq.eq(closure.event_seq),
-                closures::event_hash.eq(&closure.event_hash),
-                closures::totals.eq(&closure.totals),
-                closures::grand_totals.eq(&closure.grand_totals),
-                closures::previous.eq(&closure.previous),
-                closures::digest.eq(&closure.digest),
-                closures::public_key.eq(&closure.public_key),
-                closures::signature.eq(&closure.signature),
-                closures::created_at.eq(closure.created_at),
-            ))
-            .execute(conn)?;
+        diesel::insert_into(closures::table).values(&closure).execute(conn)?;
         let seq = closure.seq.to_string();
         events::record(conn, &Event::closure(tenant.id(), closure.day.year(), &seq, &closure.digest))?;
         made.push(closure);
@@ -559,6 +549,21 @@ pub struct ClosuresVerified {
     pub anchors_found: Vec<String>,
     /// Closures a declared restore lost: (the restore's event, first, last).
     pub lost: Vec<(i64, i64, i64)>,
+}
+
+/// The stringer's chain recomputed, then its closures when the chain holds.
+pub fn verify_journal(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    given_key: Option<&str>,
+    anchors: &[String],
+) -> Result<(super::chain::Verified, Option<ClosuresVerified>), Error> {
+    let chain = super::chain::verify(conn, tenant)?;
+    let closures = match chain.broken {
+        None => Some(verify(conn, tenant, given_key, anchors)?),
+        Some(_) => None,
+    };
+    Ok((chain, closures))
 }
 
 /// Recomputes the stringer's closures (after its chain was verified): numbered 1..N, each

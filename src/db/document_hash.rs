@@ -5,6 +5,7 @@
 //! here, a page of events at a time.
 
 use super::chain::{canonical_field, micros, sha256_hex};
+use super::issuers::IssuerRow;
 use super::schema::{credit_notes, issuers, order_items, orders};
 use super::DbConn;
 use chrono::NaiveDateTime;
@@ -61,11 +62,11 @@ pub fn hashes(
     for chunk in orders.chunks(5_000) {
         // Each order with its frozen seller, in one query; the items only of orders that have
         // any (most have none: no query for them).
-        let printed: Vec<(Printed, Option<Issuer>)> = orders::table
+        let printed: Vec<(Printed, Option<IssuerRow>)> = orders::table
             .left_join(issuers::table)
             .filter(orders::stringer_id.eq(stringer))
             .filter(orders::id.eq_any(chunk))
-            .select((Printed::as_select(), Option::<Issuer>::as_select()))
+            .select((Printed::as_select(), Option::<IssuerRow>::as_select()))
             .load(conn)?;
         let with_items: Vec<i64> =
             printed.iter().filter(|(o, _)| o.item_count > 0).map(|(o, _)| o.id).collect();
@@ -133,30 +134,6 @@ struct Printed {
     issuer_id: Option<i64>,
 }
 
-/// The business as a document froze it.
-#[derive(Queryable, Selectable)]
-#[diesel(table_name = issuers)]
-struct Issuer {
-    name: String,
-    address: Option<String>,
-    email: Option<String>,
-    phone: Option<String>,
-    vat_number: Option<String>,
-    tax_number: Option<String>,
-    small_business: bool,
-    language: Option<String>,
-    street: Option<String>,
-    house_number: Option<String>,
-    postcode: Option<String>,
-    town: Option<String>,
-    country: Option<String>,
-    iban: Option<String>,
-    bic: Option<String>,
-    payment_days: i32,
-    siret: Option<String>,
-    account_holder: Option<String>,
-}
-
 /// What a credit note prints of its own (the original it names has its own hash).
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = credit_notes)]
@@ -179,7 +156,7 @@ fn text<T: ToString>(value: Option<T>) -> Option<String> {
     value.map(|v| v.to_string())
 }
 
-fn receipt_canonical(o: &Printed, items: &[(i32, i64, String)], issuer: Option<&Issuer>) -> String {
+fn receipt_canonical(o: &Printed, items: &[(i32, i64, String)], issuer: Option<&IssuerRow>) -> String {
     let mut canonical = String::from("receipts-document-v1\n");
     let mut field =
         |name: &str, value: Option<String>| canonical_field(&mut canonical, name, value.as_deref());

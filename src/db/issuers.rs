@@ -21,29 +21,30 @@ pub struct Issuer {
     pub zone: Tz,
 }
 
+/// An issuer as stored (the document's content hash reads it as it is).
 #[derive(Queryable, Selectable)]
 #[diesel(table_name = issuers)]
-struct IssuerRow {
-    id: i64,
-    name: String,
-    address: Option<String>,
-    email: Option<String>,
-    phone: Option<String>,
-    vat_number: Option<String>,
-    tax_number: Option<String>,
-    small_business: bool,
-    language: Option<String>,
-    timezone: String,
-    street: Option<String>,
-    house_number: Option<String>,
-    postcode: Option<String>,
-    town: Option<String>,
-    country: Option<String>,
-    iban: Option<String>,
-    bic: Option<String>,
-    payment_days: i32,
-    siret: Option<String>,
-    account_holder: Option<String>,
+pub(super) struct IssuerRow {
+    pub(super) id: i64,
+    pub(super) name: String,
+    pub(super) address: Option<String>,
+    pub(super) email: Option<String>,
+    pub(super) phone: Option<String>,
+    pub(super) vat_number: Option<String>,
+    pub(super) tax_number: Option<String>,
+    pub(super) small_business: bool,
+    pub(super) language: Option<String>,
+    pub(super) timezone: String,
+    pub(super) street: Option<String>,
+    pub(super) house_number: Option<String>,
+    pub(super) postcode: Option<String>,
+    pub(super) town: Option<String>,
+    pub(super) country: Option<String>,
+    pub(super) iban: Option<String>,
+    pub(super) bic: Option<String>,
+    pub(super) payment_days: i32,
+    pub(super) siret: Option<String>,
+    pub(super) account_holder: Option<String>,
 }
 
 /// One of the tenant's issuer versions.

@@ -28,11 +28,7 @@ pub fn key_init(
 ) -> Result<(Tenant, SigningKey, PathBuf), Error> {
     let tenant = whose.required(db)?;
     if let Some(recorded) = db.read(|conn| Ok(closures::recorded_key(conn, &tenant)?))? {
-        return Err(Error::KeyProblem(format!(
-            "{} has a signing key already (fingerprint {}): receipts key rotate replaces it",
-            tenant.handle(),
-            signing::fingerprint(&recorded)
-        )));
+        return Err(closures::already_keyed(&tenant, &recorded));
     }
     let path = key_file(&tenant, file)?;
     let key = SigningKey::create(&path)?;

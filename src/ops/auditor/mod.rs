@@ -551,41 +551,36 @@ fn closure_row(c: Closure) -> Vec<String> {
 
 /// `audit --verify` of the stringer, as its report: its lines, and the first break.
 fn verify_report(conn: &mut DbConn, tenant: &Tenant) -> Result<(String, Option<String>), Error> {
-    let chain = chain::verify(conn, tenant)?;
-    let mut report = String::new();
-    let mut broken = None;
-    match (&chain.broken, &chain.head) {
-        (Some(why), _) => {
+    let (chain, closures) = closures::verify_journal(conn, tenant, None, &[])?;
+    let who = &chain.stringer;
+    let (mut report, mut broken) = match &chain.broken {
+        Some(why) => (
+            format!("{who}: the journal is broken at event {}: {}\n", why.seq, why.what),
+            Some(why.to_string()),
+        ),
+        None => (
+            format!(
+                "{who}: {} events chained, head {}\n",
+                chain.events,
+                chain.head.as_deref().unwrap_or("-")
+            ),
+            None,
+        ),
+    };
+    match closures.as_ref().map(|c| (c, &c.broken)) {
+        Some((_, Some(why))) => {
             report.push_str(&format!(
-                "{}: the journal is broken at event {}: {}\n",
-                chain.stringer, why.seq, why.what
+                "{who}: the closures are broken at closure {}: {}\n",
+                why.closure, why.what
             ));
-            broken = Some(why.to_string());
+            broken = Some(format!("closure {}: {}", why.closure, why.what));
         }
-        (None, head) => report.push_str(&format!(
-            "{}: {} events chained, head {}\n",
-            chain.stringer,
-            chain.events,
-            head.as_deref().unwrap_or("-")
+        Some((verified, None)) => report.push_str(&format!(
+            "{who}: {} closures signed and summed again; keys recorded: {}\n",
+            verified.count,
+            verified.keys.join(", ")
         )),
-    }
-    if broken.is_none() {
-        let verified = closures::verify(conn, tenant, None, &[])?;
-        match &verified.broken {
-            Some(why) => {
-                report.push_str(&format!(
-                    "{}: the closures are broken at closure {}: {}\n",
-                    chain.stringer, why.closure, why.what
-                ));
-                broken = Some(format!("closure {}: {}", why.closure, why.what));
-            }
-            None => report.push_str(&format!(
-                "{}: {} closures signed and summed again; keys recorded: {}\n",
-                chain.stringer,
-                verified.count,
-                verified.keys.join(", ")
-            )),
-        }
+        None => {}
     }
     report.push_str(
         "not proven: whoever holds the database can recompute a chain from its start; only the public key \
