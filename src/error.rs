@@ -159,6 +159,10 @@ pub enum Error {
     #[error("order {order} cannot be credited: {why}")]
     NotCreditable { order: OrderId, why: String },
 
+    /// An order no reminder goes to now, and why.
+    #[error("order {order} gets no reminder: {why}")]
+    NotRemindable { order: OrderId, why: String },
+
     #[error("stringer {stringer} has no credit note {number}")]
     NoSuchCreditNote { number: CreditNumber, stringer: String },
 
@@ -568,6 +572,7 @@ impl Error {
             | Error::HandleTaken { .. }
             | Error::DocumentFrozen { .. }
             | Error::NotCreditable { .. }
+            | Error::NotRemindable { .. }
             | Error::LeftTheShop { .. }
             | Error::NotReady { .. }
             | Error::PickedUp { .. }

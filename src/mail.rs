@@ -108,16 +108,31 @@ impl SmtpUrl {
         Ok(builder.build())
     }
 
+    /// Connects and says hello, sending nothing: whether the server is there before
+    /// anything is issued that it should carry (a server not there is `MailUnreachable`).
+    pub fn check(&self) -> Result<(), Error> {
+        let transport = self.transport()?;
+        self.bounded(move || transport.test_connection().map(drop))
+    }
+
     /// Hands the message to the server. Accepted: the server took it for delivery. The
     /// whole exchange, not each step of it, is bounded by `TIMEOUT`: a server that takes the
     /// message and never answers is given up on then (the client library would wait a
     /// timeout per step, and then once more to say goodbye).
     pub fn send(&self, message: &Message) -> Result<(), Error> {
         let transport = self.transport()?;
-        let (sender, receiver) = std::sync::mpsc::channel();
         let message = message.clone();
+        self.bounded(move || transport.send(&message).map(drop))
+    }
+
+    /// Runs an exchange with the server on a thread of its own, given up on after `TIMEOUT`.
+    fn bounded(
+        &self,
+        exchange: impl FnOnce() -> Result<(), lettre::transport::smtp::Error> + Send + 'static,
+    ) -> Result<(), Error> {
+        let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let _ = sender.send(transport.send(&message).map(drop));
+            let _ = sender.send(exchange());
         });
         let unreachable = |reason: String| Error::MailUnreachable { server: self.redacted(), reason };
         match receiver.recv_timeout(TIMEOUT) {
@@ -185,6 +200,10 @@ impl Outgoing<'_> {
     /// `Rechnung 2026-0042 – Stefan Muster Bespannungen`; a void document says so first:
     /// `STORNIERT: Rechnung 2026-0042 – ...`.
     pub fn subject(&self) -> String {
+        if let Some(reminder) = &self.receipt.reminder {
+            let about = crate::receipt::reminder::about(self.receipt.language, reminder.invoice);
+            return format!("{} – {about} – {}", self.receipt.title_text(), self.from.0);
+        }
         let void = match self.receipt.void_reason {
             Some(_) => format!("{}: ", self.receipt.words().void),
             None => String::new(),
@@ -200,6 +219,13 @@ impl Outgoing<'_> {
             Some(name) => format!("{} {name}{}\n\n", words.hello, words.comma),
             None => format!("{}{}\n\n", words.hello, words.comma),
         };
+        if let Some(reminder) = &r.reminder {
+            let (unpaid, to_pay, crossed) = crate::receipt::reminder::summary(r, reminder);
+            body.push_str(&format!("{unpaid}\n{to_pay}\n"));
+            self.push_payment(&mut body, &words);
+            body.push_str(&format!("{crossed}\n\n{}\n{}\n", words.regards, self.from.0));
+            return body;
+        }
         let document = match (&r.credit, r.title()) {
             (Some(_), _) => credit_document(r.language, r.title_text()),
             (None, Title::Receipt) => words.the_receipt.to_string(),
@@ -221,6 +247,15 @@ impl Outgoing<'_> {
         if let Some(amount) = &r.amount {
             body.push_str(&format!("{}{} {}\n", r.words().amount, words.colon, r.amount_text(amount)));
         }
+        self.push_payment(&mut body, &words);
+        body.push_str(&format!("\n{}\n{}\n", words.regards, self.from.0));
+        body
+    }
+
+    /// How to pay, when the document asks for money: by when, and to which account with
+    /// which reference.
+    fn push_payment(&self, body: &mut String, words: &Words) {
+        let r = self.receipt;
         if let (Some(slip), Some(due)) = (&r.slip, r.due_on) {
             let (iban, reference) = match slip {
                 Slip::QrBill(bill) => (bill.account.grouped(), bill.reference.printed()),
@@ -231,8 +266,6 @@ impl Outgoing<'_> {
         } else if let Some(due) = r.due_on {
             body.push_str(&format!("{} {}\n", r.words().payable_until, r.words().date_text(due)));
         }
-        body.push_str(&format!("\n{}\n{}\n", words.regards, self.from.0));
-        body
     }
 }
 

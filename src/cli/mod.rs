@@ -24,6 +24,7 @@ mod payments;
 mod queue;
 mod racket;
 mod receipt;
+mod remind;
 mod resync;
 mod retry;
 mod send;
@@ -124,6 +125,9 @@ pub enum Command {
     /// E-mail the document of a numbered order (the PDF attached) over the stringer's mail
     /// server, once unless asked again; or every document not sent yet
     Send(send::Opts),
+    /// Chase an unpaid invoice: its next reminder (levels 1-3, a PDF with the payment part
+    /// for the open amount), or every reminder that is due; once per invoice and level
+    Remind(remind::Opts),
     /// String stock: record reels bought, and see what is left
     #[command(subcommand)]
     Strings(strings::Command),
@@ -333,6 +337,7 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Receipt(opts) => receipt::run(opts, ctx),
         Command::Send(opts) => send::run(opts, ctx),
         Command::Notify(opts) => notify::run(opts, ctx),
+        Command::Remind(opts) => remind::run(opts, ctx),
         Command::Strings(cmd) => strings::run(cmd, ctx),
         Command::Serve(opts) => serve::run(opts, ctx),
         Command::Account(cmd) => account::run(cmd, ctx),

@@ -66,6 +66,11 @@ pub struct OrderView {
     credited_by: Option<String>,
     #[serde(skip)]
     credit_notes: Vec<CreditView>,
+    /// The reminder level its invoice reached, and when it was issued (UTC).
+    reminder_level: Option<i32>,
+    reminded_at: Option<String>,
+    #[serde(skip)]
+    reminders: Vec<ReminderView>,
     #[serde(skip)]
     local: LocalTimes,
 }
@@ -77,6 +82,15 @@ struct CreditView {
     amount: String,
     sent_to: Option<String>,
     sent_local: Option<String>,
+}
+
+/// A reminder of the order's invoice: its level, what it asked, when and how it went.
+#[derive(Debug)]
+struct ReminderView {
+    level: i32,
+    asked: String,
+    issued_local: String,
+    delivered: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -163,6 +177,25 @@ impl OrderView {
                     sent_local: note.sent.as_ref().map(|(at, _)| format_local(*at, tz)),
                 })
                 .collect(),
+            reminder_level: billing.reminders.last().map(|r| r.level.get()),
+            reminded_at: billing.reminders.last().map(|r| format_utc(r.issued_at)),
+            reminders: billing
+                .reminders
+                .iter()
+                .map(|r| ReminderView {
+                    level: r.level.get(),
+                    asked: match r.fee.0 {
+                        0 => format!("{} {}, pay by {}", r.open, r.currency, r.due_on),
+                        _ => format!("{} + fee {} {}, pay by {}", r.open, r.fee, r.currency, r.due_on),
+                    },
+                    issued_local: format_local(r.issued_at, tz),
+                    delivered: match (r.sent_at, r.printed_at) {
+                        (Some(at), _) => format!("sent {}", format_local(at, tz)),
+                        (None, Some(at)) => format!("written for the post {}", format_local(at, tz)),
+                        (None, None) => "not delivered yet".to_string(),
+                    },
+                })
+                .collect(),
             local: LocalTimes {
                 zone: tz.name().to_string(),
                 ordered_at: local(order.ordered_at),
@@ -247,6 +280,12 @@ impl OrderView {
                 "credit note", note.number, note.amount, self.currency
             ));
         }
+        for reminder in &self.reminders {
+            text.push(format!(
+                "{:<12} {} of {} {}: {}; {}",
+                "reminder", reminder.level, reminder.issued_local, self.local.zone, reminder.asked, reminder.delivered
+            ));
+        }
         if let Some(note) = &self.customer_note {
             text.push(format!("{:<12} {note}", "note"));
         }
@@ -297,10 +336,19 @@ impl From<&OrderView> for OrderRow {
             id: view.id,
             stringer: view.stringer.clone(),
             receipt: output::cell(view.receipt_number.as_ref()),
-            status: match &view.credited_by {
-                None => view.status.to_string(),
-                Some(by) if view.status == OrderStatus::Credited => format!("credited by {by}"),
-                Some(by) => format!("{}, credited by {by}", view.status),
+            status: {
+                let status = match &view.credited_by {
+                    None => view.status.to_string(),
+                    Some(by) if view.status == OrderStatus::Credited => format!("credited by {by}"),
+                    Some(by) => format!("{}, credited by {by}", view.status),
+                };
+                match (view.reminders.last(), view.status) {
+                    (Some(last), OrderStatus::Overdue | OrderStatus::Unpaid) => {
+                        let on = last.issued_local.get(..10).unwrap_or_default();
+                        format!("{status}, reminder {} on {on}", last.level)
+                    }
+                    _ => status,
+                }
             },
             customer: output::cell(view.customer.as_ref()),
             racket: output::cell(view.racket.as_ref()),

@@ -2,12 +2,13 @@
 
 use super::output::{self, Shown};
 use super::{one_of, Context};
+use crate::db::reminders::SettingsEdit;
 use crate::db::stringers::ProfileEdit;
 use crate::db::Access;
 use crate::domain::{
     check_country, check_email, check_siret, check_vat_number, default_timezone, format_utc, local_date,
-    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, Language, ReceiptNumber, VatRate,
-    MAX_TURNAROUND_HOURS,
+    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, Language, Level, Price, ReceiptNumber,
+    VatRate, MAX_TURNAROUND_HOURS,
 };
 use crate::ops;
 use crate::payment::{check_bic, check_qr_text, Iban, QR_LIMITS};
@@ -122,6 +123,54 @@ pub struct EditOpts {
     /// What a ready notice says of pickup: opening hours, where (empty to remove)
     #[arg(long, value_name = "TEXT")]
     pickup_note: Option<String>,
+    #[command(flatten)]
+    reminders: RemindOpts,
+}
+
+// When unpaid invoices are reminded, and the fees. (No doc comment: see `BankOpts`.)
+#[derive(Debug, Args)]
+pub struct RemindOpts {
+    /// Days after an invoice's due date that its first reminder is due (`remind --due`)
+    /// [default: 7]
+    #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(i32).range(0..=365))]
+    remind_after: Option<i32>,
+    /// Days after a reminder that the next level is due [default: 14]
+    #[arg(long, value_name = "DAYS", value_parser = clap::value_parser!(i32).range(1..=365))]
+    remind_every: Option<i32>,
+    /// Never remind invoices numbered before this day (those chased by hand); empty to remove
+    #[arg(long, value_name = "DATE")]
+    remind_from: Option<String>,
+    /// The fee a reminder level asks besides the open amount, e.g. 2=5.00 (LEVEL=, empty, for
+    /// none) [default: none]; refused where the country's law allows none
+    #[arg(long, value_name = "LEVEL=PRICE")]
+    reminder_fee: Vec<String>,
+}
+
+impl RemindOpts {
+    /// The settings to change, each value checked (65 naming the flag).
+    fn edit(&self) -> Result<SettingsEdit, Error> {
+        let from = match self.remind_from.as_deref().map(str::trim) {
+            None => None,
+            Some("") => Some(None),
+            Some(day) => Some(Some(
+                super::parse_day(day).map_err(|e| Error::Invalid { field: "remind-from", problem: e })?,
+            )),
+        };
+        let mut fees = Vec::new();
+        for text in &self.reminder_fee {
+            let invalid = |problem: String| Error::Invalid { field: "reminder-fee", problem };
+            let (level, price) = text
+                .split_once('=')
+                .ok_or_else(|| invalid(format!("is {text}: write LEVEL=PRICE, e.g. 2=5.00")))?;
+            let level: Level = level.parse().map_err(invalid)?;
+            let price = match price.trim() {
+                "" => None,
+                price => Some(price.parse::<Price>().map_err(|e| invalid(format!("{text}: {e}")))?),
+            };
+            fees.push((level, price));
+        }
+        Ok(SettingsEdit { after_days: self.remind_after, every_days: self.remind_every, from, fees })
+    }
 }
 
 // Where invoices are paid to, and the structured address a QR-bill needs. (No doc comment: a flattened struct's would be the summary
@@ -403,36 +452,62 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
             check_printable(field, text)?;
         }
     }
+    let reminders = opts.reminders.edit()?;
     let mut db = ctx.open(Access::Write)?;
-    let edited = ops::stringers::edit(&mut db, &opts.handle, |tenant| {
-        let vat_rate =
-            opts.vat_rate.map(|rate| (rate, opts.vat_from.unwrap_or_else(|| today(tenant.zone()))));
-        ProfileEdit {
-            name,
-            zone: opts.timezone,
-            address,
-            email,
-            phone: opts.phone,
-            vat_number,
-            language: opts.language,
-            tax_number: opts.tax_number,
-            small_business: opts.small_business,
-            street: bank.street,
-            house_number: bank.house_number,
-            postcode: bank.postcode,
-            town: bank.town,
-            country,
-            iban,
-            bic,
-            payment_days: bank.payment_days,
-            currency: opts.currency,
-            siret,
-            account_holder,
-            turnaround_hours: opts.turnaround,
-            pickup_note: opts.pickup_note,
-            vat_rate,
+    let (edited, settings) = ops::stringers::edit(
+        &mut db,
+        &opts.handle,
+        |tenant| {
+            let vat_rate =
+                opts.vat_rate.map(|rate| (rate, opts.vat_from.unwrap_or_else(|| today(tenant.zone()))));
+            ProfileEdit {
+                name,
+                zone: opts.timezone,
+                address,
+                email,
+                phone: opts.phone,
+                vat_number,
+                language: opts.language,
+                tax_number: opts.tax_number,
+                small_business: opts.small_business,
+                street: bank.street,
+                house_number: bank.house_number,
+                postcode: bank.postcode,
+                town: bank.town,
+                country,
+                iban,
+                bic,
+                payment_days: bank.payment_days,
+                currency: opts.currency,
+                siret,
+                account_holder,
+                turnaround_hours: opts.turnaround,
+                pickup_note: opts.pickup_note,
+                vat_rate,
+            }
+        },
+        &reminders,
+    )?;
+    if let Some(settings) = settings {
+        let fees: Vec<String> = Level::ALL
+            .iter()
+            .map(|&level| match settings.fee(level) {
+                Some(fee) => format!("{level}: {fee}"),
+                None => format!("{level}: none"),
+            })
+            .collect();
+        eprintln!(
+            "reminders of {}: the first {} days after the due date, the next {} days after each; fees {}{}",
+            opts.handle,
+            settings.after_days,
+            settings.every_days,
+            fees.join(", "),
+            settings.from.map(|from| format!("; invoices from {from} on")).unwrap_or_default()
+        );
+        if edited.is_none() {
+            return Ok(());
         }
-    })?;
+    }
     match edited {
         Some(edited) => {
             eprintln!(

@@ -72,7 +72,7 @@ impl<'a> Event<'a> {
             order: Some(order),
             counter: None,
             reason: Some(message_id),
-            change: Some(Change { field: "email", old: None, new: Some(to) }),
+            change: Some(Change { field: EMAIL, old: None, new: Some(to) }),
         }
     }
 
@@ -243,6 +243,43 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// Reminder `level` of the invoice `number` of `order` was issued, asking `asked`
+    /// (`Reminder::journaled`).
+    pub fn reminder(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        level: &'a str,
+        asked: &'a str,
+    ) -> Event<'a> {
+        Event {
+            kind: EventKind::Reminder,
+            stringer,
+            year: number.year,
+            seqs: Some((number.seq, number.seq)),
+            order: Some(order),
+            counter: None,
+            reason: None,
+            change: Some(Change { field: REMINDER, old: Some(level), new: Some(asked) }),
+        }
+    }
+
+    /// Reminder `level` of `order` (invoice `number`) was e-mailed to `to`, as `message_id`.
+    pub fn send_reminder(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        level: crate::domain::Level,
+        to: &'a str,
+        message_id: &'a str,
+    ) -> Event<'a> {
+        let field = REMINDER_EMAIL[(level.get() - 1) as usize];
+        Event {
+            change: Some(Change { field, old: None, new: Some(to) }),
+            ..Event::send(stringer, order, number, to, message_id)
+        }
+    }
+
     /// `resync-counters` moved a counter from `old` to `new`.
     pub fn resync(stringer: StringerId, year: i32, old: i64, new: i64, reason: &'a str) -> Event<'a> {
         Event {
@@ -357,6 +394,13 @@ impl<'a> Event<'a> {
         }
     }
 }
+
+/// The field of a `send` entry of a receipt's document.
+pub const EMAIL: &str = "email";
+/// The field of a `send` entry of a reminder, by its level.
+pub const REMINDER_EMAIL: [&str; 3] = ["reminder_1_email", "reminder_2_email", "reminder_3_email"];
+/// The field of a `reminder` entry: its level (old) and what it asks (new).
+pub const REMINDER: &str = "reminder";
 
 /// The field of a `credit` entry: the original's number (old) and the amount (new).
 pub const CREDITS: &str = "credits";

@@ -29,6 +29,7 @@ pub mod payments;
 pub mod queue;
 pub mod rackets;
 pub mod receipts;
+pub mod reminders;
 pub mod resync;
 pub mod schema;
 pub mod sends;

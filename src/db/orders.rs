@@ -467,7 +467,11 @@ pub fn left_the_shop(
         return Ok(Some("was picked up"));
     }
     let sent = super::sends::last(conn, tenant, order.id)?.is_some();
-    Ok(sent.then_some("was sent by e-mail"))
+    if sent {
+        return Ok(Some("was sent by e-mail"));
+    }
+    let reminded = !super::reminders::of_order(conn, tenant, order.id)?.is_empty();
+    Ok(reminded.then_some("was reminded"))
 }
 
 /// The counter's actions an order offers (`Order::actions`).

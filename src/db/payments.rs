@@ -9,7 +9,7 @@
 //! transactions is a few hundred queries, not half a million.
 
 use super::events::{self, Change, Event};
-use super::schema::{listed_payments, orders as orders_table, payments};
+use super::schema::{listed_payments, orders as orders_table, payments, reminders};
 use super::{DbConn, Tenant};
 use crate::bank::Transaction;
 use crate::domain::{
@@ -185,6 +185,16 @@ struct Invoice {
     void: bool,
     /// The stringer's local day the receipt was issued (strung).
     issued_on: Option<NaiveDate>,
+    /// The fees its reminders asked: a payment of the open amount and one of them pays it.
+    fees: Vec<i64>,
+}
+
+impl Invoice {
+    /// The reminder fee a payment of `amount` includes, when it pays the open amount and
+    /// the fee of one of the invoice's reminders.
+    fn fee_in(&self, amount: i64) -> Option<i64> {
+        self.fees.iter().copied().find(|fee| self.price + fee == amount)
+    }
 }
 
 /// Credits looked up together.
@@ -342,9 +352,11 @@ impl Import {
             if first_seen {
                 self.seen_now.insert(key, outcome);
                 if outcome == Outcome::Applied {
-                    let order = OrderId(invoice.expect("judged, so held").id);
+                    let invoice = invoice.expect("judged, so held");
+                    let order = OrderId(invoice.id);
                     self.paid_now.insert(order.0);
-                    applied.push((order, credit));
+                    let fee = invoice.fee_in(credit.tx.amount).filter(|_| credit.tx.amount != invoice.price);
+                    applied.push((order, credit, fee.unwrap_or(0)));
                 } else {
                     listed.push((line.clone(), credit));
                 }
@@ -411,9 +423,21 @@ impl Import {
                         orders_table::strung_at,
                     ))
                     .load(conn)?;
+                let ids: Vec<i64> = invoices.iter().map(|row| row.id).collect();
+                let mut fees: HashMap<i64, Vec<i64>> = HashMap::new();
+                for (order, fee) in tenant
+                    .reminders()
+                    .filter(reminders::order_id.eq_any(&ids))
+                    .filter(reminders::fee_minor.gt(0))
+                    .select((reminders::order_id, reminders::fee_minor))
+                    .load::<(i64, i64)>(conn)?
+                {
+                    fees.entry(order).or_default().push(fee);
+                }
                 for InvoiceRow { id, seq, price, currency, paid, void, strung_at } in invoices {
                     let issued_on = strung_at.map(|at| local_date(at, tenant.zone()));
-                    let invoice = Invoice { id, price, currency, paid, void, issued_on };
+                    let fees = fees.remove(&id).unwrap_or_default();
+                    let invoice = Invoice { id, price, currency, paid, void, issued_on, fees };
                     known.invoices.insert((stringer, ReceiptNumber::new(year, seq)), invoice);
                 }
             }
@@ -452,7 +476,7 @@ fn judge(invoice: &Invoice, credit: &Credit, paid_by_this_import: bool) -> Outco
         Outcome::BatchTotalOnly
     } else if tx.amount < asked {
         Outcome::Partial
-    } else if tx.amount > asked {
+    } else if tx.amount > asked && invoice.fee_in(tx.amount).is_none() {
         Outcome::Over
     } else {
         Outcome::Applied
@@ -553,6 +577,8 @@ struct NewPayment<'a> {
     currency: &'a str,
     booked_on: NaiveDate,
     created_at: NaiveDateTime,
+    /// The reminder fee the payment included.
+    fee_minor: i64,
 }
 
 /// Each order is paid on its booking date (local noon of its stringer), the bank
@@ -560,7 +586,7 @@ struct NewPayment<'a> {
 fn record(
     conn: &mut DbConn,
     tenants: &HashMap<StringerId, Tenant>,
-    applied: &[(OrderId, Credit)],
+    applied: &[(OrderId, Credit, i64)],
 ) -> Result<(), Error> {
     if applied.is_empty() {
         return Ok(());
@@ -569,7 +595,7 @@ fn record(
     let paid_at = |credit: &Credit| local_noon(credit.booked_on, tenants[&credit.stringer].zone());
     // One update per stringer and booking day.
     let mut paid_on: BTreeMap<(StringerId, NaiveDateTime), Vec<i64>> = BTreeMap::new();
-    for (order, credit) in applied {
+    for (order, credit, _) in applied {
         paid_on.entry((credit.stringer, paid_at(credit))).or_default().push(order.0);
     }
     for ((stringer, at), ids) in paid_on {
@@ -583,7 +609,7 @@ fn record(
     }
     let rows: Vec<NewPayment> = applied
         .iter()
-        .map(|(order, credit)| NewPayment {
+        .map(|(order, credit, fee)| NewPayment {
             stringer_id: credit.stringer.0,
             bank_reference: &credit.bank_reference,
             order_id: order.0,
@@ -592,17 +618,22 @@ fn record(
             currency: credit.tx.currency.as_str(),
             booked_on: credit.booked_on,
             created_at: now,
+            fee_minor: *fee,
         })
         .collect();
     super::insert_all!(conn, payments::table, rows.as_slice())?;
-    let paid: Vec<String> = applied.iter().map(|(_, credit)| format_utc(paid_at(credit))).collect();
+    let paid: Vec<String> = applied.iter().map(|(_, credit, _)| format_utc(paid_at(credit))).collect();
     let why: Vec<String> = applied
         .iter()
-        .map(|(_, credit)| {
+        .map(|(_, credit, fee)| {
             let tx = &credit.tx;
             let reference = tx.reference.as_deref().unwrap_or_default();
+            let fee = match fee {
+                0 => String::new(),
+                fee => format!(" (with the reminder fee {})", Price(*fee)),
+            };
             format!(
-                "{} {} paid, reference {reference}, bank reference {}",
+                "{} {} paid{fee}, reference {reference}, bank reference {}",
                 tx.currency,
                 Price(tx.amount),
                 credit.bank_reference
@@ -612,7 +643,7 @@ fn record(
     let journal: Vec<Event> = applied
         .iter()
         .zip(paid.iter().zip(&why))
-        .map(|((order, credit), (paid, why))| {
+        .map(|((order, credit, _), (paid, why))| {
             let change = Change { field: "paid_at", old: None, new: Some(paid) };
             Event::payment(credit.stringer, *order, credit.number, change, why)
         })

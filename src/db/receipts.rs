@@ -15,7 +15,7 @@ use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
 use crate::payment::qrbill::QrBill;
 use crate::payment::{slip_kind, Address, Iban, Postal, Reference, Slip, SlipKind};
-use crate::receipt::{Amount, Conventions, CreditOf, Receipt};
+use crate::receipt::{Amount, Conventions, CreditOf, Receipt, ReminderOf};
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -98,6 +98,68 @@ pub fn credit_note(
     Ok(receipt)
 }
 
+/// Reminder `level` of the tenant's order as a document: the invoice's seller and buyer as
+/// it froze them, what the reminder froze (the open amount, the fee, the new due date), and
+/// the invoice's payment part for what the reminder asks, with the invoice's own reference.
+pub fn reminder(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order_id: OrderId,
+    level: crate::domain::Level,
+) -> Result<Receipt, Error> {
+    let reminder = super::reminders::of_order(conn, tenant, order_id)?
+        .into_iter()
+        .find(|r| r.level == level)
+        .ok_or_else(|| Error::NotRemindable {
+            order: order_id,
+            why: format!("it has no reminder {level}"),
+        })?;
+    let mut receipt = reminder_document(conn, tenant, &reminder)?;
+    receipt.check = super::reminders::issuing_hash(conn, tenant, order_id, level)?;
+    Ok(receipt)
+}
+
+/// A reminder as a document, issued or drafted (then without a check value).
+pub fn reminder_document(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    reminder: &super::reminders::Reminder,
+) -> Result<Receipt, Error> {
+    let (order_id, level) = (reminder.order, reminder.level);
+    let order = orders::find(conn, tenant, order_id)?;
+    let issuer = issuer_of(conn, tenant, &order)?;
+    let mut receipt = receipt(conn, tenant, order_id, Options::default())?;
+    let zone = issuer.zone;
+    let amount = |minor: i64| Amount { minor, currency: reminder.currency.to_string() };
+    let total = order.total().map_or(0, |t| t.0);
+    let invoice = receipt.number;
+    // The invoice as it stood unpaid, whatever happened since: the document never changes.
+    let invoice_on = local_date(order.strung_at.unwrap_or(order.created_at), zone);
+    let payment_days = chrono::Days::new(issuer.business.payment_days.max(0) as u64);
+    receipt.reminder = Some(ReminderOf {
+        level,
+        invoice,
+        invoice_on,
+        invoice_due: invoice_on + payment_days,
+        total: amount(total),
+        credited: amount(total - reminder.open.0),
+        open: amount(reminder.open.0),
+        fee: amount(reminder.fee.0),
+    });
+    let asked = reminder.asked();
+    receipt.issued_on = local_date(reminder.issued_at, zone);
+    receipt.due_on = Some(reminder.due_on);
+    receipt.amount = Some(amount(asked.0));
+    receipt.paid_on = None;
+    receipt.void_reason = None;
+    receipt.notes = None;
+    receipt.vat = None;
+    let message = format!("{} {}", receipt.title_text(), receipt.shown_number());
+    receipt.slip = slip(&order, &issuer, tenant, invoice, message, Some(asked))?;
+    receipt.check = None;
+    Ok(receipt)
+}
+
 /// The order of the tenant that holds `number`.
 pub fn order_holding(conn: &mut DbConn, tenant: &Tenant, number: ReceiptNumber) -> Result<OrderId, Error> {
     tenant
@@ -169,6 +231,7 @@ impl Frozen {
             overdue: due_on.is_some_and(|due| due < local_date(now_utc(), issuer.zone)),
             reference: order.number.and_then(|number| reference(order, issuer, tenant, number)),
             credit_notes: Vec::new(),
+            reminders: Vec::new(),
         }
     }
 
@@ -267,11 +330,12 @@ fn build(
         notes: order.customer_note.clone(),
         slip: None,
         credit: None,
+        reminder: None,
         check,
     };
     if due_on.is_some() {
         let message = format!("{} {number}", receipt.title_text());
-        receipt.slip = slip(order, issuer, tenant, number, message)?;
+        receipt.slip = slip(order, issuer, tenant, number, message, order.total())?;
     }
     Ok(receipt)
 }
@@ -325,6 +389,8 @@ pub struct Billing {
     pub reference: Option<String>,
     /// The credit notes that took it back, in part or in full (read for an order credited).
     pub credit_notes: Vec<CreditShown>,
+    /// The reminders of its invoice, by level (read for an unpaid invoice, or asked).
+    pub reminders: Vec<super::reminders::Reminder>,
 }
 
 /// A credit note of an order as its listings show it.
@@ -337,6 +403,22 @@ pub struct CreditShown {
 }
 
 impl Billing {
+    /// With the reminders of `order`'s invoice: read for every client order when `always`,
+    /// else only for an unpaid invoice (a listing reads no more than that).
+    pub fn with_reminders(
+        mut self,
+        conn: &mut DbConn,
+        tenant: &Tenant,
+        order: &Order,
+        always: bool,
+    ) -> Result<Billing, Error> {
+        let invoice = order.number.is_some() && order.kind == OrderKind::Client;
+        if invoice && (always || (order.paid_at.is_none() && order.void_reason.is_none())) {
+            self.reminders = super::reminders::of_order(conn, tenant, order.id)?;
+        }
+        Ok(self)
+    }
+
     /// With the credit notes of `order` (none read for an order never credited); `sent` says
     /// whether to look up each one's delivery.
     pub fn with_credit_notes(
@@ -381,9 +463,9 @@ pub fn slip(
     tenant: &Tenant,
     number: ReceiptNumber,
     message: String,
+    amount: Option<crate::domain::Price>,
 ) -> Result<Option<Slip>, Error> {
-    let (Some(iban), Some(price)) = (issuer.business.iban.as_deref(), order.total().filter(|p| p.0 > 0))
-    else {
+    let (Some(iban), Some(price)) = (issuer.business.iban.as_deref(), amount.filter(|p| p.0 > 0)) else {
         return Ok(None);
     };
     let account = Iban::parse(iban).map_err(Error::BadInput)?;

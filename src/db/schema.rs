@@ -197,6 +197,7 @@ diesel::table! {
         currency -> Text,
         booked_on -> Date,
         created_at -> Timestamp,
+        fee_minor -> Int8,
     }
 }
 
@@ -289,6 +290,29 @@ diesel::table! {
         account_holder -> Nullable<Text>,
         turnaround_hours -> Int4,
         pickup_note -> Nullable<Text>,
+        remind_after_days -> Int4,
+        remind_every_days -> Int4,
+        remind_from -> Nullable<Date>,
+        reminder_fee_1_minor -> Nullable<Int8>,
+        reminder_fee_2_minor -> Nullable<Int8>,
+        reminder_fee_3_minor -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    reminders (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        order_id -> Int8,
+        level -> Int4,
+        issued_at -> Timestamp,
+        open_minor -> Int8,
+        fee_minor -> Int8,
+        currency -> Text,
+        due_on -> Date,
+        sent_at -> Nullable<Timestamp>,
+        printed_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
     }
 }
 
@@ -343,6 +367,8 @@ diesel::joinable!(payments -> stringers (stringer_id));
 diesel::joinable!(rackets -> customers (customer_id));
 diesel::joinable!(rackets -> stringers (stringer_id));
 diesel::joinable!(receipt_counters -> stringers (stringer_id));
+diesel::joinable!(reminders -> orders (order_id));
+diesel::joinable!(reminders -> stringers (stringer_id));
 diesel::joinable!(receipt_events -> orders (order_id));
 diesel::joinable!(receipt_events -> stringers (stringer_id));
 diesel::joinable!(string_moves -> orders (order_id));
@@ -365,6 +391,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     rackets,
     receipt_counters,
     receipt_events,
+    reminders,
     string_moves,
     stringers,
     strings,

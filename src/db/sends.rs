@@ -67,6 +67,30 @@ pub fn last_credit(
         .map(recipient))
 }
 
+/// When reminder `level` of one of the tenant's orders was last sent, and to whom.
+pub fn last_reminder(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+    level: crate::domain::Level,
+) -> Result<Option<(NaiveDateTime, String)>, Error> {
+    Ok(tenant
+        .events()
+        .filter(receipt_events::order_id.eq(order.0))
+        .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
+        .filter(receipt_events::field.eq(events::REMINDER_EMAIL[(level.get() - 1) as usize]))
+        .left_join(event_values::table)
+        .order(receipt_events::id.desc())
+        .select((
+            receipt_events::created_at,
+            receipt_events::new_value,
+            (event_values::salt, event_values::new_value).nullable(),
+        ))
+        .first::<Recipient>(conn)
+        .optional()?
+        .map(recipient))
+}
+
 /// When the document of one of the tenant's orders was last sent, and to whom.
 pub fn last(
     conn: &mut DbConn,
@@ -77,7 +101,7 @@ pub fn last(
         .events()
         .filter(receipt_events::order_id.eq(order.0))
         .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
-        .filter(receipt_events::field.ne(events::CREDIT_EMAIL))
+        .filter(receipt_events::field.eq(events::EMAIL))
         .left_join(event_values::table)
         .order(receipt_events::id.desc())
         .select((
@@ -96,7 +120,7 @@ pub fn unsent(conn: &mut DbConn, tenant: &Tenant, year: Option<i32>) -> Result<V
     let sent = receipt_events::table
         .filter(receipt_events::order_id.eq(orders::id.nullable()))
         .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
-        .filter(receipt_events::field.ne(events::CREDIT_EMAIL));
+        .filter(receipt_events::field.eq(events::EMAIL));
     let mut query = tenant
         .orders()
         .filter(orders::receipt_number.is_not_null())

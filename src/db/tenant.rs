@@ -8,7 +8,7 @@
 
 use super::schema::{
     credit_counters, credit_notes, customers, issuers, listed_payments, orders, payments, rackets,
-    receipt_counters, receipt_events, string_moves, stringers, strings, vat_rates,
+    receipt_counters, receipt_events, reminders, string_moves, stringers, strings, vat_rates,
 };
 use super::{DbConn, MultiBackend};
 use crate::domain::{CustomerId, OrderId, RacketId, StringerId};
@@ -100,6 +100,11 @@ impl Tenant {
     /// The bank transactions listed for this stringer and nobody else.
     pub fn listed_payments(&self) -> Filter<listed_payments::table, Eq<listed_payments::stringer_id, i64>> {
         listed_payments::table.filter(listed_payments::stringer_id.eq(self.id.0))
+    }
+
+    /// This stringer's reminders and nobody else's.
+    pub fn reminders(&self) -> Filter<reminders::table, Eq<reminders::stringer_id, i64>> {
+        reminders::table.filter(reminders::stringer_id.eq(self.id.0))
     }
 
     /// This stringer's VAT rates and nobody else's.

@@ -9,6 +9,7 @@ mod money;
 pub mod nouns;
 mod profile;
 mod receipt_number;
+mod reminder;
 mod tension;
 mod text;
 mod time;
@@ -21,6 +22,7 @@ pub use language::Language;
 pub use money::{Currency, Price};
 pub use profile::{check_email, check_siret, check_vat_number, siret_grouped};
 pub use receipt_number::{CreditNumber, NumberRange, ReceiptNumber, Series, SeriesRange};
+pub use reminder::{fee_forbidden, reminder_due, Level};
 pub use tension::check_tension;
 pub use text::{count, fold, folded_letters};
 pub use time::{
@@ -321,6 +323,8 @@ pub enum EventKind {
     /// The documents issued before their events carried content hashes, sealed by a digest
     /// of their hashes (written once, by the migration).
     Seal,
+    /// A reminder of an unpaid invoice issued: its level, what it asks and until when.
+    Reminder,
 }
 
 impl EventKind {

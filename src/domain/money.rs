@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A price in integer minor units (centimes): `35.50` is 3550.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Price(pub i64);
 
 impl FromStr for Price {

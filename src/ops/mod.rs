@@ -16,6 +16,7 @@ pub mod orders;
 pub mod outbox;
 pub mod payments;
 pub mod register;
+pub mod reminders;
 pub mod reports;
 pub mod resync;
 pub mod sessions;

@@ -37,12 +37,10 @@ pub fn list(
     db.read(|conn| {
         let frozen = Frozen::load(conn, tenant)?;
         listings::for_each(conn, tenant, filter, limit, |conn, listed| {
-            let billing = frozen.billing(&listed.order, listed.stringer).with_credit_notes(
-                conn,
-                listed.stringer,
-                &listed.order,
-                false,
-            )?;
+            let billing = frozen
+                .billing(&listed.order, listed.stringer)
+                .with_credit_notes(conn, listed.stringer, &listed.order, false)?
+                .with_reminders(conn, listed.stringer, &listed.order, false)?;
             each(listed, billing)
         })
     })
@@ -54,7 +52,8 @@ pub fn show(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<(Order, Bill
         let order = orders::find(conn, tenant, order)?;
         let billing = Frozen::load(conn, Some(tenant))?
             .billing(&order, tenant)
-            .with_credit_notes(conn, tenant, &order, true)?;
+            .with_credit_notes(conn, tenant, &order, true)?
+            .with_reminders(conn, tenant, &order, true)?;
         let items = items::of(conn, order.id)?;
         Ok((order, billing, items))
     })

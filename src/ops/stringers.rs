@@ -1,6 +1,7 @@
 //! The stringers and their profiles (`db::stringers` holds the rules: what an issued
 //! document shows never changes with the profile).
 
+use crate::db::reminders::{Settings, SettingsEdit};
 use crate::db::stringers::{self, ProfileEdit, Stringer};
 use crate::db::vat::{self, History};
 use crate::db::{counters, Db, Tenant};
@@ -34,14 +35,23 @@ pub fn show(db: &mut Db, handle: &str) -> Result<Shown, Error> {
     })
 }
 
-/// The profile edited as `profile` makes it for the stringer; None when nothing changed.
+/// The profile edited as `profile` makes it for the stringer, and its reminder settings as
+/// `reminders` says (in one transaction); None when nothing of the profile changed.
 pub fn edit(
     db: &mut Db,
     handle: &str,
     profile: impl FnOnce(&Tenant) -> ProfileEdit,
-) -> Result<Option<Stringer>, Error> {
+    reminders: &SettingsEdit,
+) -> Result<(Option<Stringer>, Option<Settings>), Error> {
     db.write(|conn| {
         let tenant = Tenant::load(conn, handle)?;
-        stringers::edit(conn, &tenant, &profile(&tenant))
+        let edited = stringers::edit(conn, &tenant, &profile(&tenant))?;
+        if reminders.is_empty() {
+            return Ok((edited, None));
+        }
+        // The fee a country forbids is judged by the profile as it now stands.
+        let country = stringers::profile(conn, &tenant)?.business.country;
+        let settings = crate::db::reminders::edit_settings(conn, &tenant, country.as_deref(), reminders)?;
+        Ok((edited, Some(settings)))
     })
 }

@@ -8,6 +8,7 @@ mod conventions;
 mod credit;
 pub mod label;
 pub mod pdf;
+pub mod reminder;
 mod slip;
 pub mod text;
 mod words;
@@ -18,6 +19,7 @@ use chrono::NaiveDate;
 
 pub use conventions::Conventions;
 pub use credit::CreditOf;
+pub use reminder::ReminderOf;
 pub use words::{SlipWords, Words};
 
 /// Everything a receipt shows.
@@ -64,6 +66,8 @@ pub struct Receipt {
     pub slip: Option<Slip>,
     /// Set for a credit note: the original it takes back, and how.
     pub credit: Option<CreditOf>,
+    /// Set for a reminder: the invoice it chases, at which level, and what it asks.
+    pub reminder: Option<ReminderOf>,
     /// The check value of the journal's event that issued it (`7F3A-91C2-0B5E`): a witness
     /// of the chain in the customer's hands. None for a document issued before the chain.
     pub check: Option<String>,
@@ -100,17 +104,22 @@ impl Receipt {
         if self.credit.is_some() {
             return credit::title(self.language, self.conventions.country.as_deref());
         }
+        if let Some(reminder) = &self.reminder {
+            return reminder::title(self.language, reminder.level);
+        }
         match self.title() {
             Title::Receipt => self.words().receipt,
             Title::Invoice => self.words().invoice,
         }
     }
 
-    /// The document's number: the credit note's, else the receipt's.
+    /// The document's number: the credit note's, a reminder's invoice's and level
+    /// (`2026-0042/2`: a reminder takes no number of its own), else the receipt's.
     pub fn shown_number(&self) -> String {
-        match &self.credit {
-            Some(credit) => credit.number.to_string(),
-            None => self.number.to_string(),
+        match (&self.credit, &self.reminder) {
+            (Some(credit), _) => credit.number.to_string(),
+            (None, Some(reminder)) => format!("{}/{}", reminder.invoice, reminder.level),
+            (None, None) => self.number.to_string(),
         }
     }
 
@@ -134,6 +143,9 @@ impl Receipt {
     pub fn lines(&self) -> Vec<Line> {
         if let Some(credit) = &self.credit {
             return credit::lines(self, credit);
+        }
+        if let Some(reminder) = &self.reminder {
+            return reminder::lines(self, reminder);
         }
         let words = self.words();
         let mut lines = Vec::new();

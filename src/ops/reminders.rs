@@ -1,0 +1,420 @@
+//! Reminders, as both doors ask for them (SPEC 22): the next reminder of one overdue
+//! invoice, or of every invoice whose next reminder is due. Each is issued (its row and
+//! its journal event, in one transaction) before it goes out; its sending is journaled only
+//! once the mail server accepted it, so a failure leaves an issued, unsent reminder that
+//! the next run sends unchanged, and a level is never issued twice.
+
+use crate::db::reminders::{self, Invoice, Next, NotNow, Reminder, Settings};
+use crate::db::{events, orders, receipts, stringers, Db, Tenant};
+use crate::domain::{format_local, local_date, now_utc, Level, OrderId, Price, ReceiptNumber};
+use crate::error::Error;
+use crate::mail::{message_id, Outgoing, SmtpUrl};
+use crate::receipt::{pdf, Receipt};
+use chrono::NaiveDate;
+use std::path::{Path, PathBuf};
+
+/// How a reminder reached the customer's way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// E-mailed to this address.
+    Sent(String),
+    /// Written for the post, to this file.
+    Printed(PathBuf),
+}
+
+/// A reminder done: issued now or before, and delivered.
+#[derive(Debug, Clone)]
+pub struct Reminded {
+    pub order: OrderId,
+    pub invoice: ReceiptNumber,
+    pub reminder: Reminder,
+    /// False: issued by an earlier run whose delivery failed, delivered now unchanged.
+    pub fresh: bool,
+    pub delivery: Delivery,
+}
+
+/// Where reminders go that have no e-mail address: a directory for the post.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ways<'a> {
+    pub server: Option<&'a SmtpUrl>,
+    pub out_dir: Option<&'a Path>,
+}
+
+/// `remind ORDER`: the next reminder of one of the tenant's invoices, as soon as the invoice
+/// (or the reminder before) is past its due date; or, `again`, the last one sent once more.
+pub fn remind(
+    db: &mut Db,
+    ways: Ways,
+    tenant: &Tenant,
+    order: OrderId,
+    again: bool,
+) -> Result<Reminded, Error> {
+    let (invoice, country) = invoice_of(db, tenant, order)?;
+    if again {
+        let last = invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
+            order,
+            why: format!("invoice {} has no reminder yet to send again", invoice.number),
+        })?;
+        ready(db, ways, tenant, &invoice)?;
+        return deliver(db, ways, tenant, &invoice, last, false, true);
+    }
+    let settings = db.read(|conn| reminders::settings(conn, tenant))?;
+    let today = local_date(now_utc(), tenant.zone());
+    let next = reminders::judge(&invoice, &settings, tenant.zone(), today, true)
+        .map_err(|not| refusal(db, tenant, &invoice, not))?;
+    ready(db, ways, tenant, &invoice)?;
+    go(db, ways, tenant, &invoice, next, country.as_deref())
+}
+
+/// Refused before anything is issued: a reminder that could never go (no way to the
+/// customer, no sender address, a mail server that is not there).
+fn ready(db: &mut Db, ways: Ways, tenant: &Tenant, invoice: &Invoice) -> Result<(), Error> {
+    let order = invoice.order.id;
+    match (invoice.order.email.is_some(), ways) {
+        (true, Ways { server: Some(server), .. }) => {
+            db.read(|conn| stringers::profile(conn, tenant)?.sender())?;
+            server.check()
+        }
+        (true, Ways { server: None, .. }) => Err(Error::NoMailServer),
+        (false, Ways { out_dir: Some(_), .. }) => Ok(()),
+        (false, Ways { out_dir: None, .. }) => Err(no_address(order)),
+    }
+}
+
+/// A reminder for a customer without e-mail address, and no directory for the post.
+fn no_address(order: OrderId) -> Error {
+    Error::NotRemindable {
+        order,
+        why: format!(
+            "its customer has no e-mail address: pass --out-dir DIR to write the reminder for the post, or \
+             set the address (`receipts order edit {order} --email ...`)"
+        ),
+    }
+}
+
+/// The reminder `remind ORDER --dry-run` would issue (or deliver unchanged), as a document.
+pub fn draft(
+    db: &mut Db,
+    tenant: &Tenant,
+    order: OrderId,
+    again: bool,
+) -> Result<(Receipt, Option<String>), Error> {
+    let (invoice, country) = invoice_of(db, tenant, order)?;
+    let reminder = match again {
+        true => invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
+            order,
+            why: format!("invoice {} has no reminder yet to send again", invoice.number),
+        })?,
+        false => {
+            let settings = db.read(|conn| reminders::settings(conn, tenant))?;
+            let today = local_date(now_utc(), tenant.zone());
+            match reminders::judge(&invoice, &settings, tenant.zone(), today, true) {
+                Ok(Next::Deliver(reminder)) => reminder,
+                Ok(Next::Issue(level)) => {
+                    db.read(|conn| reminders::draft(conn, tenant, &invoice.order, level, country.as_deref()))?
+                }
+                Err(not) => return Err(refusal(db, tenant, &invoice, not)),
+            }
+        }
+    };
+    let receipt = db.read(|conn| match reminder.delivered().or(again.then_some(reminder.issued_at)) {
+        // Issued: as it was issued, with its check value.
+        Some(_) => receipts::reminder(conn, tenant, order, reminder.level),
+        None => issued_or_drafted(conn, tenant, &reminder),
+    })?;
+    Ok((receipt, invoice.order.email.clone()))
+}
+
+/// An undelivered reminder as issued (with its check value), a draft as drafted.
+fn issued_or_drafted(
+    conn: &mut crate::db::DbConn,
+    tenant: &Tenant,
+    reminder: &Reminder,
+) -> Result<Receipt, Error> {
+    let issued = reminders::of_order(conn, tenant, reminder.order)?.iter().any(|r| r == reminder);
+    match issued {
+        true => receipts::reminder(conn, tenant, reminder.order, reminder.level),
+        false => receipts::reminder_document(conn, tenant, reminder),
+    }
+}
+
+/// The unpaid invoice `order` and the stringer's country, or why it is none.
+fn invoice_of(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<(Invoice, Option<String>), Error> {
+    db.read(|conn| {
+        let found = orders::find(conn, tenant, order)?;
+        let invoice =
+            reminders::invoice(conn, tenant, found)?.map_err(|why| Error::NotRemindable { order, why })?;
+        Ok((invoice, stringers::profile(conn, tenant)?.business.country))
+    })
+}
+
+/// Why nothing is due, with what was sent when.
+fn refusal(db: &mut Db, tenant: &Tenant, invoice: &Invoice, not: NotNow) -> Error {
+    let sent = invoice.last().and_then(|last| {
+        let when = last.delivered()?;
+        let how = match (last.sent_at, db.read(|conn| last_recipient(conn, tenant, last)).ok().flatten()) {
+            (Some(_), Some(to)) => format!("sent to {to}"),
+            (Some(_), None) => "sent".to_string(),
+            (None, _) => "written for the post".to_string(),
+        };
+        Some(format!("reminder {} was {how} on {}; ", last.level, format_local(when, tenant.zone())))
+    });
+    Error::NotRemindable { order: invoice.order.id, why: format!("{}{}", sent.unwrap_or_default(), not.why) }
+}
+
+/// Whom a reminder was last e-mailed to.
+fn last_recipient(
+    conn: &mut crate::db::DbConn,
+    tenant: &Tenant,
+    reminder: &Reminder,
+) -> Result<Option<String>, Error> {
+    crate::db::sends::last_reminder(conn, tenant, reminder.order, reminder.level)
+        .map(|last| last.map(|(_, to)| to))
+}
+
+/// Issues the next level (or takes the one issued and undelivered) and delivers it.
+fn go(
+    db: &mut Db,
+    ways: Ways,
+    tenant: &Tenant,
+    invoice: &Invoice,
+    next: Next,
+    country: Option<&str>,
+) -> Result<Reminded, Error> {
+    let order = invoice.order.id;
+    let (reminder, fresh) = match next {
+        Next::Deliver(reminder) => (reminder, false),
+        Next::Issue(level) => (db.write(|conn| reminders::issue(conn, tenant, order, level, country))?, true),
+    };
+    deliver(db, ways, tenant, invoice, reminder, fresh, false)
+}
+
+/// Delivers an issued reminder: e-mailed (journaled once the server accepted it) or
+/// written for the post. `again`: once more, whatever was delivered before.
+fn deliver(
+    db: &mut Db,
+    ways: Ways,
+    tenant: &Tenant,
+    invoice: &Invoice,
+    reminder: Reminder,
+    fresh: bool,
+    again: bool,
+) -> Result<Reminded, Error> {
+    let order = invoice.order.id;
+    // A reminder must never go out that a failover could take back.
+    db.confirm_durable()?;
+    let (receipt, profile) = db.read(|conn| {
+        Ok((receipts::reminder(conn, tenant, order, reminder.level)?, stringers::profile(conn, tenant)?))
+    })?;
+    let bytes = pdf::render(&receipt)?;
+    let filename = file_name(tenant, invoice.number, reminder.level);
+    let level = reminder.level;
+    let delivery = match (&invoice.order.email, ways) {
+        (Some(to), Ways { server: Some(server), .. }) => {
+            let sender = profile.sender()?;
+            let outgoing = Outgoing {
+                receipt: &receipt,
+                from: (&profile.business.name, &sender),
+                to,
+                pdf: bytes,
+                filename,
+            };
+            let message = outgoing.message()?;
+            // Accepted and journaled, or neither: an interrupt waits for both.
+            let _whole = crate::interrupt::Deferred::start();
+            server.send(&message)?;
+            let id = message_id(&message);
+            db.write(|conn| {
+                let event = events::Event::send_reminder(tenant.id(), order, invoice.number, level, to, &id);
+                events::record(conn, &event)?;
+                reminders::delivered(conn, tenant, order, level, false)
+            })
+            .map_err(|e| Error::AfterSending(Box::new(e)))?;
+            Delivery::Sent(to.clone())
+        }
+        (Some(_), Ways { server: None, .. }) => return Err(Error::NoMailServer),
+        (None, Ways { out_dir: Some(dir), .. }) => {
+            let path = dir.join(&filename);
+            match again {
+                // Asked again: the same bytes may stand there already; a different file is refused.
+                true => crate::files::write_new(&path, &bytes, "remind --again")?,
+                false => crate::files::write_new(&path, &bytes, "remind --out-dir")?,
+            }
+            db.write(|conn| reminders::delivered(conn, tenant, order, level, true))?;
+            Delivery::Printed(path)
+        }
+        (None, Ways { out_dir: None, .. }) => return Err(no_address(order)),
+    };
+    Ok(Reminded { order, invoice: invoice.number, reminder, fresh, delivery })
+}
+
+/// The name a reminder's PDF is saved and attached under: `anna-2026-0042-reminder-2.pdf`.
+pub fn file_name(tenant: &Tenant, invoice: ReceiptNumber, level: Level) -> String {
+    crate::receipt::file_name(tenant.handle(), &format!("{invoice}-reminder-{level}"))
+}
+
+/// What a run planned for one invoice.
+#[derive(Debug, Clone)]
+pub struct Planned<'a> {
+    pub tenant: &'a Tenant,
+    pub order: OrderId,
+    pub invoice: ReceiptNumber,
+    pub level: Level,
+    /// The open amount and the fee.
+    pub asked: (Price, Price),
+    pub currency: String,
+    /// The customer's e-mail address; None: for the post.
+    pub to: Option<String>,
+    /// Issued before, delivered now unchanged.
+    pub issued: bool,
+}
+
+/// What a run did with one invoice, said by the door as it happens.
+pub enum Step<'a> {
+    /// Done (in a dry run: would be done).
+    Done(&'a Planned<'a>, Option<&'a Delivery>),
+    /// No e-mail address and no --out-dir: to print, nothing issued.
+    ToPrint(&'a Planned<'a>),
+    Failed(&'a Planned<'a>, &'a Error),
+}
+
+/// How a run went, per stringer and in all.
+#[derive(Debug, Default)]
+pub struct Run {
+    pub done: usize,
+    pub to_print: usize,
+    pub failed: Vec<String>,
+    /// Overdue invoices whose next reminder is not due yet.
+    pub waiting: usize,
+    /// Per stringer: the last booking date of the bank files imported (None: none yet).
+    pub bank_known_until: Vec<(String, Option<NaiveDate>)>,
+}
+
+impl Run {
+    /// The run's refusal when some of it failed: the others went, and running again sends
+    /// only those (issued already, unchanged).
+    pub fn outcome(&self) -> Result<(), Error> {
+        match self.failed.first() {
+            Some(first) => {
+                Err(Error::NotAll { count: self.failed.len(), first: first.clone(), sending: true })
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// `remind --due`: for each of `tenants`, every invoice whose next reminder is due, issued
+/// and delivered one by one, going on past one that fails. Without a server and an output
+/// directory, a dry run: nothing is issued, each is said as it would go.
+pub fn remind_due(
+    db: &mut Db,
+    ways: Ways,
+    dry_run: bool,
+    tenants: &[Tenant],
+    mut each: impl FnMut(&Step),
+) -> Result<Run, Error> {
+    let mut run = Run::default();
+    for tenant in tenants {
+        let today = local_date(now_utc(), tenant.zone());
+        let (invoices, settings, country, known) = db.read(|conn| {
+            Ok((
+                reminders::overdue(conn, tenant, today)?,
+                reminders::settings(conn, tenant)?,
+                stringers::profile(conn, tenant)?.business.country,
+                reminders::bank_known_until(conn, tenant)?,
+            ))
+        })?;
+        run.bank_known_until.push((tenant.handle().to_string(), known));
+        let planned = plan(db, tenant, &invoices, &settings, country.as_deref(), today, &mut run)?;
+        if let Some((_, invoice)) = planned.iter().find(|(p, _)| p.to.is_some()).filter(|_| !dry_run) {
+            // Said before anything is issued: a server that is not there, once per stringer.
+            ready(db, ways, tenant, invoice)?;
+        }
+        for (planned, invoice) in &planned {
+            if planned.to.is_none() && ways.out_dir.is_none() {
+                run.to_print += 1;
+                each(&Step::ToPrint(planned));
+                continue;
+            }
+            if dry_run {
+                run.done += 1;
+                each(&Step::Done(planned, None));
+                continue;
+            }
+            let next = match planned.issued {
+                true => invoice.last().cloned().map(Next::Deliver),
+                false => Some(Next::Issue(planned.level)),
+            };
+            let outcome = match next {
+                Some(next) => go(db, ways, tenant, invoice, next, country.as_deref()),
+                None => continue,
+            };
+            match outcome {
+                Ok(done) => {
+                    run.done += 1;
+                    each(&Step::Done(planned, Some(&done.delivery)));
+                }
+                // The database or the server gone: the rest would fail alike.
+                Err(
+                    error @ (Error::MailUnreachable { .. }
+                    | Error::Unreachable { .. }
+                    | Error::ConnectionLost(_)),
+                ) => {
+                    run.failed.push(format!("order {} of {}", planned.order, tenant.handle()));
+                    each(&Step::Failed(planned, &error));
+                    return Err(error);
+                }
+                Err(error) => {
+                    run.failed.push(format!("order {} of {}", planned.order, tenant.handle()));
+                    each(&Step::Failed(planned, &error));
+                }
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// The invoices of a run: those whose next reminder is due, with what each will ask.
+fn plan<'a>(
+    db: &mut Db,
+    tenant: &'a Tenant,
+    invoices: &[Invoice],
+    settings: &Settings,
+    country: Option<&str>,
+    today: NaiveDate,
+    run: &mut Run,
+) -> Result<Vec<(Planned<'a>, Invoice)>, Error> {
+    let mut planned = Vec::new();
+    for invoice in invoices {
+        let next = match reminders::judge(invoice, settings, tenant.zone(), today, false) {
+            Ok(next) => next,
+            Err(NotNow { due_on: Some(_), .. }) => {
+                run.waiting += 1;
+                continue;
+            }
+            Err(_) => continue,
+        };
+        let (level, asked, issued) = match &next {
+            Next::Deliver(reminder) => (reminder.level, (reminder.open, reminder.fee), true),
+            Next::Issue(level) => {
+                let draft =
+                    db.read(|conn| reminders::draft(conn, tenant, &invoice.order, *level, country))?;
+                (*level, (draft.open, draft.fee), false)
+            }
+        };
+        planned.push((
+            Planned {
+                tenant,
+                order: invoice.order.id,
+                invoice: invoice.number,
+                level,
+                asked,
+                currency: invoice.order.currency.to_string(),
+                to: invoice.order.email.clone(),
+                issued,
+            },
+            invoice.clone(),
+        ));
+    }
+    Ok(planned)
+}
