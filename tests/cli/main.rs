@@ -62,6 +62,7 @@ mod payment;
 mod production;
 mod receipt;
 mod register;
+mod remind;
 mod restore;
 mod send;
 mod session;

@@ -101,16 +101,7 @@ fn masked_check(document: &str) -> String {
 on_both_backends! {
     fn a_document_prints_the_check_value_of_the_journals_event_that_issued_it(db: TestDb) {
         let (paid, _, _) = receipts_shop(&db);
-        let hash = |sql: &str| -> String {
-            use diesel::RunQueryDsl;
-            let mut conn = db.connect();
-            #[derive(diesel::QueryableByName)]
-            struct Hash {
-                #[diesel(sql_type = diesel::sql_types::Text)]
-                hash: String,
-            }
-            conn.without_transaction(|c| diesel::sql_query(sql).get_result::<Hash>(c)).unwrap().hash
-        };
+        let hash = |sql: &str| db.query_text(sql).expect("a hash");
         let minted = hash(&format!("SELECT hash FROM receipt_events WHERE kind = 'mint' AND order_id = {paid}"));
         let check = |hash: &str| {
             let upper = hash[..12].to_uppercase();

@@ -191,6 +191,19 @@ impl TestDb {
             .unwrap_or_else(|e| panic!("{sql}: {e}"))
             .value
     }
+
+    /// One text from SQL (NULL as None).
+    pub fn query_text(&self, sql: &str) -> Option<String> {
+        #[derive(QueryableByName)]
+        struct Row {
+            #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Text>)]
+            value: Option<String>,
+        }
+        self.connect()
+            .without_transaction(|conn| diesel::sql_query(format!("SELECT ({sql}) AS value")).get_result::<Row>(conn))
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            .value
+    }
 }
 
 impl Drop for TestDb {
