@@ -283,7 +283,12 @@ impl OrderView {
         for reminder in &self.reminders {
             text.push(format!(
                 "{:<12} {} of {} {}: {}; {}",
-                "reminder", reminder.level, reminder.issued_local, self.local.zone, reminder.asked, reminder.delivered
+                "reminder",
+                reminder.level,
+                reminder.issued_local,
+                self.local.zone,
+                reminder.asked,
+                reminder.delivered
             ));
         }
         if let Some(note) = &self.customer_note {

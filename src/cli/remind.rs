@@ -58,7 +58,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         true => None,
         false => opts.server.configured()?,
     };
-    let ways = Ways { server: server.as_ref(), out_dir: opts.out_dir.as_deref() };
+    let ways = Ways { server: server.as_ref(), out_dir: opts.out_dir.as_deref(), hand_over: false };
     if opts.due {
         return due(&mut db, ways, &opts);
     }
@@ -101,6 +101,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Delivery::Sent(to) => {
             eprintln!("sent reminder {level} of invoice {} (order {order}){unchanged} to {to}", done.invoice)
         }
+        Delivery::Handed(_) => {}
         Delivery::Printed(path) => eprintln!(
             "wrote reminder {level} of invoice {} (order {order}){unchanged} for the post: {}",
             done.invoice,
@@ -128,7 +129,7 @@ fn row(planned: &Planned, delivery: Option<&Delivery>) -> Row {
     let to = match (delivery, &planned.to) {
         (Some(Delivery::Printed(path)), _) => path.display().to_string(),
         (Some(Delivery::Sent(to)), _) | (None, Some(to)) => to.clone(),
-        (None, None) => "(post)".to_string(),
+        (None, None) | (Some(Delivery::Handed(_)), _) => "(post)".to_string(),
     };
     Row {
         stringer: planned.tenant.handle().to_string(),

@@ -20,6 +20,8 @@ pub enum Delivery {
     Sent(String),
     /// Written for the post, to this file.
     Printed(PathBuf),
+    /// For the post, handed over as these PDF bytes (the counter's download).
+    Handed(Vec<u8>),
 }
 
 /// A reminder done: issued now or before, and delivered.
@@ -33,11 +35,20 @@ pub struct Reminded {
     pub delivery: Delivery,
 }
 
-/// Where reminders go that have no e-mail address: a directory for the post.
+/// The ways a reminder goes: by e-mail over the server, and for the post (a customer
+/// without e-mail address) into a directory, or handed over as the PDF itself.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ways<'a> {
     pub server: Option<&'a SmtpUrl>,
     pub out_dir: Option<&'a Path>,
+    pub hand_over: bool,
+}
+
+impl Ways<'_> {
+    /// Whether a reminder for the post can go.
+    fn by_post(&self) -> bool {
+        self.out_dir.is_some() || self.hand_over
+    }
 }
 
 /// `remind ORDER`: the next reminder of one of the tenant's invoices, as soon as the invoice
@@ -76,8 +87,8 @@ fn ready(db: &mut Db, ways: Ways, tenant: &Tenant, invoice: &Invoice) -> Result<
             server.check()
         }
         (true, Ways { server: None, .. }) => Err(Error::NoMailServer),
-        (false, Ways { out_dir: Some(_), .. }) => Ok(()),
-        (false, Ways { out_dir: None, .. }) => Err(no_address(order)),
+        (false, ways) if ways.by_post() => Ok(()),
+        (false, _) => Err(no_address(order)),
     }
 }
 
@@ -243,6 +254,10 @@ fn deliver(
             db.write(|conn| reminders::delivered(conn, tenant, order, level, true))?;
             Delivery::Printed(path)
         }
+        (None, Ways { hand_over: true, .. }) => {
+            db.write(|conn| reminders::delivered(conn, tenant, order, level, true))?;
+            Delivery::Handed(bytes)
+        }
         (None, Ways { out_dir: None, .. }) => return Err(no_address(order)),
     };
     Ok(Reminded { order, invoice: invoice.number, reminder, fresh, delivery })
@@ -263,6 +278,7 @@ pub struct Planned<'a> {
     /// The open amount and the fee.
     pub asked: (Price, Price),
     pub currency: String,
+    pub customer: Option<String>,
     /// The customer's e-mail address; None: for the post.
     pub to: Option<String>,
     /// Issued before, delivered now unchanged.
@@ -331,7 +347,7 @@ pub fn remind_due(
             ready(db, ways, tenant, invoice)?;
         }
         for (planned, invoice) in &planned {
-            if planned.to.is_none() && ways.out_dir.is_none() {
+            if planned.to.is_none() && !ways.by_post() {
                 run.to_print += 1;
                 each(&Step::ToPrint(planned));
                 continue;
@@ -410,6 +426,7 @@ fn plan<'a>(
                 level,
                 asked,
                 currency: invoice.order.currency.to_string(),
+                customer: invoice.order.customer.clone(),
                 to: invoice.order.email.clone(),
                 issued,
             },

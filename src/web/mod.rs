@@ -10,6 +10,7 @@ mod form;
 mod intake;
 mod pages;
 mod problem;
+mod reminders;
 mod session;
 mod words;
 
@@ -129,6 +130,8 @@ fn router(counter: Shared) -> Router {
         .route("/orders/{id}/receipt.pdf", get(pages::receipt_pdf))
         .route("/orders/{id}/label.pdf", get(pages::label_pdf))
         .route("/payments/import", get(bank::form).post(bank::import))
+        .route("/reminders", get(reminders::list))
+        .route("/reminders/{id}", post(reminders::remind))
         .route("/takings", get(day::takings))
         .route("/strings", get(day::strings))
         .route("/customers", get(customers::list))

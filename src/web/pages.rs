@@ -334,7 +334,7 @@ pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) 
     Ok(pdf_response(labels.pdf.unwrap_or_default(), &labels.file_name))
 }
 
-fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {
+pub(super) fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {
     (
         [
             (header::CONTENT_TYPE, "application/pdf".to_string()),

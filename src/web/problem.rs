@@ -181,6 +181,17 @@ pub fn explain(error: &Error, w: &Words) -> String {
         .replace("{number}", &number.to_string())
         .replace("{on}", on)
         .replace("{to}", to),
+        // The reason is the command line's words: shown when it names no command.
+        Error::NotRemindable { why, .. } if w.lang == "en" && !why.contains('`') && !why.contains("--") => {
+            error.to_string()
+        }
+        Error::NotRemindable { order, .. } => say([
+            "Order {order} gets no reminder now: nothing was changed.",
+            "Auftrag {order} bekommt jetzt keine Mahnung: nichts wurde geändert.",
+            "La commande {order} ne reçoit pas de rappel maintenant : rien n'a changé.",
+            "L'ordine {order} non riceve ora un sollecito: nulla è cambiato.",
+        ])
+        .replace("{order}", &order.to_string()),
         Error::NoPrice { order } => say([
             "Order {order} has no price, and a receipt needs one.",
             "Auftrag {order} hat keinen Preis, und ein Beleg braucht einen.",

@@ -97,6 +97,13 @@ pub struct Words {
     pub import: &'static str,
     /// Beside an order's credit notes.
     pub credited_by: &'static str,
+    /// `/reminders`: its title, the level, the channel of a customer without e-mail.
+    pub reminders: &'static str,
+    pub level: &'static str,
+    pub by_post: &'static str,
+    /// "Payments booked after DATE are not known yet."
+    pub bank_known: fn(&str) -> String,
+    pub no_bank_file: &'static str,
     /// How a credit's money went back, and its choice when none did.
     pub refund: &'static str,
     pub no_refund: &'static str,
@@ -173,6 +180,11 @@ static EN: Words = Words {
     dry_run: "Only show what it would do",
     import: "Import",
     credited_by: "Credited by",
+    reminders: "Reminders",
+    level: "Level",
+    by_post: "by post (the PDF to print)",
+    bank_known: |day| format!("Payments booked after {day} are not known yet (the last bank file imported)."),
+    no_bank_file: "No bank file was imported yet: payments by transfer are not known.",
     refund: "Refund",
     no_refund: "none",
     all_left: "all that is left",
@@ -236,6 +248,13 @@ static DE: Words = Words {
     dry_run: "Nur zeigen, was geschähe",
     import: "Einlesen",
     credited_by: "Gutgeschrieben mit",
+    reminders: "Mahnungen",
+    level: "Stufe",
+    by_post: "per Post (das PDF zum Drucken)",
+    bank_known: |day| {
+        format!("Zahlungen mit Buchung nach dem {day} sind noch nicht bekannt (letzte Bankdatei).")
+    },
+    no_bank_file: "Noch keine Bankdatei importiert: Überweisungen sind nicht bekannt.",
     refund: "Rückerstattung",
     no_refund: "keine",
     all_left: "alles Offene",
@@ -299,6 +318,13 @@ static FR: Words = Words {
     dry_run: "Montrer seulement ce qui serait fait",
     import: "Importer",
     credited_by: "Crédité par",
+    reminders: "Rappels",
+    level: "Niveau",
+    by_post: "par courrier (le PDF à imprimer)",
+    bank_known: |day| {
+        format!("Les paiements comptabilisés après le {day} ne sont pas encore connus (dernier fichier bancaire).")
+    },
+    no_bank_file: "Aucun fichier bancaire importé : les virements ne sont pas connus.",
     refund: "Remboursement",
     no_refund: "aucun",
     all_left: "tout le reste",
@@ -362,6 +388,13 @@ static IT: Words = Words {
     dry_run: "Mostra solo cosa farebbe",
     import: "Importa",
     credited_by: "Accreditato con",
+    reminders: "Solleciti",
+    level: "Livello",
+    by_post: "per posta (il PDF da stampare)",
+    bank_known: |day| {
+        format!("I pagamenti contabilizzati dopo il {day} non sono ancora noti (ultimo file bancario).")
+    },
+    no_bank_file: "Nessun file bancario importato: i bonifici non sono noti.",
     refund: "Rimborso",
     no_refund: "nessuno",
     all_left: "tutto il resto",

@@ -23,7 +23,16 @@ fn mailing_shop(db: &TestDb) -> Shop<'_> {
     shop.stefan_with_invoices(&[]);
     shop.profile(
         "stefan",
-        &["--email", "stefan@example.ch", "--language", "de", "--reminder-fee", "2=5.00", "--reminder-fee", "3=10"],
+        &[
+            "--email",
+            "stefan@example.ch",
+            "--language",
+            "de",
+            "--reminder-fee",
+            "2=5.00",
+            "--reminder-fee",
+            "3=10",
+        ],
     );
     shop
 }
@@ -76,7 +85,13 @@ fn qr_amount_and_reference(pdf: &std::path::Path) -> (String, String) {
 fn reminder_events(db: &TestDb) -> Vec<(i64, String, String)> {
     journaled(db, "reminder")
         .iter()
-        .map(|e| (e["order"].as_i64().unwrap(), e["old"].as_str().unwrap().into(), e["new"].as_str().unwrap().into()))
+        .map(|e| {
+            (
+                e["order"].as_i64().unwrap(),
+                e["old"].as_str().unwrap().into(),
+                e["new"].as_str().unwrap().into(),
+            )
+        })
         .collect()
 }
 
@@ -393,7 +408,12 @@ fn a_dry_run_writes_the_message_and_issues_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let eml = dir.path().join("reminder.eml");
     let keys = tempfile::tempdir().unwrap();
-    let out = at(&db, keys.path(), "2026-12-01 09:00:00", &["remind", &order, "--dry-run", "-o", eml.to_str().unwrap()]);
+    let out = at(
+        &db,
+        keys.path(),
+        "2026-12-01 09:00:00",
+        &["remind", &order, "--dry-run", "-o", eml.to_str().unwrap()],
+    );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let message = std::fs::read(&eml).unwrap();
     let (subject, pdf, _) = opened(&message, dir.path());
@@ -402,6 +422,11 @@ fn a_dry_run_writes_the_message_and_issues_nothing() {
     assert_eq!(reminders(&db), 0);
     // The same file again is no change; a different one is refused.
     std::fs::write(&eml, b"other").unwrap();
-    let out = at(&db, keys.path(), "2026-12-01 09:00:00", &["remind", &order, "--dry-run", "-o", eml.to_str().unwrap()]);
+    let out = at(
+        &db,
+        keys.path(),
+        "2026-12-01 09:00:00",
+        &["remind", &order, "--dry-run", "-o", eml.to_str().unwrap()],
+    );
     assert_eq!(out.code, 73, "{}", out.stderr);
 }

@@ -200,7 +200,9 @@ impl TestDb {
             value: Option<String>,
         }
         self.connect()
-            .without_transaction(|conn| diesel::sql_query(format!("SELECT ({sql}) AS value")).get_result::<Row>(conn))
+            .without_transaction(|conn| {
+                diesel::sql_query(format!("SELECT ({sql}) AS value")).get_result::<Row>(conn)
+            })
             .unwrap_or_else(|e| panic!("{sql}: {e}"))
             .value
     }

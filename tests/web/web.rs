@@ -1144,3 +1144,60 @@ on_both_backends! {
         assert!(takings.contains("Ladenkasse") || takings.contains("till"), "{takings}");
     }
 }
+
+on_both_backends! {
+    fn the_owner_sees_what_reminders_are_due_and_reminds_once(db: TestDb) {
+        let shop = Shop::new(&db);
+        shop.stringer("anna", "Anna Muster", &["--email", "shop@example.ch", "--iban", "CH93 0076 2011 6238 5295 7", "--postcode", "8001", "--town", "Zürich", "--country", "CH"]);
+        shop.stringer("ben", "ben", &[]);
+        shop.account("olga", "anna", "owner").account("anna", "anna", "staff").account("ben", "ben", "owner");
+        let mailed = shop.minted("anna", &["--customer", "Roger <script>", "--price", "55", "--email", "roger@example.com"], "2026-03-02 10:00");
+        let posted = shop.minted("anna", &["--customer", "Iga", "--price", "40"], "2026-03-03 10:00");
+        for order in [&mailed, &posted] {
+            ok(&db, &["order", "pickup", order]);
+        }
+        let sink = support::smtp::Sink::start(support::smtp::Behaviour::Accept);
+        let server = Server::start(&db, &["--smtp-url", &sink.url(None)]);
+
+        // Staff do not see the owner's page.
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        assert_eq!(anna.get("/reminders").status, 403);
+
+        let mut olga = Browser::new(&server);
+        olga.log_in("olga", PASSWORD);
+        let page = olga.get("/reminders");
+        assert_eq!(page.status, 200, "{}", page.text());
+        let text = page.text();
+        assert!(text.contains("2026-0001") && text.contains("roger@example.com") && text.contains("55.00 CHF"), "{text}");
+        assert!(text.contains("Roger &#60;script&#62;") && !text.contains("<script>"), "escaped: {text}");
+        assert!(text.contains("2026-0002") && text.contains("by post"), "{text}");
+        assert!(text.contains("No bank file was imported yet"), "{text}");
+        assert_eq!(text.matches(">Remind</button>").count(), 2, "{text}");
+        let csrf = page.csrf();
+
+        // A forged post (no token) and another stringer's owner change nothing.
+        assert_eq!(olga.post(&format!("/reminders/{mailed}"), &[]).status, 403);
+        let mut ben = Browser::new(&server);
+        ben.log_in("ben", PASSWORD);
+        let bens = ben.get("/reminders").csrf();
+        assert_eq!(ben.post(&format!("/reminders/{mailed}"), &[("csrf", &bens)]).status, 404);
+        assert_eq!(db.query_i64("SELECT count(*) FROM reminders"), Some(0));
+
+        // Remind: e-mailed once; posted again, refused saying what was sent when.
+        let sent = olga.post(&format!("/reminders/{mailed}"), &[("csrf", &csrf)]);
+        assert_eq!(sent.status, 303, "{}", sent.text());
+        assert_eq!(sink.received().len(), 1);
+        let again = olga.post(&format!("/reminders/{mailed}"), &[("csrf", &csrf)]);
+        assert_eq!(again.status, 422, "{}", again.text());
+        assert!(again.text().contains("reminder 1 was sent to roger@example.com"), "{}", again.text());
+        // For the post: issued, and its PDF comes back to print.
+        let printed = olga.post(&format!("/reminders/{posted}"), &[("csrf", &csrf)]);
+        assert_eq!(printed.status, 200, "{}", printed.text());
+        assert!(printed.body.starts_with(b"%PDF"), "a PDF to print");
+        assert_eq!(db.query_i64("SELECT count(*) FROM reminders WHERE printed_at IS NOT NULL"), Some(1));
+        let page = olga.get("/reminders").text();
+        assert!(!page.contains(">Remind</button>"), "nothing due any more: {page}");
+        assert_eq!(journaled(&db, "reminder").len(), 2);
+    }
+}
