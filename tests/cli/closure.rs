@@ -247,7 +247,7 @@ on_both_backends! {
             .expect("xmllint runs (Debian's libxml2-utils; the test command installs it)");
         assert!(validated.status.success(), "{}", String::from_utf8_lossy(&validated.stderr));
         let index = std::fs::read_to_string(dir.join("index.xml")).unwrap();
-        for table in ["documents.csv", "document_lines.csv", "document_vat.csv", "payments.csv", "journal.csv", "closures.csv"] {
+        for table in ["documents.csv", "document_lines.csv", "document_vat.csv", "payments.csv", "reminders.csv", "journal.csv", "closures.csv"] {
             assert!(index.contains(&format!("<URL>{table}</URL>")), "{table} in {index}");
             assert!(dir.join(table).exists(), "{table}");
         }

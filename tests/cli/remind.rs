@@ -208,8 +208,20 @@ on_both_backends! {
         let refused = fails(&db, 1, &["void", "--order", &a, "--reason", "oops"]);
         assert!(refused.contains("credit"), "{refused}");
 
-        // The chain verifies with the reminders in it.
+        // The chain verifies with the reminders in it, and the auditor's export lists the
+        // year's reminders with their check values.
         ok(&db, &["audit", "--verify"]);
+        let exported = tempfile::tempdir().unwrap();
+        ok(&db, &["export", "--auditor", "--year", "2026", "--out-dir", exported.path().to_str().unwrap()]);
+        let rows = std::fs::read_to_string(exported.path().join("reminders.csv")).unwrap();
+        let rows: Vec<Vec<&str>> = rows.lines().map(|l| l.split(';').collect()).collect();
+        let summary: Vec<(&str, &str, &str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2], r[6], r[9])).collect();
+        assert_eq!(summary, [
+            ("2026-0001", "1", "01.12.2026", "55.00", "email"),
+            ("2026-0002", "1", "01.12.2026", "40.00", "email"),
+            ("2026-0001", "2", "12.12.2026", "60.00", "email"),
+        ]);
+        assert_eq!(rows[0][11], check, "the check value the document prints");
     }
 }
 

@@ -176,7 +176,29 @@ const CLOSURES: Table = Table {
     refers_to: None,
 };
 
-const TABLES: [&Table; 6] = [&DOCUMENTS, &LINES, &VAT, &PAYMENTS, &JOURNAL, &CLOSURES];
+const REMINDERS: Table = Table {
+    file: "reminders.csv",
+    name: "reminders",
+    description: "Reminders of unpaid invoices issued in the year: not numbered documents, each an invoice's level",
+    columns: &[
+        col("number", "The invoice reminded (its number)", Text),
+        col("level", "1 payment reminder, 2 second, 3 final", Number(0)),
+        col("date", "The day it was issued", Day),
+        col("issued_at", "When it was issued (ISO 8601, local time)", Text),
+        col("open", "What the invoice still asked: its total less its credit notes", Number(2)),
+        col("fee", "The fee of its level (outside the VAT base)", Number(2)),
+        col("asked", "What it asked: the open amount and the fee", Number(2)),
+        col("currency", "ISO 4217", Text),
+        col("due", "Its new last day to pay", Day),
+        col("delivered", "email, or post", Text),
+        col("delivered_on", "The day it was first sent, or written for the post", Day),
+        col("check", "The check value it prints (its journal event's hash)", Text),
+    ],
+    keys: 2,
+    refers_to: Some("documents"),
+};
+
+const TABLES: [&Table; 7] = [&DOCUMENTS, &LINES, &VAT, &PAYMENTS, &REMINDERS, &JOURNAL, &CLOSURES];
 
 /// What the export wrote.
 #[derive(Debug)]
@@ -256,7 +278,7 @@ fn gather(
     year: i32,
     tables: &mut [Csv],
 ) -> Result<(String, Option<String>), Error> {
-    let [documents, lines, vat, payments, journal, closures] = tables else {
+    let [documents, lines, vat, payments, reminders, journal, closures] = tables else {
         return Err(Error::Internal { what: "the auditor's export", detail: "a table is missing".into() });
     };
     let zone = tenant.zone();
@@ -353,6 +375,29 @@ fn gather(
             [&mut *documents, &mut *lines, &mut *vat, &mut *payments],
         )?;
     }
+    for reminder in crate::db::reminders::in_period(conn, tenant, (from, until))? {
+        let invoice = originals_number(conn, tenant, reminder.order)?;
+        let check = crate::db::reminders::issuing_hash(conn, tenant, reminder.order, reminder.level)?;
+        let delivered = match (reminder.sent_at, reminder.printed_at) {
+            (Some(_), _) => "email",
+            (None, Some(_)) => "post",
+            (None, None) => "",
+        };
+        reminders.push(&[
+            invoice,
+            reminder.level.to_string(),
+            day(reminder.issued_at),
+            format_iso_local(reminder.issued_at, zone),
+            money(reminder.open.0),
+            money(reminder.fee.0),
+            money(reminder.asked().0),
+            reminder.currency.to_string(),
+            dotted(reminder.due_on),
+            delivered.into(),
+            reminder.delivered().map(day).unwrap_or_default(),
+            check.unwrap_or_default(),
+        ])?;
+    }
     chain::for_each_between(conn, tenant, (from, until), |e| {
         let number = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
         let text = |t: Option<String>| t.unwrap_or_default();
@@ -382,6 +427,11 @@ fn gather(
     }
     let (report, broken) = verify_report(conn, tenant)?;
     Ok((report, broken))
+}
+
+/// The receipt number of one of the tenant's orders (a reminded invoice's).
+fn originals_number(conn: &mut DbConn, tenant: &Tenant, order: crate::domain::OrderId) -> Result<String, Error> {
+    Ok(crate::db::orders::find(conn, tenant, order)?.number.map(|n| n.to_string()).unwrap_or_default())
 }
 
 /// A credit note's rows: the document, its line, its VAT, and the money paid back.
