@@ -460,6 +460,12 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
             .filter_map(|row| Document::of(&row.kind, row.order_id, row.year, row.first_seq))
             .collect();
         let contents = document_hash::hashes(conn, tenant.id().0, &documents)?;
+        let reminded: Vec<i64> = page
+            .iter()
+            .filter(|row| row.kind == EventKind::Reminder.as_str())
+            .filter_map(|row| row.order_id)
+            .collect();
+        let reminders = super::reminders::of_orders(conn, tenant, &reminded)?;
         let ids: Vec<i64> = page.iter().map(|row| row.id).collect();
         let kept: HashMap<i64, (String, Option<String>, Option<String>)> = event_values::table
             .filter(event_values::event_id.eq_any(&ids))
@@ -505,6 +511,22 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
                     return Ok(finish(seq - 1, None, Some(broken(seq, what.into()))));
                 }
             }
+            if row.kind == EventKind::Reminder.as_str() {
+                // A reminder's frozen content is the event's own `new` value.
+                let level = row.old_value.as_deref().and_then(|l| l.parse::<i32>().ok());
+                let issued = row
+                    .order_id
+                    .and_then(|order| reminders.get(&order))
+                    .and_then(|all| all.iter().find(|r| Some(r.level.get()) == level));
+                if issued.map(|r| r.journaled()) != row.new_value {
+                    let order = row.order_id.unwrap_or_default();
+                    let what = format!(
+                        "the reminder it issued (order {order}, level {}) no longer matches it (changed or removed)",
+                        row.old_value.as_deref().unwrap_or("?")
+                    );
+                    return Ok(finish(seq - 1, None, Some(broken(seq, what))));
+                }
+            }
             if let Some((salt, old, new)) = kept.get(&row.id) {
                 let digest = |value: &Option<String>| {
                     value.as_deref().map(|v| super::events::personal::digest(salt, v))
@@ -547,6 +569,16 @@ pub fn verify(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Error> {
     if !head_holds {
         let what = "the chain's head does not stand on its last event (events removed from the end, or the head rewritten)";
         return Ok(finish(events, None, Some(broken(events, what.into()))));
+    }
+    let issued: i64 = tenant.reminders().count().get_result(conn)?;
+    let journaled: i64 = tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Reminder.as_str()))
+        .count()
+        .get_result(conn)?;
+    if issued != journaled {
+        let what = format!("{issued} reminders are stored and {journaled} journaled: a reminder was written outside the program");
+        return Ok(finish(events, None, Some(broken(events, what))));
     }
     Ok(finish(events, Some(prev), None))
 }

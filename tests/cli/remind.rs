@@ -273,6 +273,18 @@ on_both_backends! {
         let refused = remind(&db, "2027-01-10 09:00:00", &url, &[&orders[2]]);
         assert_eq!(refused.code, 1);
         assert!(refused.stderr.contains("names invoice 2026-0003 and waits in `receipts payments list --open`"), "{}", refused.stderr);
+
+        // A reminder's fee lowered behind the program's back: the journal names it.
+        ok(&db, &["audit", "--verify"]);
+        let unguarded = match db.backend {
+            Backend::Postgres => "ALTER TABLE reminders DISABLE TRIGGER USER;",
+            Backend::Sqlite => "DROP TRIGGER reminders_frozen_on_update;",
+        };
+        db.execute(&format!("{unguarded} UPDATE reminders SET fee_minor = 0 WHERE level = 2 AND order_id = {}", orders[0])).unwrap();
+        let audit = run(&db, &["audit", "--verify"]);
+        assert_eq!(audit.code, 1, "{}", audit.stderr);
+        let all = format!("{}{}", audit.stdout, audit.stderr);
+        assert!(all.contains(&format!("the reminder it issued (order {}, level 2) no longer matches it", orders[0])), "{all}");
     }
 }
 

@@ -179,7 +179,8 @@ const CLOSURES: Table = Table {
 const REMINDERS: Table = Table {
     file: "reminders.csv",
     name: "reminders",
-    description: "Reminders of unpaid invoices issued in the year: not numbered documents, each an invoice's level",
+    description:
+        "Reminders of unpaid invoices issued in the year: not numbered documents, each an invoice's level",
     columns: &[
         col("number", "The invoice reminded (its number)", Text),
         col("level", "1 payment reminder, 2 second, 3 final", Number(0)),
@@ -430,7 +431,11 @@ fn gather(
 }
 
 /// The receipt number of one of the tenant's orders (a reminded invoice's).
-fn originals_number(conn: &mut DbConn, tenant: &Tenant, order: crate::domain::OrderId) -> Result<String, Error> {
+fn originals_number(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: crate::domain::OrderId,
+) -> Result<String, Error> {
     Ok(crate::db::orders::find(conn, tenant, order)?.number.map(|n| n.to_string()).unwrap_or_default())
 }
 
