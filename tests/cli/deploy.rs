@@ -61,6 +61,13 @@ fn the_documented_roles_run_the_shop() {
     ok_as(&app, &["mint", "--order", &copy, "--at", "2025-05-03 10:00", "--backdate"]);
     ok_as(&app, &["void", "--order", &copy, "--reason", "frame cracked"]);
     ok_as(&app, &["void", "--number", "2025-0003..2025-0004", "--stringer", "zoe", "--reason", "lost"]);
+    // An unpaid invoice handed over and reminded, for the post.
+    let unpaid = ok_as(&app, &["order", "add", "--stringer", "zoe", "--customer", "Iga", "--price", "40"]);
+    ok_as(&app, &["mint", "--order", &unpaid, "--at", "2025-05-04 10:00", "--backdate"]);
+    ok_as(&app, &["order", "pickup", &unpaid]);
+    ok_as(&app, &["stringer", "edit", "zoe", "--reminder-fee", "2=5"]);
+    let post = tempfile::tempdir().unwrap();
+    ok_as(&app, &["remind", &unpaid, "--out-dir", post.path().to_str().unwrap()]);
     ok_as(&app, &["resync-counters"]);
     let sample = format!("{}/fixtures/v1/sample.csv", env!("CARGO_MANIFEST_DIR"));
     ok_as(&app, &["migrate-v1", &sample, "--timezone", "Europe/Zurich"]);
