@@ -254,6 +254,11 @@ struct StringerView {
     pickup_note: Option<String>,
     /// The VAT rates, each from its date on.
     vat_rates: Vec<RateRow>,
+    remind_after_days: i32,
+    remind_every_days: i32,
+    remind_from: Option<String>,
+    /// The fee of reminder levels 1, 2 and 3 (none: null).
+    reminder_fees: [Option<String>; 3],
     created_at: String,
     years: Vec<YearRow>,
 }
@@ -316,7 +321,9 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
-    let ops::stringers::Shown { stringer, counters, rates } = ops::stringers::show(&mut db, &opts.handle)?;
+    let ops::stringers::Shown { stringer, counters, rates, reminders } =
+        ops::stringers::show(&mut db, &opts.handle)?;
+    let reminders_line = reminders_line(&reminders);
     let years: Vec<YearRow> = counters
         .into_iter()
         .map(|(year, counter)| YearRow { year, counter, next: ReceiptNumber::new(year, counter + 1) })
@@ -350,6 +357,10 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
             .iter()
             .map(|(from, rate)| RateRow { from: from.to_string(), rate: rate.to_string() })
             .collect(),
+        remind_after_days: reminders.after_days,
+        remind_every_days: reminders.every_days,
+        remind_from: reminders.from.map(|day| day.to_string()),
+        reminder_fees: reminders.fees.map(|fee| fee.map(|f| f.to_string())),
         created_at: format_utc(stringer.created_at),
         years,
     };
@@ -394,6 +405,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         ("invoices", Some(&payment)),
         ("turnaround", Some(&turnaround)),
         ("pickup", view.pickup_note.as_ref()),
+        ("reminders", Some(&reminders_line)),
         ("language", view.language.as_ref()),
     ];
     let text: Vec<String> =
@@ -489,21 +501,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         &reminders,
     )?;
     if let Some(settings) = settings {
-        let fees: Vec<String> = Level::ALL
-            .iter()
-            .map(|&level| match settings.fee(level) {
-                Some(fee) => format!("{level}: {fee}"),
-                None => format!("{level}: none"),
-            })
-            .collect();
-        eprintln!(
-            "reminders of {}: the first {} days after the due date, the next {} days after each; fees {}{}",
-            opts.handle,
-            settings.after_days,
-            settings.every_days,
-            fees.join(", "),
-            settings.from.map(|from| format!("; invoices from {from} on")).unwrap_or_default()
-        );
+        eprintln!("reminders of {}: {}", opts.handle, reminders_line(&settings));
         if edited.is_none() {
             return Ok(());
         }
@@ -519,6 +517,25 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         None => eprintln!("stringer {} already has these values: nothing changed", opts.handle),
     }
     Ok(())
+}
+
+/// The reminder settings in a line: "7 days after the due date, then every 14 days; fees
+/// 1: none, 2: 5.00, 3: 10.00".
+fn reminders_line(settings: &crate::db::reminders::Settings) -> String {
+    let fees: Vec<String> = Level::ALL
+        .iter()
+        .map(|&level| match settings.fee(level) {
+            Some(fee) => format!("{level}: {fee}"),
+            None => format!("{level}: none"),
+        })
+        .collect();
+    format!(
+        "{} days after the due date, then every {} days; fees {}{}",
+        settings.after_days,
+        settings.every_days,
+        fees.join(", "),
+        settings.from.map(|from| format!("; invoices numbered from {from} on")).unwrap_or_default()
+    )
 }
 
 /// Today, in a zone.

@@ -23,15 +23,17 @@ pub struct Shown {
     /// (year, last number issued).
     pub counters: Vec<(i32, i64)>,
     pub rates: History,
+    pub reminders: Settings,
 }
 
-/// A stringer's profile, its counters and its VAT rates.
+/// A stringer's profile, its counters, its VAT rates and its reminder settings.
 pub fn show(db: &mut Db, handle: &str) -> Result<Shown, Error> {
     db.read(|conn| {
         let tenant = Tenant::load(conn, handle)?;
         let stringer = stringers::profile(conn, &tenant)?;
         let counters = counters::of_stringer(conn, &tenant, Series::Receipts)?;
-        Ok(Shown { stringer, counters, rates: vat::history(conn, &tenant)? })
+        let reminders = crate::db::reminders::settings(conn, &tenant)?;
+        Ok(Shown { stringer, counters, rates: vat::history(conn, &tenant)?, reminders })
     })
 }
 

@@ -420,6 +420,8 @@ on_both_backends! {
         }
         fails(&db, 2, &["stringer", "edit", "hans", "--remind-every", "0"]);
         assert_eq!(db.query_i64("SELECT reminder_fee_2_minor FROM stringers WHERE handle = 'hans'"), Some(250));
+        let shown = ok(&db, &["stringer", "show", "hans"]);
+        assert!(shown.contains("reminders    7 days after the due date, then every 14 days; fees 1: none, 2: 2.50, 3: none"), "{shown}");
         assert_eq!(db.query_i64("SELECT count(*) FROM stringers WHERE reminder_fee_1_minor IS NOT NULL"), Some(0));
     }
 }
