@@ -114,21 +114,30 @@ pub fn reminder(
             order: order_id,
             why: format!("it has no reminder {level}"),
         })?;
-    let mut receipt = reminder_document(conn, tenant, &reminder)?;
+    let order = orders::find(conn, tenant, order_id)?;
+    let issuer = issuer_of(conn, tenant, &order)?;
+    let mut receipt = reminder_document(conn, tenant, &reminder, &order, &issuer)?;
     receipt.check = super::reminders::issuing_hash(conn, tenant, order_id, level)?;
     Ok(receipt)
 }
 
-/// A reminder as a document, issued or drafted (then without a check value).
+/// A reminder of `order` (issued under `issuer`) as a document, issued or drafted (then
+/// without a check value).
 pub fn reminder_document(
     conn: &mut DbConn,
     tenant: &Tenant,
     reminder: &super::reminders::Reminder,
+    order: &Order,
+    issuer: &Issuer,
 ) -> Result<Receipt, Error> {
-    let (order_id, level) = (reminder.order, reminder.level);
-    let order = orders::find(conn, tenant, order_id)?;
-    let issuer = issuer_of(conn, tenant, &order)?;
-    let mut receipt = receipt(conn, tenant, order_id, Options::default())?;
+    let level = reminder.level;
+    // What a reminder prints of its invoice: the seller, the buyer, the number and dates;
+    // not its lines nor its VAT (a reminder asks the open amount), so neither is read.
+    let rates = match (order.vat_rate, issuer.business.charges_vat()) {
+        (None, true) => vat::history(conn, tenant)?,
+        _ => vat::History::default(),
+    };
+    let mut receipt = build(order, &[], issuer, tenant, &rates, Options::default(), None)?;
     let zone = issuer.zone;
     let amount = |minor: i64| Amount { minor, currency: reminder.currency.to_string() };
     let total = order.total().map_or(0, |t| t.0);
@@ -155,7 +164,7 @@ pub fn reminder_document(
     receipt.notes = None;
     receipt.vat = None;
     let message = format!("{} {}", receipt.title_text(), receipt.shown_number());
-    receipt.slip = slip(&order, &issuer, tenant, invoice, message, Some(asked))?;
+    receipt.slip = slip(order, issuer, tenant, invoice, message, Some(asked))?;
     receipt.check = None;
     Ok(receipt)
 }

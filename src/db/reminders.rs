@@ -107,6 +107,8 @@ pub struct Settings {
     pub from: Option<NaiveDate>,
     /// The fee of each level, if set.
     pub fees: [Option<Price>; 3],
+    /// The stringer's country (ISO 3166), whose law says which fees a reminder may ask.
+    pub country: Option<String>,
 }
 
 impl Settings {
@@ -116,7 +118,7 @@ impl Settings {
 }
 
 pub fn settings(conn: &mut DbConn, tenant: &Tenant) -> Result<Settings, Error> {
-    let (after_days, every_days, from, one, two, three): SettingsRow = tenant
+    let (after_days, every_days, from, one, two, three, country): SettingsRow = tenant
         .row()
         .select((
             stringers::remind_after_days,
@@ -125,12 +127,14 @@ pub fn settings(conn: &mut DbConn, tenant: &Tenant) -> Result<Settings, Error> {
             stringers::reminder_fee_1_minor,
             stringers::reminder_fee_2_minor,
             stringers::reminder_fee_3_minor,
+            stringers::country,
         ))
         .first(conn)?;
-    Ok(Settings { after_days, every_days, from, fees: [one, two, three].map(|fee| fee.map(Price)) })
+    let fees = [one, two, three].map(|fee| fee.map(Price));
+    Ok(Settings { after_days, every_days, from, fees, country })
 }
 
-type SettingsRow = (i32, i32, Option<NaiveDate>, Option<i64>, Option<i64>, Option<i64>);
+type SettingsRow = (i32, i32, Option<NaiveDate>, Option<i64>, Option<i64>, Option<i64>, Option<String>);
 
 /// What `stringer edit` changes of the settings; None leaves a value as it is.
 #[derive(Debug, Clone, Default)]
@@ -150,12 +154,7 @@ impl SettingsEdit {
 }
 
 /// Changes the settings; a fee the law of the stringer's country forbids is refused (65).
-pub fn edit_settings(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    country: Option<&str>,
-    edit: &SettingsEdit,
-) -> Result<Settings, Error> {
+pub fn edit_settings(conn: &mut DbConn, tenant: &Tenant, edit: &SettingsEdit) -> Result<Settings, Error> {
     let mut wanted = settings(conn, tenant)?;
     if let Some(days) = edit.after_days {
         wanted.after_days = days;
@@ -167,7 +166,9 @@ pub fn edit_settings(
         wanted.from = from;
     }
     for &(level, fee) in &edit.fees {
-        if let (Some(fee), Some(law)) = (fee.filter(|f| f.0 > 0), fee_forbidden(country, level)) {
+        if let (Some(fee), Some(law)) =
+            (fee.filter(|f| f.0 > 0), fee_forbidden(wanted.country.as_deref(), level))
+        {
             return Err(Error::Invalid {
                 field: "reminder-fee",
                 problem: format!("is {fee} for level {level}, but {law}"),
@@ -239,6 +240,8 @@ pub fn in_period(
 #[derive(Debug, Clone)]
 pub struct Invoice {
     pub order: Order,
+    /// The profile version it was issued under.
+    pub issuer: Issuer,
     pub number: ReceiptNumber,
     /// Its last day to pay, by the profile it was issued under.
     pub due_on: NaiveDate,
@@ -461,8 +464,8 @@ fn gather(
     Ok(unpaid
         .into_iter()
         .filter_map(|order| {
-            let issuer = order.issuer.and_then(|id| issuers.get(&id))?;
-            let due_on = order.due_on(issuer)?;
+            let issuer = order.issuer.and_then(|id| issuers.get(&id))?.clone();
+            let due_on = order.due_on(&issuer)?;
             let number = order.number?;
             let id = order.id.0;
             Some(Invoice {
@@ -472,6 +475,7 @@ fn gather(
                 delivered: order.returned_at.is_some() || sent.contains(&id),
                 waiting_payment: waiting.get(&id).copied(),
                 order,
+                issuer,
             })
         })
         .collect())
@@ -480,13 +484,7 @@ fn gather(
 /// Issues reminder `level` of the tenant's order `order` in the caller's write transaction:
 /// the order locked and judged again (the level must still be the next, the invoice still
 /// unpaid), the row and its journal event written. Returns the reminder.
-pub fn issue(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    order: OrderId,
-    level: Level,
-    country: Option<&str>,
-) -> Result<Reminder, Error> {
+pub fn issue(conn: &mut DbConn, tenant: &Tenant, order: OrderId, level: Level) -> Result<Reminder, Error> {
     let order = locked(conn, tenant, order)?;
     if let Some(why) = not_an_invoice(conn, tenant, &order)? {
         return Err(Error::NotRemindable { order: order.id, why });
@@ -500,7 +498,7 @@ pub fn issue(
             why: format!("reminder {level} of invoice {number} was issued meanwhile"),
         });
     }
-    let reminder = draft(conn, tenant, &order, level, country)?;
+    let reminder = draft(tenant, &order, level, &settings(conn, tenant)?);
     let now = reminder.issued_at;
     diesel::insert_into(reminders::table)
         .values((
@@ -521,21 +519,15 @@ pub fn issue(
 }
 
 /// Reminder `level` of `order` as it would be issued now (a dry run shows it; `issue`
-/// writes it): the open amount, the fee of its level unless the law of `country` forbids
-/// one, the new due date.
-pub fn draft(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    order: &Order,
-    level: Level,
-    country: Option<&str>,
-) -> Result<Reminder, Error> {
-    let fee = match fee_forbidden(country, level) {
+/// writes it): the open amount, the fee of its level unless the law of the stringer's
+/// country forbids one, the new due date.
+pub fn draft(tenant: &Tenant, order: &Order, level: Level, settings: &Settings) -> Reminder {
+    let fee = match fee_forbidden(settings.country.as_deref(), level) {
         Some(_) => Price(0),
-        None => settings(conn, tenant)?.fee(level).unwrap_or_default(),
+        None => settings.fee(level).unwrap_or_default(),
     };
     let now = now_utc();
-    Ok(Reminder {
+    Reminder {
         order: order.id,
         level,
         issued_at: now,
@@ -545,7 +537,7 @@ pub fn draft(
         due_on: reminder_due(local_date(now, tenant.zone())),
         sent_at: None,
         printed_at: None,
-    })
+    }
 }
 
 /// Notes the first delivery of a reminder: sent by e-mail, or written for the post.

@@ -5,7 +5,7 @@
 //! the next run sends unchanged, and a level is never issued twice.
 
 use crate::db::reminders::{self, Invoice, Next, NotNow, Reminder, Settings};
-use crate::db::{events, orders, receipts, stringers, Db, Tenant};
+use crate::db::{events, orders, receipts, stringers, Db, DbConn, Tenant};
 use crate::domain::{format_local, local_date, now_utc, Level, OrderId, Price, ReceiptNumber};
 use crate::error::Error;
 use crate::mail::{message_id, Outgoing, SmtpUrl};
@@ -60,7 +60,7 @@ pub fn remind(
     order: OrderId,
     again: bool,
 ) -> Result<Reminded, Error> {
-    let (invoice, country) = invoice_of(db, tenant, order)?;
+    let (invoice, settings) = db.read(|conn| invoice_of(conn, tenant, order))?;
     if again {
         let last = invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
             order,
@@ -69,12 +69,13 @@ pub fn remind(
         ready(db, ways, tenant, &invoice)?;
         return deliver(db, ways, tenant, &invoice, last, false, true);
     }
-    let settings = db.read(|conn| reminders::settings(conn, tenant))?;
     let today = local_date(now_utc(), tenant.zone());
-    let next = reminders::judge(&invoice, &settings, tenant.zone(), today, true)
-        .map_err(|not| refusal(db, tenant, &invoice, not))?;
+    let next = match reminders::judge(&invoice, &settings, tenant.zone(), today, true) {
+        Ok(next) => next,
+        Err(not) => return Err(db.read(|conn| refusal(conn, tenant, &invoice, not))?),
+    };
     ready(db, ways, tenant, &invoice)?;
-    go(db, ways, tenant, &invoice, next, country.as_deref())
+    go(db, ways, tenant, &invoice, next)
 }
 
 /// Refused before anything is issued: a reminder that could never go (no way to the
@@ -103,99 +104,75 @@ fn no_address(order: OrderId) -> Error {
     }
 }
 
-/// The reminder `remind ORDER --dry-run` would issue (or deliver unchanged), as a document.
+/// The reminder `remind ORDER --dry-run` would issue (or deliver unchanged), as a
+/// document, and the customer's e-mail address: read in one transaction.
 pub fn draft(
     db: &mut Db,
     tenant: &Tenant,
     order: OrderId,
     again: bool,
 ) -> Result<(Receipt, Option<String>), Error> {
-    let (invoice, country) = invoice_of(db, tenant, order)?;
-    let reminder = match again {
-        true => invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
-            order,
-            why: format!("invoice {} has no reminder yet to send again", invoice.number),
-        })?,
-        false => {
-            let settings = db.read(|conn| reminders::settings(conn, tenant))?;
-            let today = local_date(now_utc(), tenant.zone());
-            match reminders::judge(&invoice, &settings, tenant.zone(), today, true) {
-                Ok(Next::Deliver(reminder)) => reminder,
-                Ok(Next::Issue(level)) => {
-                    db.read(|conn| reminders::draft(conn, tenant, &invoice.order, level, country.as_deref()))?
-                }
-                Err(not) => return Err(refusal(db, tenant, &invoice, not)),
-            }
-        }
-    };
-    let receipt = db.read(|conn| match reminder.delivered().or(again.then_some(reminder.issued_at)) {
-        // Issued: as it was issued, with its check value.
-        Some(_) => receipts::reminder(conn, tenant, order, reminder.level),
-        None => issued_or_drafted(conn, tenant, &reminder),
-    })?;
-    Ok((receipt, invoice.order.email.clone()))
-}
-
-/// An undelivered reminder as issued (with its check value), a draft as drafted.
-fn issued_or_drafted(
-    conn: &mut crate::db::DbConn,
-    tenant: &Tenant,
-    reminder: &Reminder,
-) -> Result<Receipt, Error> {
-    let issued = reminders::of_order(conn, tenant, reminder.order)?.iter().any(|r| r == reminder);
-    match issued {
-        true => receipts::reminder(conn, tenant, reminder.order, reminder.level),
-        false => receipts::reminder_document(conn, tenant, reminder),
-    }
-}
-
-/// The unpaid invoice `order` and the stringer's country, or why it is none.
-fn invoice_of(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<(Invoice, Option<String>), Error> {
+    let today = local_date(now_utc(), tenant.zone());
     db.read(|conn| {
-        let found = orders::find(conn, tenant, order)?;
-        let invoice =
-            reminders::invoice(conn, tenant, found)?.map_err(|why| Error::NotRemindable { order, why })?;
-        Ok((invoice, stringers::profile(conn, tenant)?.business.country))
+        let (invoice, settings) = invoice_of(conn, tenant, order)?;
+        let email = invoice.order.email.clone();
+        let issued = match again {
+            true => invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
+                order,
+                why: format!("invoice {} has no reminder yet to send again", invoice.number),
+            })?,
+            false => match reminders::judge(&invoice, &settings, tenant.zone(), today, true) {
+                Ok(Next::Issue(level)) => {
+                    // Not issued: drafted as it would be, without a check value yet.
+                    let draft = reminders::draft(tenant, &invoice.order, level, &settings);
+                    let receipt =
+                        receipts::reminder_document(conn, tenant, &draft, &invoice.order, &invoice.issuer)?;
+                    return Ok((receipt, email));
+                }
+                Ok(Next::Deliver(issued)) => issued,
+                Err(not) => return Err(refusal(conn, tenant, &invoice, not)?),
+            },
+        };
+        // Issued: as it was issued, with its check value.
+        Ok((receipts::reminder(conn, tenant, order, issued.level)?, email))
     })
 }
 
+/// The unpaid invoice `order` and the stringer's reminder settings; or why it is no
+/// invoice.
+fn invoice_of(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> Result<(Invoice, Settings), Error> {
+    let found = orders::find(conn, tenant, order)?;
+    let invoice =
+        reminders::invoice(conn, tenant, found)?.map_err(|why| Error::NotRemindable { order, why })?;
+    Ok((invoice, reminders::settings(conn, tenant)?))
+}
+
 /// Why nothing is due, with what was sent when.
-fn refusal(db: &mut Db, tenant: &Tenant, invoice: &Invoice, not: NotNow) -> Error {
-    let sent = invoice.last().and_then(|last| {
-        let when = last.delivered()?;
-        let how = match (last.sent_at, db.read(|conn| last_recipient(conn, tenant, last)).ok().flatten()) {
+fn refusal(conn: &mut DbConn, tenant: &Tenant, invoice: &Invoice, not: NotNow) -> Result<Error, Error> {
+    let mut sent = String::new();
+    if let Some((last, when)) = invoice.last().and_then(|last| Some((last, last.delivered()?))) {
+        let how = match (last.sent_at, last_recipient(conn, tenant, last)?) {
             (Some(_), Some(to)) => format!("sent to {to}"),
             (Some(_), None) => "sent".to_string(),
             (None, _) => "written for the post".to_string(),
         };
-        Some(format!("reminder {} was {how} on {}; ", last.level, format_local(when, tenant.zone())))
-    });
-    Error::NotRemindable { order: invoice.order.id, why: format!("{}{}", sent.unwrap_or_default(), not.why) }
+        sent = format!("reminder {} was {how} on {}; ", last.level, format_local(when, tenant.zone()));
+    }
+    Ok(Error::NotRemindable { order: invoice.order.id, why: format!("{sent}{}", not.why) })
 }
 
 /// Whom a reminder was last e-mailed to.
-fn last_recipient(
-    conn: &mut crate::db::DbConn,
-    tenant: &Tenant,
-    reminder: &Reminder,
-) -> Result<Option<String>, Error> {
+fn last_recipient(conn: &mut DbConn, tenant: &Tenant, reminder: &Reminder) -> Result<Option<String>, Error> {
     crate::db::sends::last_reminder(conn, tenant, reminder.order, reminder.level)
         .map(|last| last.map(|(_, to)| to))
 }
 
 /// Issues the next level (or takes the one issued and undelivered) and delivers it.
-fn go(
-    db: &mut Db,
-    ways: Ways,
-    tenant: &Tenant,
-    invoice: &Invoice,
-    next: Next,
-    country: Option<&str>,
-) -> Result<Reminded, Error> {
+fn go(db: &mut Db, ways: Ways, tenant: &Tenant, invoice: &Invoice, next: Next) -> Result<Reminded, Error> {
     let order = invoice.order.id;
     let (reminder, fresh) = match next {
         Next::Deliver(reminder) => (reminder, false),
-        Next::Issue(level) => (db.write(|conn| reminders::issue(conn, tenant, order, level, country))?, true),
+        Next::Issue(level) => (db.write(|conn| reminders::issue(conn, tenant, order, level))?, true),
     };
     deliver(db, ways, tenant, invoice, reminder, fresh, false)
 }
@@ -332,16 +309,15 @@ pub fn remind_due(
     let mut run = Run::default();
     for tenant in tenants {
         let today = local_date(now_utc(), tenant.zone());
-        let (invoices, settings, country, known) = db.read(|conn| {
+        let (invoices, settings, known) = db.read(|conn| {
             Ok((
                 reminders::overdue(conn, tenant, today)?,
                 reminders::settings(conn, tenant)?,
-                stringers::profile(conn, tenant)?.business.country,
                 reminders::bank_known_until(conn, tenant)?,
             ))
         })?;
         run.bank_known_until.push((tenant.handle().to_string(), known));
-        let planned = plan(db, tenant, &invoices, &settings, country.as_deref(), today, &mut run)?;
+        let planned = plan(tenant, &invoices, &settings, today, &mut run);
         if let Some((_, invoice)) = planned.iter().find(|(p, _)| p.to.is_some()).filter(|_| !dry_run) {
             // Said before anything is issued: a server that is not there, once per stringer.
             ready(db, ways, tenant, invoice)?;
@@ -362,7 +338,7 @@ pub fn remind_due(
                 false => Some(Next::Issue(planned.level)),
             };
             let outcome = match next {
-                Some(next) => go(db, ways, tenant, invoice, next, country.as_deref()),
+                Some(next) => go(db, ways, tenant, invoice, next),
                 None => continue,
             };
             match outcome {
@@ -392,14 +368,12 @@ pub fn remind_due(
 
 /// The invoices of a run: those whose next reminder is due, with what each will ask.
 fn plan<'a>(
-    db: &mut Db,
     tenant: &'a Tenant,
     invoices: &[Invoice],
     settings: &Settings,
-    country: Option<&str>,
     today: NaiveDate,
     run: &mut Run,
-) -> Result<Vec<(Planned<'a>, Invoice)>, Error> {
+) -> Vec<(Planned<'a>, Invoice)> {
     let mut planned = Vec::new();
     for invoice in invoices {
         let next = match reminders::judge(invoice, settings, tenant.zone(), today, false) {
@@ -413,8 +387,7 @@ fn plan<'a>(
         let (level, asked, issued) = match &next {
             Next::Deliver(reminder) => (reminder.level, (reminder.open, reminder.fee), true),
             Next::Issue(level) => {
-                let draft =
-                    db.read(|conn| reminders::draft(conn, tenant, &invoice.order, *level, country))?;
+                let draft = reminders::draft(tenant, &invoice.order, *level, settings);
                 (*level, (draft.open, draft.fee), false)
             }
         };
@@ -433,5 +406,5 @@ fn plan<'a>(
             invoice.clone(),
         ));
     }
-    Ok(planned)
+    planned
 }

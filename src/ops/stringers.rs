@@ -52,8 +52,7 @@ pub fn edit(
             return Ok((edited, None));
         }
         // The fee a country forbids is judged by the profile as it now stands.
-        let country = stringers::profile(conn, &tenant)?.business.country;
-        let settings = crate::db::reminders::edit_settings(conn, &tenant, country.as_deref(), reminders)?;
+        let settings = crate::db::reminders::edit_settings(conn, &tenant, reminders)?;
         Ok((edited, Some(settings)))
     })
 }
