@@ -163,8 +163,7 @@ fn due(db: &mut crate::db::Db, ways: Ways, opts: &Opts) -> anyhow::Result<()> {
             rows.push(done);
         }
         Step::ToPrint(planned) if dry_run => {
-            rows.push(Row { to: "(to print: no e-mail address)".into(), ..row(planned, None) });
-            to_print.push(row(planned, None));
+            rows.push(Row { to: "(to print: no e-mail address)".into(), ..row(planned, None) })
         }
         Step::ToPrint(planned) => to_print.push(row(planned, None)),
         Step::Failed(planned, error) => eprintln!(

@@ -51,7 +51,7 @@ END;
 ALTER TABLE payments ADD COLUMN fee_minor BIGINT NOT NULL DEFAULT 0 CHECK (fee_minor >= 0);
 
 -- The unpaid invoices, found without reading the paid ones (a shop's orders are mostly paid).
-CREATE INDEX orders_unpaid_idx ON orders (stringer_id, strung_at)
+CREATE INDEX orders_unpaid_idx ON orders (stringer_id, id)
     WHERE receipt_number IS NOT NULL AND paid_at IS NULL AND voided_at IS NULL;
 
 DROP TRIGGER receipt_events_known_kinds;
