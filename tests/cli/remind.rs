@@ -124,6 +124,8 @@ on_both_backends! {
         assert!(body.contains("Unsere Rechnung 2026-0001 vom 2. März 2026, fällig am 22. März 2026, ist noch nicht bezahlt."), "{body}");
         assert!(body.contains("Zu zahlen: CHF 55.00"), "{body}");
         assert!(pdf.ends_with("stefan-2026-0001-reminder-1.pdf"));
+        // A PDF/A document of its own, titled by the invoice and its level.
+        super::receipt::check_pdf(&pdf, "2026-0001/1", &["Zahlungserinnerung", "Rechnung 2026-0001"]);
         assert_eq!(qr_amount_and_reference(&pdf), ("55.00".to_string(), qrr(id, 2026, 1)));
         let text = text_of(&pdf);
         for wanted in ["Zahlungserinnerung", "Rechnung 2026-0001", "Offener Betrag", "Bitte bezahlen Sie bis zum 11. Dezember 2026."] {
@@ -427,6 +429,38 @@ on_both_backends! {
 }
 
 #[test]
+fn orders_brought_in_by_migrate_v1_are_never_reminded() {
+    let db = TestDb::sqlite();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("v1.csv");
+    std::fs::write(
+        &file,
+        "v1_id,kind,stringer,customer,racket,string,tension,price,ordered_at,strung_at,paid_at,notes\n\
+         1,client,vera,Max,Pure Aero,RPM Blast,24 kg,45.00,2026-03-01,2026-03-02 10:00,,\n",
+    )
+    .unwrap();
+    ok(&db, &["migrate-v1", file.to_str().unwrap(), "--timezone", "Europe/Zurich"]);
+    let unpaid = db
+        .query_i64("SELECT min(id) FROM orders WHERE v1_kind IS NOT NULL AND receipt_number IS NOT NULL AND paid_at IS NULL AND kind = 'client' AND price_minor > 0 AND voided_at IS NULL")
+        .expect("the file's unpaid invoice")
+        .to_string();
+    ok(&db, &["order", "pickup", &unpaid]);
+    let url = Sink::start(Behaviour::Accept).url(None);
+    let out = remind(&db, "2026-12-01 09:00:00", &url, &[&unpaid]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("was brought in by migrate-v1"), "{}", out.stderr);
+    let out = remind(&db, "2026-12-01 09:00:00", &url, &["--due", "--dry-run"]);
+    assert_eq!(
+        (out.code, out.stdout.lines().count()),
+        (0, 2),
+        "a table without rows: {}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(reminders(&db), 0);
+}
+
+#[test]
 fn a_dry_run_writes_the_message_and_issues_nothing() {
     let db = TestDb::sqlite();
     mailing_shop(&db);
@@ -446,6 +480,14 @@ fn a_dry_run_writes_the_message_and_issues_nothing() {
     assert!(subject.starts_with("Zahlungserinnerung – Rechnung 2026-0001"), "{subject}");
     assert_eq!(qr_amount_and_reference(&pdf).0, "55.00");
     assert_eq!(reminders(&db), 0);
+    // In the invoice's language: an invoice issued in Italian is reminded in Italian.
+    ok(&db, &["stringer", "edit", "stefan", "--language", "it"]);
+    let italian = handed_over(&db, "30.00", Some("gianni@example.com"), 3);
+    let out = at(&db, keys.path(), "2026-12-01 09:00:00", &["remind", &italian, "--dry-run"]);
+    let (subject, pdf, body) = opened(out.stdout.as_bytes(), dir.path());
+    assert!(subject.starts_with("Sollecito di pagamento – Fattura 2026-0002"), "{subject}");
+    assert!(body.contains("non è ancora stata pagata"), "{body}");
+    assert!(text_of(&pdf).contains("Importo aperto"), "{}", text_of(&pdf));
     // The same file again is no change; a different one is refused.
     std::fs::write(&eml, b"other").unwrap();
     let out = at(
