@@ -359,3 +359,63 @@ on_both_backends! {
         in_the_browser(db, Screen::Desk);
     }
 }
+
+/// The owner's reminders on a phone: an overdue invoice listed with its amount and the
+/// customer's address, **Remind** pressed, the message at the mail server, and nothing due
+/// any more.
+async fn reminding_on_a_phone(db: &TestDb) {
+    let shop = Shop::new(db);
+    shop.stringer("anna", "Anna Muster", &["--email", "shop@example.ch"]).account("olga", "anna", "owner");
+    let flags = [
+        "--customer",
+        "Roger Müller",
+        "--racket",
+        "Pure Aero",
+        "--price",
+        "38",
+        "--email",
+        "roger@example.com",
+    ];
+    let order = shop.minted("anna", &flags, "2026-03-02 10:00");
+    ok(db, &["order", "pickup", &order]);
+    let sink = support::smtp::Sink::start(support::smtp::Behaviour::Accept);
+    let server = Server::start(db, &["--smtp-url", &sink.url(None)]);
+    let chrome = Chrome::start(Screen::Phone).await;
+    let c = chrome.client();
+    c.goto(&format!("{}/login", server.base)).await.unwrap();
+    c.find(Locator::Css("input[name=username]")).await.unwrap().send_keys("olga").await.unwrap();
+    c.find(Locator::Css("input[name=password]")).await.unwrap().send_keys(PASSWORD).await.unwrap();
+    click_to(c, button(c, "Log in").await, "nav").await;
+    click_to(c, c.find(Locator::LinkText("Reminders")).await.unwrap(), "table").await;
+    let row = c
+        .find(Locator::XPath("//tr[td[2][normalize-space()='Roger Müller']]"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        row.contains("2026-0001") && row.contains("38.00 CHF") && row.contains("roger@example.com"),
+        "{row}"
+    );
+    fits(c, Screen::Phone, "the reminders").await;
+    button(c, "Remind").await.click().await.unwrap();
+    // Back on the list, which has nothing due any more.
+    c.wait().for_element(Locator::XPath("//p[normalize-space()='Nothing here.']")).await.unwrap();
+    assert!(
+        c.find(Locator::XPath("//button[normalize-space()='Remind']")).await.is_err(),
+        "sent: {}",
+        text(c).await
+    );
+    assert_eq!(sink.received().len(), 1);
+    assert_eq!(sink.received()[0].to, ["roger@example.com"]);
+    assert_eq!(journaled(db, "reminder").len(), 1);
+    chrome.close().await;
+}
+
+on_both_backends! {
+    fn the_owner_reminds_an_overdue_invoice_on_a_phone(db: TestDb) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(reminding_on_a_phone(&db));
+    }
+}
