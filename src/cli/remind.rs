@@ -65,36 +65,23 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let named = opts.order.as_deref().unwrap_or_default();
     let (tenant, order) = opts.stringer.whose().order_named(&mut db, named)?;
     if opts.dry_run {
-        let (receipt, email) = reminders::draft(&mut db, &tenant, order, opts.again)?;
-        let bytes = match email {
-            Some(to) => {
-                let profile = db.read(|conn| crate::db::stringers::profile(conn, &tenant))?;
-                let sender = profile.sender()?;
-                let reminder = receipt.reminder.as_ref().expect("a reminder's document");
-                let outgoing = crate::mail::Outgoing {
-                    receipt: &receipt,
-                    from: (&profile.business.name, &sender),
-                    to: &to,
-                    pdf: crate::receipt::pdf::render(&receipt)?,
-                    filename: reminders::file_name(&tenant, reminder.invoice, reminder.level),
-                };
-                outgoing.message()?.formatted()
-            }
-            None => crate::receipt::pdf::render(&receipt)?,
-        };
+        let dry = reminders::dry_run(&mut db, &tenant, order, opts.again)?;
         match &opts.output {
-            None => output::Stdout.write_all(&bytes)?,
+            None => output::Stdout.write_all(&dry.bytes)?,
             Some(path) => {
-                crate::files::write_new(path, &bytes, "remind --dry-run")?;
-                eprintln!("wrote {} of order {order} to {}", receipt.title_text(), path.display());
+                crate::files::write_new(path, &dry.bytes, "remind --dry-run")?;
+                eprintln!("wrote the {} of order {order} to {}", dry.title, path.display());
             }
         }
         return Ok(());
     }
-    if server.is_none() && db.read(|conn| crate::db::orders::find(conn, &tenant, order))?.email.is_some() {
-        opts.server.server()?;
-    }
-    let done = reminders::remind(&mut db, ways, &tenant, order, opts.again)?;
+    let done = match reminders::remind(&mut db, ways, &tenant, order, opts.again) {
+        // An e-mail to send, and no server said: the flag to pass.
+        Err(crate::Error::NoMailServer) => {
+            return Err(opts.server.server().err().unwrap_or(crate::Error::NoMailServer).into())
+        }
+        done => done?,
+    };
     let level = done.reminder.level;
     let unchanged = if done.fresh || opts.again { "" } else { " (issued before, unchanged)" };
     match &done.delivery {
@@ -184,6 +171,10 @@ fn due(db: &mut crate::db::Db, ways: Ways, opts: &Opts) -> anyhow::Result<()> {
     }
     let run = match outcome {
         Ok(run) => run,
+        // An e-mail to send, and no server said: nothing was issued; the flag to pass.
+        Err(crate::Error::NoMailServer) => {
+            return Err(opts.server.server().err().unwrap_or(crate::Error::NoMailServer).into())
+        }
         Err(error) => {
             eprintln!("the run stopped: reminders issued and not sent go unchanged with the next run");
             return Err(error.into());

@@ -253,11 +253,6 @@ pub struct Invoice {
 }
 
 impl Invoice {
-    /// What it still asks: its total less its credit notes.
-    pub fn open(&self) -> Price {
-        self.order.owed().unwrap_or_default()
-    }
-
     /// The last reminder issued, if any.
     pub fn last(&self) -> Option<&Reminder> {
         self.reminders.last()
@@ -604,16 +599,4 @@ pub fn bank_known_until(conn: &mut DbConn, tenant: &Tenant) -> Result<Option<Nai
     let listed: Option<NaiveDate> =
         tenant.listed_payments().select(diesel::dsl::max(listed_payments::booked_on)).first(conn)?;
     Ok(applied.max(listed))
-}
-
-/// The level each of some orders reached, and when: for `order list --status overdue`.
-pub fn levels(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    orders: &[i64],
-) -> Result<HashMap<i64, (Level, NaiveDateTime)>, Error> {
-    Ok(of_orders(conn, tenant, orders)?
-        .into_iter()
-        .filter_map(|(order, reminders)| reminders.last().map(|last| (order, (last.level, last.issued_at))))
-        .collect())
 }

@@ -27,7 +27,6 @@ pub enum Delivery {
 /// A reminder done: issued now or before, and delivered.
 #[derive(Debug, Clone)]
 pub struct Reminded {
-    pub order: OrderId,
     pub invoice: ReceiptNumber,
     pub reminder: Reminder,
     /// False: issued by an earlier run whose delivery failed, delivered now unchanged.
@@ -104,16 +103,48 @@ fn no_address(order: OrderId) -> Error {
     }
 }
 
-/// The reminder `remind ORDER --dry-run` would issue (or deliver unchanged), as a
-/// document, and the customer's e-mail address: read in one transaction.
-pub fn draft(
-    db: &mut Db,
+/// What `remind ORDER --dry-run` writes: the message it would send (RFC 5322), or for a
+/// customer without e-mail the reminder's PDF; and the reminder's title.
+pub struct DryRun {
+    pub bytes: Vec<u8>,
+    pub title: &'static str,
+}
+
+/// The reminder `remind ORDER --dry-run` would issue (or deliver unchanged), nothing
+/// issued nor sent.
+pub fn dry_run(db: &mut Db, tenant: &Tenant, order: OrderId, again: bool) -> Result<DryRun, Error> {
+    let (receipt, email, profile) = db.read(|conn| {
+        let (receipt, email) = draft(conn, tenant, order, again)?;
+        Ok((receipt, email, stringers::profile(conn, tenant)?))
+    })?;
+    let pdf = pdf::render(&receipt)?;
+    let title = receipt.title_text();
+    let Some(to) = email else { return Ok(DryRun { bytes: pdf, title }) };
+    let reminder = receipt.reminder.as_ref().ok_or_else(|| Error::Internal {
+        what: "a reminder's dry run",
+        detail: "the document is no reminder".into(),
+    })?;
+    let sender = profile.sender()?;
+    let outgoing = Outgoing {
+        receipt: &receipt,
+        from: (&profile.business.name, &sender),
+        to: &to,
+        pdf,
+        filename: file_name(tenant, reminder.invoice, reminder.level),
+    };
+    Ok(DryRun { bytes: outgoing.message()?.formatted(), title })
+}
+
+/// The reminder ORDER would get now (or the last one, `again`) as a document, and the
+/// customer's e-mail address.
+fn draft(
+    conn: &mut DbConn,
     tenant: &Tenant,
     order: OrderId,
     again: bool,
 ) -> Result<(Receipt, Option<String>), Error> {
     let today = local_date(now_utc(), tenant.zone());
-    db.read(|conn| {
+    {
         let (invoice, settings) = invoice_of(conn, tenant, order)?;
         let email = invoice.order.email.clone();
         let issued = match again {
@@ -135,7 +166,7 @@ pub fn draft(
         };
         // Issued: as it was issued, with its check value.
         Ok((receipts::reminder(conn, tenant, order, issued.level)?, email))
-    })
+    }
 }
 
 /// The unpaid invoice `order` and the stringer's reminder settings; or why it is no
@@ -237,7 +268,7 @@ fn deliver(
         }
         (None, Ways { out_dir: None, .. }) => return Err(no_address(order)),
     };
-    Ok(Reminded { order, invoice: invoice.number, reminder, fresh, delivery })
+    Ok(Reminded { invoice: invoice.number, reminder, fresh, delivery })
 }
 
 /// The name a reminder's PDF is saved and attached under: `anna-2026-0042-reminder-2.pdf`.

@@ -341,6 +341,13 @@ on_both_backends! {
         let a = handed_over(&db, "55.00", Some("roger@example.com"), 2);
         let b = handed_over(&db, "45.00", Some("gone@example.com"), 3);
 
+        // No server said: the flag to pass (a usage error, 2), nothing issued.
+        let keys = tempfile::tempdir().unwrap();
+        let out = at(&db, keys.path(), "2026-12-01 09:00:00", &["remind", "--due"]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains("--smtp-url"), "{}", out.stderr);
+        assert_eq!(reminders(&db), 0);
+
         // No server there: exit 69, nothing issued.
         let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("smtp://{}", closed.local_addr().unwrap());
