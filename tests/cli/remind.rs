@@ -435,6 +435,32 @@ on_both_backends! {
     }
 }
 
+on_both_backends! {
+    fn a_german_invoice_is_reminded_with_its_epc_code_and_no_fee_on_the_first_reminder(db: TestDb) {
+        Shop::new(&db).stringer("hans", "Hans Saiten", &["--iban", "DE89 3704 0044 0532 0130 00", "--bic", "COBADEFFXXX",
+            "--currency", "EUR", "--country", "DE", "--postcode", "80331", "--town", "München", "--language", "de",
+            "--email", "hans@example.de", "--reminder-fee", "2=2.50"]);
+        let flags = ["--customer", "Boris", "--price", "35.50", "--email", "boris@example.de"];
+        let order = Shop::new(&db).minted("hans", &flags, "2026-03-02 10:00");
+        ok(&db, &["order", "pickup", &order]);
+        let sink = Sink::start(Behaviour::Accept);
+        let url = sink.url(None);
+        let reference = super::payment::scor(stringer_id(&db, "hans"), 2026, 1);
+        let dir = tempfile::tempdir().unwrap();
+        let epc = |pdf: &std::path::Path| codes(pdf).pop().expect("an EPC code").text();
+        assert_eq!(remind(&db, "2026-12-01 09:00:00", &url, &["--due"]).code, 0);
+        let (subject, pdf, _) = opened(&sink.received()[0].data, dir.path());
+        assert!(subject.starts_with("Zahlungserinnerung – Rechnung 2026-0001"), "{subject}");
+        let expected = ["BCD", "002", "1", "SCT", "COBADEFFXXX", "Hans Saiten", "DE89370400440532013000", "EUR35.5", "", &reference].join("\n");
+        assert_eq!(epc(&pdf), expected, "the open amount, the invoice's reference, no fee");
+        assert_eq!(remind(&db, "2026-12-12 09:00:00", &url, &[&order]).code, 0);
+        let (subject, pdf, _) = opened(&sink.received()[1].data, dir.path());
+        assert!(subject.starts_with("1. Mahnung – Rechnung 2026-0001"), "{subject}");
+        assert!(epc(&pdf).contains("\nEUR38\n"), "the open amount and the second level's fee: {}", epc(&pdf));
+        assert!(text_of(&pdf).contains("Mahngebühr"), "{}", text_of(&pdf));
+    }
+}
+
 #[test]
 fn orders_brought_in_by_migrate_v1_are_never_reminded() {
     let db = TestDb::sqlite();
