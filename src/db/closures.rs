@@ -9,7 +9,7 @@
 
 use super::chain::{genesis, sha256_hex};
 use super::events::{self, Event, CLOSURE, LAST_CLOSURE, SERIES, SIGNING_KEY};
-use super::schema::{closures, credit_notes, orders, receipt_events};
+use super::schema::{closures, credit_notes, orders, payments, receipt_events};
 use super::{DbConn, Tenant};
 use crate::domain::{day_start, local_date, EventKind, PaymentMethod};
 use crate::error::Error;
@@ -457,6 +457,15 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
             .load(conn)?;
         priced.extend(rows.into_iter().map(|row| (row.id, row)));
     }
+    // The reminder fees bank payments included: money received besides what was owed.
+    let fees: HashMap<i64, i64> = payments::table
+        .filter(payments::stringer_id.eq(tenant.id().0))
+        .filter(payments::order_id.eq_any(&wanted))
+        .filter(payments::fee_minor.gt(0))
+        .select((payments::order_id, payments::fee_minor))
+        .load::<(i64, i64)>(conn)?
+        .into_iter()
+        .collect();
     let credits: HashMap<(i32, i64), Refunded> = credit_notes::table
         .filter(credit_notes::stringer_id.eq(tenant.id().0))
         .filter(credit_notes::order_id.eq_any(&wanted))
@@ -513,13 +522,18 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                     (None, None) => continue,
                 };
                 let method = order.payment_method.as_deref().unwrap_or("unrecorded");
-                // What was owed when it was paid: the total less what was credited before.
+                // What was owed when it was paid (the total less what was credited before), and
+                // the reminder fee a bank payment included.
                 let credited_before: i64 = credits
                     .values()
                     .filter(|c| c.order == Some(order.id) && c.issued_at <= event.created_at)
                     .map(|c| c.amount)
                     .sum();
-                let amount = order.price_minor.unwrap_or(0) + order.items_minor - credited_before;
+                let fee = match event.kind.as_str() {
+                    "payment" => fees.get(&order.id).copied().unwrap_or(0),
+                    _ => 0,
+                };
+                let amount = order.price_minor.unwrap_or(0) + order.items_minor - credited_before + fee;
                 let till = method == PaymentMethod::Till.as_str();
                 let book = if till { &mut totals.till } else { &mut totals.payments };
                 book.entry(format!("{method} {}", order.currency)).or_default().add(sign, sign * amount);

@@ -265,6 +265,13 @@ on_both_backends! {
         let payment = &journaled(&db, "payment")[0];
         assert!(payment["reason"].as_str().unwrap().contains("CHF 60.00 paid (with the reminder fee 5.00)"), "{payment}");
 
+        // The day's closure counts the money received: the fee too.
+        let keys = tempfile::tempdir().unwrap();
+        ok_at(&db, keys.path(), "2026-12-20 10:00:00", &["key", "init", "--stringer", "stefan"]);
+        ok_at(&db, keys.path(), "2026-12-20 10:00:00", &["close", "--stringer", "stefan"]);
+        let grand = db.query_text("SELECT grand_totals FROM closures ORDER BY seq DESC LIMIT 1").unwrap();
+        assert!(grand.contains("\"transfer CHF\":{\"amount_minor\":\"11500\",\"count\":\"2\"}"), "55.00 and 60.00: {grand}");
+
         // The run says up to when payments are known, and chases nobody who paid; a bank
         // transaction that waits for attention stops the reminders of its invoice.
         let out = remind(&db, "2027-01-10 09:00:00", &url, &["--due", "--dry-run"]);
