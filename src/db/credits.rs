@@ -114,7 +114,7 @@ pub struct Credited {
 
 /// Issues a credit note in the caller's write transaction.
 pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Result<Credited, Error> {
-    let order = locked(conn, tenant, request.order)?;
+    let order = orders::locked(conn, tenant, request.order)?;
     if let Some(done) = request.token.map(|token| issued_for(conn, tenant, token)).transpose()?.flatten() {
         return Ok(Credited { fresh: false, ..done });
     }
@@ -263,21 +263,6 @@ fn issued_for(conn: &mut DbConn, tenant: &Tenant, token: &str) -> Result<Option<
             })
         })
         .transpose()
-}
-
-/// The order, its row locked until the transaction ends (SQLite's write transaction keeps
-/// every other writer out already).
-fn locked(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
-    if let DbConn::Postgres(pg) = conn {
-        tenant
-            .orders()
-            .filter(orders_table::id.eq(id.0))
-            .select(orders_table::id)
-            .for_update()
-            .first::<i64>(pg)
-            .optional()?;
-    }
-    orders::find(conn, tenant, id)
 }
 
 /// The original's number and total, or why it cannot be credited.

@@ -344,6 +344,21 @@ pub fn find(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Er
         .ok_or_else(|| tenant.no_such_order(id))
 }
 
+/// The order, its row locked until the transaction ends (SQLite's write transaction keeps
+/// every other writer out already).
+pub fn locked(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
+    if let DbConn::Postgres(pg) = conn {
+        tenant
+            .orders()
+            .filter(orders::id.eq(id.0))
+            .select(orders::id)
+            .for_update()
+            .first::<i64>(pg)
+            .optional()?;
+    }
+    find(conn, tenant, id)
+}
+
 /// The small-amount limit an order not numbered yet is above, when its invoice will have
 /// to name the customer's address and does not (a client order of a stringer who charges
 /// VAT): said when the order is taken or edited, since the mint refuses it.

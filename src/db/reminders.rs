@@ -384,15 +384,12 @@ pub fn invoice(conn: &mut DbConn, tenant: &Tenant, order: Order) -> Result<Resul
     if let Some(why) = not_an_invoice(conn, tenant, &order)? {
         return Ok(Err(why));
     }
-    let issuers: HashMap<i64, Issuer> = order
-        .issuer
-        .map(|id| issuers::find(conn, tenant, id))
-        .transpose()?
-        .map(|i| (i.id, i))
-        .into_iter()
-        .collect();
-    let mut found = gather(conn, tenant, vec![order], &issuers)?;
-    Ok(Ok(found.pop().expect("an unpaid invoice is gathered")))
+    // A numbered order has the profile version it was issued under.
+    let id = order.id;
+    let unnumbered = || Error::Unnumbered { order: id, wanted: crate::error::Wanted::Receipt };
+    let issuer = issuers::find(conn, tenant, order.issuer.ok_or_else(unnumbered)?)?;
+    let issuers = HashMap::from([(issuer.id, issuer)]);
+    gather(conn, tenant, vec![order], &issuers)?.pop().map(Ok).ok_or_else(unnumbered)
 }
 
 /// The tenant's unpaid invoices past their due date (by the profile each was issued under,
@@ -480,7 +477,7 @@ fn gather(
 /// the order locked and judged again (the level must still be the next, the invoice still
 /// unpaid), the row and its journal event written. Returns the reminder.
 pub fn issue(conn: &mut DbConn, tenant: &Tenant, order: OrderId, level: Level) -> Result<Reminder, Error> {
-    let order = locked(conn, tenant, order)?;
+    let order = orders::locked(conn, tenant, order)?;
     if let Some(why) = not_an_invoice(conn, tenant, &order)? {
         return Err(Error::NotRemindable { order: order.id, why });
     }
@@ -574,20 +571,6 @@ pub fn issuing_hash(
         .first(conn)
         .optional()?;
     Ok(hash.flatten().map(|hash| chain::check_value(&hash)))
-}
-
-/// The order, its row locked until the transaction ends.
-fn locked(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<Order, Error> {
-    if let DbConn::Postgres(pg) = conn {
-        tenant
-            .orders()
-            .filter(orders_table::id.eq(id.0))
-            .select(orders_table::id)
-            .for_update()
-            .first::<i64>(pg)
-            .optional()?;
-    }
-    orders::find(conn, tenant, id)
 }
 
 /// The last booking date of the bank files imported for the tenant, if any: payments booked

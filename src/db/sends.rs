@@ -49,22 +49,7 @@ pub fn last_credit(
     tenant: &Tenant,
     number: CreditNumber,
 ) -> Result<Option<(NaiveDateTime, String)>, Error> {
-    Ok(tenant
-        .events()
-        .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
-        .filter(receipt_events::field.eq(events::CREDIT_EMAIL))
-        .filter(receipt_events::year.eq(number.0.year))
-        .filter(receipt_events::first_seq.eq(number.0.seq))
-        .left_join(event_values::table)
-        .order(receipt_events::id.desc())
-        .select((
-            receipt_events::created_at,
-            receipt_events::new_value,
-            (event_values::salt, event_values::new_value).nullable(),
-        ))
-        .first::<Recipient>(conn)
-        .optional()?
-        .map(recipient))
+    last_sent(conn, tenant, events::CREDIT_EMAIL, Sent::Number(number.0))
 }
 
 /// When reminder `level` of one of the tenant's orders was last sent, and to whom.
@@ -74,21 +59,8 @@ pub fn last_reminder(
     order: OrderId,
     level: crate::domain::Level,
 ) -> Result<Option<(NaiveDateTime, String)>, Error> {
-    Ok(tenant
-        .events()
-        .filter(receipt_events::order_id.eq(order.0))
-        .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
-        .filter(receipt_events::field.eq(events::REMINDER_EMAIL[(level.get() - 1) as usize]))
-        .left_join(event_values::table)
-        .order(receipt_events::id.desc())
-        .select((
-            receipt_events::created_at,
-            receipt_events::new_value,
-            (event_values::salt, event_values::new_value).nullable(),
-        ))
-        .first::<Recipient>(conn)
-        .optional()?
-        .map(recipient))
+    let field = events::REMINDER_EMAIL[(level.get() - 1) as usize];
+    last_sent(conn, tenant, field, Sent::Order(order))
 }
 
 /// When the document of one of the tenant's orders was last sent, and to whom.
@@ -97,12 +69,36 @@ pub fn last(
     tenant: &Tenant,
     order: OrderId,
 ) -> Result<Option<(NaiveDateTime, String)>, Error> {
-    Ok(tenant
+    last_sent(conn, tenant, events::EMAIL, Sent::Order(order))
+}
+
+/// What a `send` entry names: an order (its receipt or a reminder), or a credit note by its
+/// number.
+enum Sent {
+    Order(OrderId),
+    Number(ReceiptNumber),
+}
+
+/// The last `send` entry of `field` for what `sent` names: when, and to whom.
+fn last_sent(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    field: &str,
+    sent: Sent,
+) -> Result<Option<(NaiveDateTime, String)>, Error> {
+    let mut query = tenant
         .events()
-        .filter(receipt_events::order_id.eq(order.0))
         .filter(receipt_events::kind.eq(EventKind::Send.as_str()))
-        .filter(receipt_events::field.eq(events::EMAIL))
+        .filter(receipt_events::field.eq(field))
         .left_join(event_values::table)
+        .into_boxed();
+    query = match sent {
+        Sent::Order(order) => query.filter(receipt_events::order_id.eq(order.0)),
+        Sent::Number(number) => query
+            .filter(receipt_events::year.eq(number.year))
+            .filter(receipt_events::first_seq.eq(number.seq)),
+    };
+    Ok(query
         .order(receipt_events::id.desc())
         .select((
             receipt_events::created_at,

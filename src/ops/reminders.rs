@@ -61,12 +61,9 @@ pub fn remind(
 ) -> Result<Reminded, Error> {
     let (invoice, settings) = db.read(|conn| invoice_of(conn, tenant, order))?;
     if again {
-        let last = invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
-            order,
-            why: format!("invoice {} has no reminder yet to send again", invoice.number),
-        })?;
+        let last = last_issued(&invoice)?;
         ready(db, ways, tenant, &invoice)?;
-        return deliver(db, ways, tenant, &invoice, last, false, true);
+        return deliver(db, ways, tenant, &invoice, last, false);
     }
     let today = local_date(now_utc(), tenant.zone());
     let next = match reminders::judge(&invoice, &settings, tenant.zone(), today, true) {
@@ -143,30 +140,33 @@ fn draft(
     order: OrderId,
     again: bool,
 ) -> Result<(Receipt, Option<String>), Error> {
+    let (invoice, settings) = invoice_of(conn, tenant, order)?;
+    let email = invoice.order.email.clone();
     let today = local_date(now_utc(), tenant.zone());
-    {
-        let (invoice, settings) = invoice_of(conn, tenant, order)?;
-        let email = invoice.order.email.clone();
-        let issued = match again {
-            true => invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
-                order,
-                why: format!("invoice {} has no reminder yet to send again", invoice.number),
-            })?,
-            false => match reminders::judge(&invoice, &settings, tenant.zone(), today, true) {
-                Ok(Next::Issue(level)) => {
-                    // Not issued: drafted as it would be, without a check value yet.
-                    let draft = reminders::draft(tenant, &invoice.order, level, &settings);
-                    let receipt =
-                        receipts::reminder_document(conn, tenant, &draft, &invoice.order, &invoice.issuer)?;
-                    return Ok((receipt, email));
-                }
-                Ok(Next::Deliver(issued)) => issued,
-                Err(not) => return Err(refusal(conn, tenant, &invoice, not)?),
-            },
-        };
-        // Issued: as it was issued, with its check value.
-        Ok((receipts::reminder(conn, tenant, order, issued.level)?, email))
-    }
+    let issued = match again {
+        true => last_issued(&invoice)?,
+        false => match reminders::judge(&invoice, &settings, tenant.zone(), today, true) {
+            Ok(Next::Issue(level)) => {
+                // Not issued: drafted as it would be, without a check value yet.
+                let draft = reminders::draft(tenant, &invoice.order, level, &settings);
+                let receipt =
+                    receipts::reminder_document(conn, tenant, &draft, &invoice.order, &invoice.issuer)?;
+                return Ok((receipt, email));
+            }
+            Ok(Next::Deliver(issued)) => issued,
+            Err(not) => return Err(refusal(conn, tenant, &invoice, not)?),
+        },
+    };
+    // Issued: as it was issued, with its check value.
+    Ok((receipts::reminder(conn, tenant, order, issued.level)?, email))
+}
+
+/// The invoice's last reminder, which `--again` sends once more.
+fn last_issued(invoice: &Invoice) -> Result<Reminder, Error> {
+    invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
+        order: invoice.order.id,
+        why: format!("invoice {} has no reminder yet to send again", invoice.number),
+    })
 }
 
 /// The unpaid invoice `order` and the stringer's reminder settings; or why it is no
@@ -205,11 +205,11 @@ fn go(db: &mut Db, ways: Ways, tenant: &Tenant, invoice: &Invoice, next: Next) -
         Next::Deliver(reminder) => (reminder, false),
         Next::Issue(level) => (db.write(|conn| reminders::issue(conn, tenant, order, level))?, true),
     };
-    deliver(db, ways, tenant, invoice, reminder, fresh, false)
+    deliver(db, ways, tenant, invoice, reminder, fresh)
 }
 
-/// Delivers an issued reminder: e-mailed (journaled once the server accepted it) or
-/// written for the post. `again`: once more, whatever was delivered before.
+/// Delivers an issued reminder, whatever was delivered before: e-mailed (journaled once the
+/// server accepted it), written for the post, or handed over; its first delivery noted.
 fn deliver(
     db: &mut Db,
     ways: Ways,
@@ -217,7 +217,6 @@ fn deliver(
     invoice: &Invoice,
     reminder: Reminder,
     fresh: bool,
-    again: bool,
 ) -> Result<Reminded, Error> {
     let order = invoice.order.id;
     // A reminder must never go out that a failover could take back.
@@ -254,11 +253,8 @@ fn deliver(
         (Some(_), Ways { server: None, .. }) => return Err(Error::NoMailServer),
         (None, Ways { out_dir: Some(dir), .. }) => {
             let path = dir.join(&filename);
-            match again {
-                // Asked again: the same bytes may stand there already; a different file is refused.
-                true => crate::files::write_new(&path, &bytes, "remind --again")?,
-                false => crate::files::write_new(&path, &bytes, "remind --out-dir")?,
-            }
+            // The same bytes there already (a reminder written before) are no change.
+            crate::files::write_new(&path, &bytes, "remind --out-dir")?;
             db.write(|conn| reminders::delivered(conn, tenant, order, level, true))?;
             Delivery::Printed(path)
         }
@@ -289,8 +285,6 @@ pub struct Planned<'a> {
     pub customer: Option<String>,
     /// The customer's e-mail address; None: for the post.
     pub to: Option<String>,
-    /// Issued before, delivered now unchanged.
-    pub issued: bool,
 }
 
 /// What a run did with one invoice, said by the door as it happens.
@@ -349,47 +343,37 @@ pub fn remind_due(
         })?;
         run.bank_known_until.push((tenant.handle().to_string(), known));
         let planned = plan(tenant, &invoices, &settings, today, &mut run);
-        if let Some((_, invoice)) = planned.iter().find(|(p, _)| p.to.is_some()).filter(|_| !dry_run) {
+        if let Some((_, invoice, _)) = planned.iter().find(|(p, _, _)| p.to.is_some()).filter(|_| !dry_run) {
             // Said before anything is issued: a server that is not there, once per stringer.
             ready(db, ways, tenant, invoice)?;
         }
-        for (planned, invoice) in &planned {
+        for (planned, invoice, next) in planned {
             if planned.to.is_none() && !ways.by_post() {
                 run.to_print += 1;
-                each(&Step::ToPrint(planned));
+                each(&Step::ToPrint(&planned));
                 continue;
             }
             if dry_run {
                 run.done += 1;
-                each(&Step::Done(planned, None));
+                each(&Step::Done(&planned, None));
                 continue;
             }
-            let next = match planned.issued {
-                true => invoice.last().cloned().map(Next::Deliver),
-                false => Some(Next::Issue(planned.level)),
-            };
-            let outcome = match next {
-                Some(next) => go(db, ways, tenant, invoice, next),
-                None => continue,
-            };
-            match outcome {
+            match go(db, ways, tenant, &invoice, next) {
                 Ok(done) => {
                     run.done += 1;
-                    each(&Step::Done(planned, Some(&done.delivery)));
-                }
-                // The database or the server gone: the rest would fail alike.
-                Err(
-                    error @ (Error::MailUnreachable { .. }
-                    | Error::Unreachable { .. }
-                    | Error::ConnectionLost(_)),
-                ) => {
-                    run.failed.push(format!("order {} of {}", planned.order, tenant.handle()));
-                    each(&Step::Failed(planned, &error));
-                    return Err(error);
+                    each(&Step::Done(&planned, Some(&done.delivery)));
                 }
                 Err(error) => {
                     run.failed.push(format!("order {} of {}", planned.order, tenant.handle()));
-                    each(&Step::Failed(planned, &error));
+                    each(&Step::Failed(&planned, &error));
+                    // The database or the server gone: the rest would fail alike.
+                    let gone = matches!(
+                        error,
+                        Error::MailUnreachable { .. } | Error::Unreachable { .. } | Error::ConnectionLost(_)
+                    );
+                    if gone {
+                        return Err(error);
+                    }
                 }
             }
         }
@@ -404,7 +388,7 @@ fn plan<'a>(
     settings: &Settings,
     today: NaiveDate,
     run: &mut Run,
-) -> Vec<(Planned<'a>, Invoice)> {
+) -> Vec<(Planned<'a>, Invoice, Next)> {
     let mut planned = Vec::new();
     for invoice in invoices {
         let next = match reminders::judge(invoice, settings, tenant.zone(), today, false) {
@@ -415,11 +399,11 @@ fn plan<'a>(
             }
             Err(_) => continue,
         };
-        let (level, asked, issued) = match &next {
-            Next::Deliver(reminder) => (reminder.level, (reminder.open, reminder.fee), true),
+        let (level, asked) = match &next {
+            Next::Deliver(reminder) => (reminder.level, (reminder.open, reminder.fee)),
             Next::Issue(level) => {
                 let draft = reminders::draft(tenant, &invoice.order, *level, settings);
-                (*level, (draft.open, draft.fee), false)
+                (*level, (draft.open, draft.fee))
             }
         };
         planned.push((
@@ -432,9 +416,9 @@ fn plan<'a>(
                 currency: invoice.order.currency.to_string(),
                 customer: invoice.order.customer.clone(),
                 to: invoice.order.email.clone(),
-                issued,
             },
             invoice.clone(),
+            next,
         ));
     }
     planned
