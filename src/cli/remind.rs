@@ -175,10 +175,7 @@ fn due(db: &mut crate::db::Db, ways: Ways, opts: &Opts) -> anyhow::Result<()> {
         Err(crate::Error::NoMailServer) => {
             return Err(opts.server.server().err().unwrap_or(crate::Error::NoMailServer).into())
         }
-        Err(error) => {
-            eprintln!("the run stopped: reminders issued and not sent go unchanged with the next run");
-            return Err(error.into());
-        }
+        Err(error) => return Err(error.into()),
     };
     for (stringer, known) in &run.bank_known_until {
         match known {
@@ -199,5 +196,8 @@ fn due(db: &mut crate::db::Db, ways: Ways, opts: &Opts) -> anyhow::Result<()> {
         run.waiting,
         if dry_run { "; dry run: nothing was issued or sent" } else { "" }
     );
+    if run.stopped.is_some() {
+        eprintln!("the run stopped: a reminder issued and not sent goes unchanged with the next run");
+    }
     Ok(run.outcome()?)
 }

@@ -306,24 +306,28 @@ pub struct Run {
     pub waiting: usize,
     /// Per stringer: the last booking date of the bank files imported (None: none yet).
     pub bank_known_until: Vec<(String, Option<NaiveDate>)>,
+    /// Why the run stopped half-way (the mail server or the database gone), if it did.
+    pub stopped: Option<Error>,
 }
 
 impl Run {
-    /// The run's refusal when some of it failed: the others went, and running again sends
-    /// only those (issued already, unchanged).
-    pub fn outcome(&self) -> Result<(), Error> {
-        match self.failed.first() {
-            Some(first) => {
+    /// The run's refusal: why it stopped, or that some of it failed. The others went, and
+    /// running again sends only those (issued already, unchanged).
+    pub fn outcome(self) -> Result<(), Error> {
+        match (self.stopped, self.failed.first()) {
+            (Some(stopped), _) => Err(stopped),
+            (None, Some(first)) => {
                 Err(Error::NotAll { count: self.failed.len(), first: first.clone(), sending: true })
             }
-            None => Ok(()),
+            (None, None) => Ok(()),
         }
     }
 }
 
 /// `remind --due`: for each of `tenants`, every invoice whose next reminder is due, issued
-/// and delivered one by one, going on past one that fails. Without a server and an output
-/// directory, a dry run: nothing is issued, each is said as it would go.
+/// and delivered one by one, going on past one that fails, and stopping (`Run::stopped`) when
+/// the mail server or the database is gone. An error means nothing of that stringer was
+/// issued. `dry_run`: nothing is issued, each is said as it would go.
 pub fn remind_due(
     db: &mut Db,
     ways: Ways,
@@ -372,7 +376,8 @@ pub fn remind_due(
                         Error::MailUnreachable { .. } | Error::Unreachable { .. } | Error::ConnectionLost(_)
                     );
                     if gone {
-                        return Err(error);
+                        run.stopped = Some(error);
+                        return Ok(run);
                     }
                 }
             }

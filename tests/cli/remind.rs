@@ -469,6 +469,31 @@ on_both_backends! {
 }
 
 #[test]
+fn a_server_gone_half_way_stops_the_run_and_the_issued_reminder_goes_with_the_next() {
+    let db = TestDb::sqlite();
+    mailing_shop(&db);
+    handed_over(&db, "55.00", Some("roger@example.com"), 2);
+    handed_over(&db, "45.00", Some("eva@example.com"), 3);
+    // It answers the check, takes the first message, and never says whether it accepted it.
+    let stalling = Sink::start(Behaviour::StallAfterData);
+    let out = remind(&db, "2026-12-01 09:00:00", &stalling.url(None), &["--due"]);
+    assert_eq!(out.code, 69, "{}", out.stderr);
+    assert!(out.stderr.contains("the run stopped: a reminder issued and not sent goes unchanged with the next run"), "{}", out.stderr);
+    assert_eq!((reminders(&db), journaled(&db, "send").len()), (1, 0), "the first issued, nothing journaled as sent");
+    let sink = Sink::start(Behaviour::Accept);
+    let out = remind(&db, "2026-12-01 10:00:00", &sink.url(None), &["--due"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!((sink.received().len(), reminders(&db)), (2, 2));
+    // Nothing was issued when the server is not there from the start: no such words.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("smtp://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let out = remind(&db, "2026-12-20 09:00:00", &url, &["--due"]);
+    assert_eq!(out.code, 69, "{}", out.stderr);
+    assert!(!out.stderr.contains("the run stopped"), "{}", out.stderr);
+}
+
+#[test]
 fn orders_brought_in_by_migrate_v1_are_never_reminded() {
     let db = TestDb::sqlite();
     let dir = tempfile::tempdir().unwrap();
