@@ -229,7 +229,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn a_bank_payment_of_the_open_amount_or_with_a_reminders_fee_pays_the_invoice(db: TestDb) {
-        mailing_shop(&db);
+        mailing_shop(&db).profile("stefan", &["--vat-number", "CHE-123.456.788 MWST", "--vat-rate", "8.1", "--vat-from", "2024-01-01"]);
         let orders: Vec<String> = (2..=5).map(|day| handed_over(&db, "55.00", Some("roger@example.com"), day)).collect();
         let sink = Sink::start(Behaviour::Accept);
         let url = sink.url(None);
@@ -264,6 +264,10 @@ on_both_backends! {
         assert_eq!(db.query_i64("SELECT fee_minor FROM payments WHERE bank_reference = 'TX-2'"), Some(0));
         let payment = &journaled(&db, "payment")[0];
         assert!(payment["reason"].as_str().unwrap().contains("CHF 60.00 paid (with the reminder fee 5.00)"), "{payment}");
+
+        // A fee is outside the VAT base: the report has the two invoices' 110.00, not the 115.00 paid.
+        let vat = ok(&db, &["vat-report", "--year", "2026", "--quarter", "4", "--basis", "received", "--format", "csv"]);
+        assert!(vat.contains("stefan,CHF,8.1,2,0,110.00,8.24,101.76") && !vat.contains("115.00"), "{vat}");
 
         // The day's closure counts the money received: the fee too.
         let keys = tempfile::tempdir().unwrap();
@@ -478,8 +482,17 @@ fn a_server_gone_half_way_stops_the_run_and_the_issued_reminder_goes_with_the_ne
     let stalling = Sink::start(Behaviour::StallAfterData);
     let out = remind(&db, "2026-12-01 09:00:00", &stalling.url(None), &["--due"]);
     assert_eq!(out.code, 69, "{}", out.stderr);
-    assert!(out.stderr.contains("the run stopped: a reminder issued and not sent goes unchanged with the next run"), "{}", out.stderr);
-    assert_eq!((reminders(&db), journaled(&db, "send").len()), (1, 0), "the first issued, nothing journaled as sent");
+    assert!(
+        out.stderr
+            .contains("the run stopped: a reminder issued and not sent goes unchanged with the next run"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        (reminders(&db), journaled(&db, "send").len()),
+        (1, 0),
+        "the first issued, nothing journaled as sent"
+    );
     let sink = Sink::start(Behaviour::Accept);
     let out = remind(&db, "2026-12-01 10:00:00", &sink.url(None), &["--due"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
