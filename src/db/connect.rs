@@ -46,8 +46,19 @@ pub(super) fn connect_postgres(url: &DatabaseUrl, text: &str) -> Result<PgConnec
 /// libpq prints what the server notes to stderr itself (a server shutting down says
 /// "WARNING: terminating connection due to immediate shutdown" that way), which would come
 /// out raw before the program's one-line error. Counted, so that connections made at the same
-/// time restore stderr only when the last is made.
+/// time restore stderr only when the last is made. Not in a server (`keep_stderr`), whose
+/// other threads write its log there meanwhile.
 struct QuietStderr;
+
+/// Whether connecting may point stderr elsewhere for a moment (`QuietStderr`).
+static QUIET_WHILE_CONNECTING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// From now on stderr stays where it is while libpq connects: a server's request log and
+/// closings are written there from other threads at any moment, and a line written while
+/// stderr pointed at /dev/null would be lost. libpq's rare notices join the log instead.
+pub fn keep_stderr() {
+    QUIET_WHILE_CONNECTING.store(false, std::sync::atomic::Ordering::SeqCst);
+}
 
 /// How many connects are under way, and the real stderr while they are.
 static QUIET: std::sync::Mutex<(usize, libc::c_int)> = std::sync::Mutex::new((0, -1));
@@ -55,7 +66,7 @@ static QUIET: std::sync::Mutex<(usize, libc::c_int)> = std::sync::Mutex::new((0,
 impl QuietStderr {
     fn new() -> QuietStderr {
         let mut quiet = QUIET.lock().unwrap_or_else(|p| p.into_inner());
-        if quiet.0 == 0 {
+        if quiet.0 == 0 && QUIET_WHILE_CONNECTING.load(std::sync::atomic::Ordering::SeqCst) {
             // SAFETY: plain file-descriptor calls on descriptors this process owns; each
             // result is checked, and stderr is left alone if any fails.
             unsafe {

@@ -11,6 +11,7 @@ pub mod audit;
 pub mod chain;
 pub mod closures;
 mod connect;
+pub use connect::keep_stderr;
 pub mod counters;
 pub mod credits;
 pub mod customers;

@@ -218,6 +218,7 @@ async fn close_yesterday(State(counter): State<Shared>, request: Request, next: 
 
 /// Serves until interrupted (SIGINT or SIGTERM), then finishes the requests under way.
 pub fn serve(config: Config) -> Result<(), Error> {
+    crate::db::keep_stderr();
     let pool = r2d2::Pool::builder()
         .max_size(16)
         .min_idle(Some(1))
