@@ -4,11 +4,12 @@
 use super::Whose;
 use crate::db::closures::{self, Closed, Closure};
 use crate::db::{stringers, Db, Tenant};
-use crate::domain::{local_date, now_utc};
+use crate::domain::{day_start, local_date, now_utc, StringerId};
 use crate::error::Error;
 use crate::mail::{self, SmtpUrl};
 use crate::signing::{self, SigningKey};
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveDateTime};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The key file asked for, or the stringer's default.
@@ -88,42 +89,66 @@ pub fn close(
     Ok((tenant, closed))
 }
 
-/// Every stringer's yesterday closed (as `serve` does after the first request of a day),
-/// with the keys in `key_dir` (else their default place); one line per stringer for the log.
-pub fn close_yesterdays(db: &mut Db, key_dir: Option<&Path>) -> Vec<String> {
+/// What `serve` remembers between its closings: each stringer's local day when it was last
+/// looked at.
+#[derive(Debug, Default)]
+pub struct Closings {
+    seen: HashMap<StringerId, NaiveDate>,
+}
+
+/// How long `serve` waits at most before it looks again for a day begun: a stringer added
+/// meanwhile, in a zone of their own, is looked at within it.
+const LOOK_AGAIN: chrono::Duration = chrono::Duration::hours(1);
+
+/// Every stringer's yesterday closed once a day of theirs has begun (as `serve` does after
+/// the first request of a day, each in the stringer's own zone), with the keys in `key_dir`
+/// (else their default place): one line for the log per stringer looked at, and the
+/// instant (UTC) to look again, the next midnight of one of them.
+pub fn close_yesterdays(
+    db: &mut Db,
+    key_dir: Option<&Path>,
+    closings: &mut Closings,
+) -> (Vec<String>, NaiveDateTime) {
+    let now = now_utc();
     let tenants = match db.read(Tenant::all) {
         Ok(tenants) => tenants,
-        Err(e) => return vec![format!("closing yesterday: {e}")],
+        Err(e) => return (vec![format!("closing yesterday: {e}")], now + LOOK_AGAIN),
     };
-    tenants
-        .iter()
-        .map(|tenant| {
-            let handle = tenant.handle();
-            let yesterday = local_date(now_utc(), tenant.zone()) - chrono::Days::new(1);
-            let file = match key_dir {
-                Some(dir) => Ok(dir.join(signing::key_file_name(handle))),
-                None => signing::default_key_file(handle),
-            };
-            let file = match file {
-                Ok(file) if file.exists() => file,
-                Ok(file) => {
-                    return format!("closing {yesterday} of {handle}: skipped, no key at {}", file.display())
-                }
-                Err(e) => return format!("closing {yesterday} of {handle}: skipped, {e}"),
-            };
-            match close(db, Whose::Known(tenant), Some(yesterday), Some(&file)) {
-                Ok((_, closed)) if closed.made.is_empty() => {
-                    format!("closing {yesterday} of {handle}: nothing new to close")
-                }
-                Ok((_, closed)) => {
-                    let seqs: Vec<String> =
-                        closed.made.iter().map(|c| format!("{} of {}", c.seq, c.day)).collect();
-                    format!("closing {yesterday} of {handle}: closure {} made", seqs.join(", "))
-                }
-                Err(e) => format!("closing {yesterday} of {handle}: not closed: {e}"),
-            }
-        })
-        .collect()
+    let mut next = now + LOOK_AGAIN;
+    let mut logged = Vec::new();
+    for tenant in &tenants {
+        let today = local_date(now, tenant.zone());
+        next = next.min(day_start(today + chrono::Days::new(1), tenant.zone()));
+        if closings.seen.insert(tenant.id(), today) != Some(today) {
+            logged.push(close_yesterday(db, tenant, today - chrono::Days::new(1), key_dir));
+        }
+    }
+    (logged, next)
+}
+
+/// A stringer's `yesterday` closed, with the key in `key_dir` (else its default place); the
+/// line for the log.
+fn close_yesterday(db: &mut Db, tenant: &Tenant, yesterday: NaiveDate, key_dir: Option<&Path>) -> String {
+    let handle = tenant.handle();
+    let file = match key_dir {
+        Some(dir) => Ok(dir.join(signing::key_file_name(handle))),
+        None => signing::default_key_file(handle),
+    };
+    let file = match file {
+        Ok(file) if file.exists() => file,
+        Ok(file) => return format!("closing {yesterday} of {handle}: skipped, no key at {}", file.display()),
+        Err(e) => return format!("closing {yesterday} of {handle}: skipped, {e}"),
+    };
+    match close(db, Whose::Known(tenant), Some(yesterday), Some(&file)) {
+        Ok((_, closed)) if closed.made.is_empty() => {
+            format!("closing {yesterday} of {handle}: nothing new to close")
+        }
+        Ok((_, closed)) => {
+            let seqs: Vec<String> = closed.made.iter().map(|c| format!("{} of {}", c.seq, c.day)).collect();
+            format!("closing {yesterday} of {handle}: closure {} made", seqs.join(", "))
+        }
+        Err(e) => format!("closing {yesterday} of {handle}: not closed: {e}"),
+    }
 }
 
 /// E-mails the closures' digests to the stringer's own address: an anchor outside the

@@ -61,8 +61,11 @@ pub struct Counter {
     base_url: Option<String>,
     smtp: Option<SmtpUrl>,
     key_dir: Option<PathBuf>,
-    /// The day (UTC) whose first request last had yesterday closed after it.
-    closing_checked: std::sync::Mutex<Option<chrono::NaiveDate>>,
+    /// When to look again for a stringer's day begun, to close their yesterday (none yet:
+    /// at the first request).
+    next_closing: std::sync::Mutex<Option<chrono::NaiveDateTime>>,
+    /// What the closings remember; held by the one closing under way.
+    closings: Arc<std::sync::Mutex<crate::ops::closures::Closings>>,
 }
 
 type Shared = Arc<Counter>;
@@ -190,25 +193,35 @@ async fn log_request(request: Request, next: Next) -> Response {
 }
 
 /// After answering the first request of a day, closes every stringer's yesterday (SPEC 23)
-/// on a task of its own, never inside a request. A stringer without a key is logged and
-/// skipped.
+/// on a task of its own, never inside a request; a day begins at midnight in each
+/// stringer's zone. A stringer without a key is logged and skipped.
 async fn close_yesterday(State(counter): State<Shared>, request: Request, next: Next) -> Response {
     let response = next.run(request).await;
-    let today = crate::domain::now_utc().date();
-    let first_of_day = {
-        let mut checked = counter.closing_checked.lock().unwrap_or_else(|p| p.into_inner());
-        let first = *checked != Some(today);
-        *checked = Some(today);
-        first
+    let now = crate::domain::now_utc();
+    let due = {
+        let mut next = counter.next_closing.lock().unwrap_or_else(|p| p.into_inner());
+        let due = next.is_none_or(|at| now >= at);
+        if due {
+            // Not again before this closing says when.
+            *next = Some(chrono::NaiveDateTime::MAX);
+        }
+        due
     };
-    if first_of_day {
+    if due {
         let closing = counter.clone();
         tokio::spawn(async move {
-            let key_dir = closing.key_dir.clone();
-            let logged = closing
-                .db(move |db| Ok(crate::ops::closures::close_yesterdays(db, key_dir.as_deref())))
+            let (key_dir, closings) = (closing.key_dir.clone(), closing.closings.clone());
+            let done = closing
+                .db(move |db| {
+                    let mut closings = closings.lock().unwrap_or_else(|p| p.into_inner());
+                    Ok(crate::ops::closures::close_yesterdays(db, key_dir.as_deref(), &mut closings))
+                })
                 .await;
-            for line in logged.unwrap_or_else(|e| vec![format!("closing yesterday: {e}")]) {
+            let (logged, next) = done.unwrap_or_else(|e| {
+                (vec![format!("closing yesterday: {e}")], now + chrono::Duration::minutes(5))
+            });
+            *closing.next_closing.lock().unwrap_or_else(|p| p.into_inner()) = Some(next);
+            for line in logged {
                 eprintln!("{line}");
             }
         });
@@ -234,7 +247,8 @@ pub fn serve(config: Config) -> Result<(), Error> {
         base_url: config.base_url.clone(),
         smtp: config.smtp.clone(),
         key_dir: config.key_dir.clone(),
-        closing_checked: std::sync::Mutex::new(None),
+        next_closing: std::sync::Mutex::new(None),
+        closings: Arc::default(),
     });
     let app = router(counter);
     let runtime = tokio::runtime::Builder::new_multi_thread()
