@@ -56,17 +56,18 @@ row() {
 now_sql() { date -u '+%Y-%m-%d %H:%M:%S'; }
 # What `receipts mint` does, as the shell's SQL: the counter upsert and the order update.
 mint_sql() {
-    local at
+    local at year
     at=$(now_sql)
+    year=${at:0:4}
     # (Not `.timeout`: an argument that starts with a dot command is that command alone.)
     echo "PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;
 BEGIN IMMEDIATE;
 INSERT INTO receipt_counters (stringer_id, year, last_n, created_at, updated_at)
-    VALUES ($2, 2026, 1, '$at', '$at')
+    VALUES ($2, $year, 1, '$at', '$at')
     ON CONFLICT (stringer_id, year) DO UPDATE SET last_n = last_n + 1, updated_at = excluded.updated_at
     RETURNING last_n;
-UPDATE orders SET strung_at = '$at', receipt_year = 2026,
-    receipt_seq = (SELECT last_n FROM receipt_counters WHERE stringer_id = $2 AND year = 2026),
+UPDATE orders SET strung_at = '$at', receipt_year = $year,
+    receipt_seq = (SELECT last_n FROM receipt_counters WHERE stringer_id = $2 AND year = $year),
     updated_at = '$at'
 WHERE id = $1 AND receipt_seq IS NULL;
 COMMIT;"

@@ -103,6 +103,7 @@ const FILES: [(Message, Version); 4] = [
 
 on_both_backends! {
     fn exact_payments_are_applied_from_both_messages_in_both_versions(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00", "60.00", "19.90", "45.00", "31.00", "52.50"]);
         let stefan = stringer_id(&db, "stefan");
         for (i, (message, version)) in FILES.into_iter().enumerate() {
@@ -147,6 +148,7 @@ on_both_backends! {
     }
 
     fn what_cannot_be_applied_is_listed_with_its_reason_and_changes_nothing(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00", "60.00", "19.90", "45.00", "31.00"]);
         let stefan = stringer_id(&db, "stefan");
         ok(&db, &["order", "edit", &orders[3], "--paid-at", "2026-03-10 09:00"]);
@@ -208,6 +210,7 @@ on_both_backends! {
     }
 
     fn a_file_imported_twice_or_overlapping_statements_apply_each_payment_once(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00"]);
         let stefan = stringer_id(&db, "stefan");
         let first = Entry::booked("2026-03-20", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 3550, "CHF", "T1")]);
@@ -239,6 +242,7 @@ on_both_backends! {
     }
 
     fn a_malformed_entry_late_in_a_file_applies_nothing(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = stefan_with_invoices(&db, &["35.50", "42.00"]);
         let stefan = stringer_id(&db, "stefan");
         let good = Entry::booked("2026-03-20", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 3550, "CHF", "T1")]);
@@ -272,6 +276,7 @@ on_both_backends! {
     }
 
     fn each_stringer_is_paid_by_their_own_references(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let stefans = stefan_with_invoices(&db, &["35.50"]);
         let annas = anna_with_invoices(&db, &["45.00"]);
         let (stefan, anna) = (stringer_id(&db, "stefan"), stringer_id(&db, "anna"));
@@ -305,6 +310,7 @@ on_both_backends! {
     }
 
     fn a_dry_run_shows_the_plan_and_changes_nothing(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = stefan_with_invoices(&db, &["35.50", "42.00"]);
         let stefan = stringer_id(&db, "stefan");
         let entries = [Entry::booked("2026-03-20", "E1", vec![
@@ -324,12 +330,13 @@ on_both_backends! {
     }
 
     fn overdue_lists_unpaid_invoices_past_their_due_date(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         // Due 20 days after 2 to 5 March 2026: long past.
         let orders = stefan_with_invoices(&db, &["35.50", "42.00", "28.00", "60.00"]);
         ok(&db, &["order", "edit", &orders[1], "--paid-at", "2026-03-10 09:00"]);
         ok(&db, &["void", "--order", &orders[2], "--reason", "wrong racket"]);
         // Strung yesterday: due in 20 days, even after the profile gives fewer days.
-        let yesterday = (chrono::Utc::now() - chrono::Duration::days(1)).format("%Y-%m-%d 10:00").to_string();
+        let yesterday = (db.today() - chrono::Duration::days(1)).format("%Y-%m-%d 10:00").to_string();
         let recent = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Stan", "--price", "30.00"]);
         ok(&db, &["mint", "--order", &recent, "--at", &yesterday]);
         ok(&db, &["stringer", "edit", "stefan", "--payment-days", "0"]);
@@ -354,7 +361,7 @@ on_both_backends! {
 
 #[test]
 fn files_that_are_not_camt_are_refused_naming_the_file() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     stefan_with_invoices(&db, &["35.50"]);
     let pain = bank_file(
         "pain.xml",
@@ -418,6 +425,7 @@ fn paying_file(stefan: i64, seq: i64, message: Message, version: Version) -> Str
 
 on_both_backends! {
     fn bank_files_of_every_version_and_shape_are_read(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let versions: Vec<u8> = Version::ALL.collect();
         let shapes: [(&str, Reshape); 8] = [
             ("the Austrian banks' namespace", camt::austrian),
@@ -452,6 +460,7 @@ on_both_backends! {
     }
 
     fn entries_as_banks_book_them_are_read_and_other_creditors_left_alone(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (orders, stefan) = stefan_with(&db, 3);
         let isr = "210000000003139471430009017";
         let another_business = qrr(stefan + 1000, 2026, 1);
@@ -485,6 +494,7 @@ on_both_backends! {
     }
 
     fn a_batch_that_gives_only_its_total_is_read_and_listed(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (orders, stefan) = stefan_with(&db, 4);
         let pays = |seq: i64, bank: &str| Tx::paying(&qrr(stefan, 2026, seq), (29 + seq) * 100, "CHF", bank);
         let entries = [
@@ -506,6 +516,7 @@ on_both_backends! {
     }
 
     fn a_file_cut_off_anywhere_applies_nothing(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (orders, stefan) = stefan_with(&db, 2);
         let entries = [
             Entry::booked("2026-03-30", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 3000, "CHF", "T1")]),
@@ -536,6 +547,7 @@ on_both_backends! {
     }
 
     fn a_payment_is_listed_with_its_reference_as_the_bank_carries_it_and_never_before_its_receipt(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (orders, stefan) = stefan_with(&db, 2);
         // The reference in groups, as the payer typed it off the slip.
         let spaced = {
@@ -560,6 +572,7 @@ on_both_backends! {
     }
 
     fn a_listed_bank_transaction_stays_known_until_it_is_settled(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (orders, stefan) = stefan_with(&db, 2);
         let entries = [
             Entry::booked("2026-03-30", "E1", vec![Tx::paying(&qrr(stefan, 2026, 1), 2000, "CHF", "SHORT")]),
@@ -572,7 +585,7 @@ on_both_backends! {
         let open: serde_json::Value = serde_json::from_str(&ok(&db, &["payments", "list", "--open", "--format", "json"])).unwrap();
         assert_eq!(open.as_array().unwrap().len(), 1);
         assert_eq!((open[0]["bank_reference"].as_str(), open[0]["outcome"].as_str(), open[0]["amount"].as_str()), (Some("SHORT"), Some("partial"), Some("20.00")));
-        let today = chrono::Utc::now().with_timezone(&chrono_tz::Europe::Zurich).date_naive().to_string();
+        let today = db.today().to_string();
         // The customer pays the rest in cash; the stringer marks the invoice paid by hand.
         ok(&db, &["order", "edit", &orders[0], "--paid-at", "2026-04-02 10:00"]);
         // Imported again: listed before, still open; not called a double payment.

@@ -31,6 +31,7 @@ fn vat_shop(db: &TestDb, prices: &[&str]) -> Vec<String> {
 
 on_both_backends! {
     fn a_credit_note_takes_an_invoice_back_in_its_own_gapless_series(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = vat_shop(&db, &["35.00", "50.00", "20.00"]);
         let (a, b) = (&orders[0], &orders[1]);
 
@@ -125,6 +126,7 @@ on_both_backends! {
     }
 
     fn what_cannot_be_credited_is_refused_and_a_void_never_takes_back_what_left_the_shop(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let shop = Shop::new(&db);
         shop.stringer("stefan", "Stefan Muster", &[]).stringer("anna", "Anna Keller", &[]);
         let open = shop.order("stefan", &["--customer", "Roger", "--price", "35"]);
@@ -178,6 +180,7 @@ on_both_backends! {
     }
 
     fn resync_and_void_keep_the_credit_series_whole_after_a_restore(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = Shop::new(&db).stefan_with_invoices(&["35.00", "50.00", "20.00"]);
         for order in &orders[..2] {
             ok(&db, &["credit", order, "--reason", "cancelled"]);
@@ -207,6 +210,7 @@ on_both_backends! {
     }
 
     fn a_bank_payment_of_a_credited_invoice_needs_attention(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = Shop::new(&db).stefan_with_invoices(&["35.00", "50.00"]);
         ok(&db, &["credit", &orders[0], "--reason", "cancelled"]);
         ok(&db, &["credit", &orders[1], "--reason", "discount", "--amount", "10"]);
@@ -233,6 +237,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn the_credit_note_is_a_pdf_a_document_that_names_its_original_which_stays_as_it_was(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let orders = vat_shop(&db, &["35.00"]);
         let a = &orders[0];
         let original = pdf(&db, a);
@@ -285,6 +290,7 @@ on_both_backends! {
     }
 
     fn the_title_follows_the_country_germany_and_france_never_say_gutschrift(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let shop = Shop::new(&db);
         shop.stringer("anna", "Anna Saiten", &["--country", "DE", "--currency", "EUR", "--vat-number", "DE123456789", "--vat-rate", "19", "--vat-from", "2024-01-01"]);
         shop.stringer("marie", "Marie Cordage", &["--country", "FR", "--currency", "EUR", "--vat-number", "FR40303265045", "--vat-rate", "20", "--vat-from", "2024-01-01"]);

@@ -19,7 +19,7 @@ fn as_role(url: &str, role: &str) -> String {
 }
 
 fn receipts_as(url: &str, args: &[&str]) -> Output {
-    binary().env_clear().env("DATABASE_URL", url).env("TZ", "UTC").args(args).output().unwrap().into()
+    binary().env("DATABASE_URL", url).env("TZ", "UTC").args(args).output().unwrap().into()
 }
 
 fn ok_as(url: &str, args: &[&str]) -> String {
@@ -54,7 +54,7 @@ fn the_documented_roles_run_the_shop() {
         ok_as(&app, &["mint", "--order", &order, "--at", "2025-05-01 10:00", "--backdate"]),
         "2025-0001"
     );
-    ok_as(&app, &["order", "edit", &order, "--paid-at", "2025-05-02"]);
+    ok_as(&app, &["order", "edit", &order, "--paid-at", "2025-05-02", "--backdate"]);
     let mistake = ok_as(&app, &["order", "add", "--stringer", "zoe", "--price", "35.00"]);
     ok_as(&app, &["order", "delete", &mistake]);
     let copy = ok_as(&app, &["order", "restring", &order]);

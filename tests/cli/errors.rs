@@ -109,7 +109,7 @@ fn a_dot_env_file_and_receipts_stringer_are_honoured() {
         .unwrap();
     let receipts = |args: &[&str], stringer: Option<&str>| {
         let mut cmd = binary();
-        cmd.env_clear().env("TZ", "UTC").current_dir(dir.path()).args(args);
+        cmd.env("TZ", "UTC").current_dir(dir.path()).args(args);
         if let Some(handle) = stringer {
             cmd.env("RECEIPTS_STRINGER", handle);
         }
@@ -218,8 +218,7 @@ fn a_servers_notice_while_connecting_is_never_printed_raw() {
         client.write_all(&warning).unwrap();
     });
     let url = format!("postgres://app:s3cret@127.0.0.1:{port}/receipts?connect_timeout=2");
-    let out: Output =
-        binary().env_clear().env("DATABASE_URL", &url).args(["order", "list"]).output().unwrap().into();
+    let out: Output = binary().env("DATABASE_URL", &url).args(["order", "list"]).output().unwrap().into();
     server.join().unwrap();
     assert_eq!(out.code, 69, "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);

@@ -84,6 +84,7 @@ fn killed_mid_write(db: &TestDb, args: &[&str]) {
     let out = Command::new("bash")
         .args(["-c", &line])
         .env_clear()
+        .envs(faked_clock())
         .env("DATABASE_URL", &db.url)
         .env("TZ", "UTC")
         .output()
@@ -138,6 +139,7 @@ fn no_half_written_file_survives_a_kill(db: &TestDb) {
 
 on_both_backends! {
     fn a_file_killed_mid_write_leaves_nothing_and_the_rerun_succeeds(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         no_half_written_file_survives_a_kill(&db);
     }
 }
@@ -146,7 +148,7 @@ on_both_backends! {
 /// it up): the command removes what it began, and exits as interrupted.
 #[test]
 fn an_interrupted_export_removes_the_file_it_began() {
-    let db = TestDb::postgres();
+    let db = TestDb::postgres().with_clock_at(TESTS_DAY);
     busy_shop(&db);
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("ledger.csv");
@@ -180,7 +182,6 @@ fn a_command_that_fails_on_the_database_it_created_leaves_no_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("typo.db");
     let out: Output = binary()
-        .env_clear()
         .env("TZ", "UTC")
         .args([
             "--database-url",
@@ -200,7 +201,6 @@ fn a_command_that_fails_on_the_database_it_created_leaves_no_file() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{}", out.stderr);
     // A database that a command could use stays.
     let out: Output = binary()
-        .env_clear()
         .env("TZ", "UTC")
         .args(["--database-url", path.to_str().unwrap(), "stringer", "add", "stefan"])
         .output()
@@ -304,7 +304,7 @@ on_both_backends! {
 /// them up at a locked table; SQLite readers never wait): nothing of them is left behind.
 #[test]
 fn ctrl_c_stops_a_year_of_receipts_and_an_export_leaving_no_file() {
-    let db = TestDb::postgres();
+    let db = TestDb::postgres().with_clock_at(TESTS_DAY);
     busy_shop(&db);
     let dir = tempfile::tempdir().unwrap();
     let receipts_dir = dir.path().join("receipts");

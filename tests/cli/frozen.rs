@@ -18,6 +18,7 @@ fn edits(db: &TestDb) -> Vec<(String, String, String, String)> {
 
 on_both_backends! {
     fn what_a_numbered_document_shows_cannot_be_edited(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop(&db);
         ok(&db, &["mint", "--order", &order, "--at", "2026-11-21 10:00"]);
         let before = pdf(&db, &order);
@@ -42,6 +43,7 @@ on_both_backends! {
     }
 
     fn a_profile_change_applies_to_the_next_receipt_only(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let first = shop(&db);
         ok(&db, &["mint", "--order", &first, "--at", "2026-11-21 10:00"]);
         let before = pdf(&db, &first);
@@ -65,6 +67,7 @@ on_both_backends! {
     }
 
     fn notes_stay_internal_and_the_customer_note_is_printed(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop(&db);
         ok(&db, &["order", "edit", &order, "--notes", "pays late", "--customer-note", "Grip replaced too"]);
         ok(&db, &["mint", "--order", &order, "--at", "2026-11-21 10:00"]);
@@ -77,6 +80,7 @@ on_both_backends! {
     }
 
     fn allowed_changes_of_a_numbered_order_are_journaled(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop(&db);
         ok(&db, &["mint", "--order", &order, "--at", "2026-11-21 10:00"]);
         ok(&db, &["order", "edit", &order, "--paid-at", "2026-11-22 09:00", "--notes", "paid cash"]);
@@ -100,6 +104,7 @@ on_both_backends! {
     }
 
     fn a_number_is_issued_only_for_a_complete_plausible_order(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         shop(&db);
         let no_price = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Anna"]);
         let message = fails(&db, 65, &["mint", "--order", &no_price, "--at", "2026-11-21 10:00"]);

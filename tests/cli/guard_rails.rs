@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::on_both_backends;
-use chrono::{Datelike, Duration, Utc};
+use chrono::{Duration, Utc};
 
 /// The orders, counters and journal as one comparable text: what a refusal must not change.
 fn state(db: &TestDb) -> String {
@@ -26,10 +26,6 @@ fn refused(db: &TestDb, code: i32, args: &[&str]) -> String {
     assert_eq!(message.lines().count(), 1, "{message}");
     assert_eq!(state(db), before, "receipts {args:?} was refused but wrote");
     message
-}
-
-fn this_year() -> i32 {
-    Utc::now().year()
 }
 
 fn strung_at(db: &TestDb, order: &str) -> Option<i64> {
@@ -76,13 +72,13 @@ on_both_backends! {
         let tomorrow = (Utc::now() + Duration::days(1)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
         let message = refused(&db, 65, &["mint", "--order", &order, "--at", &tomorrow, "--backdate"]);
         assert!(message.contains("is in the future"), "{message}");
-        let typo = format!("{}-06-01 10:00", this_year() + 36);
+        let typo = format!("{}-06-01 10:00", db.this_year() + 36);
         assert!(refused(&db, 65, &["mint", "--order", &order, "--at", &typo]).contains("is in the future"));
-        let old = format!("{}-06-01 10:00", this_year() - 2);
+        let old = format!("{}-06-01 10:00", db.this_year() - 2);
         let message = refused(&db, 65, &["mint", "--order", &order, "--at", &old]);
         assert!(message.contains("pass --backdate if it really was strung then"), "{message}");
-        let last_year = format!("{}-06-01 10:00", this_year() - 1);
-        assert_eq!(ok(&db, &["mint", "--order", &order, "--at", &last_year]), format!("{}-0001", this_year() - 1));
+        let last_year = format!("{}-06-01 10:00", db.this_year() - 1);
+        assert_eq!(ok(&db, &["mint", "--order", &order, "--at", &last_year]), format!("{}-0001", db.this_year() - 1));
     }
 
     fn a_strung_time_past_the_last_year_is_refused_before_the_database_sees_it(db: TestDb) {
@@ -105,8 +101,8 @@ on_both_backends! {
 
     fn numbers_above_the_counter_are_voided_only_from_the_counter_on(db: TestDb) {
         let order = shop(&db);
-        let year = this_year();
-        let at = format!("{year}-01-01 10:00");
+        let year = db.this_year();
+        let at = format!("{year}-01-01 00:00");
         ok(&db, &["mint", "--order", &order, "--at", &at]);
         let number = |seq: &str| format!("{year}-{seq}");
         let void = |numbers: &str, extra: &[&str]| {
@@ -272,15 +268,15 @@ on_both_backends! {
     fn payment_and_pickup_times_are_plausible_as_strung_times_are(db: TestDb) {
         let order = shop(&db);
         ok(&db, &["mint", "--order", &order]);
-        let future = format!("{}-01-01", this_year() + 4);
-        let ancient = format!("{}-01-01", this_year() - 27);
+        let future = format!("{}-01-01", db.this_year() + 4);
+        let ancient = format!("{}-01-01", db.this_year() - 27);
         for flag in ["--paid-at", "--returned-at"] {
             let message = refused(&db, 65, &["order", "edit", &order, flag, &future]);
             assert!(message.contains("is in the future"), "{flag}: {message}");
             let message = refused(&db, 65, &["order", "edit", &order, flag, &ancient]);
             assert!(message.contains("pass --backdate if it really was"), "{flag}: {message}");
         }
-        let last_year = format!("{}-12-01 10:00", this_year() - 1);
+        let last_year = format!("{}-12-01 10:00", db.this_year() - 1);
         ok(&db, &["order", "edit", &order, "--paid-at", &last_year]);
         ok(&db, &["order", "edit", &order, "--returned-at", &ancient, "--backdate"]);
         // Before the order was taken is fine: orders are often entered after the fact.

@@ -205,6 +205,7 @@ fn expected_bill(
 
 on_both_backends! {
     fn a_qr_iban_invoice_carries_a_qr_bill_with_a_qrr_reference(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop_with_account(&db, "CH44 3199 9123 0008 8901 2", "CHF", "35.50");
         let stringer = db.query_i64("SELECT id FROM stringers WHERE handle = 'stefan'").unwrap();
         let (_dir, pdf) = pdf_of(&db, &order, &["--lang", "de"]);
@@ -240,6 +241,7 @@ on_both_backends! {
     }
 
     fn a_normal_swiss_iban_takes_a_scor_reference_in_chf_and_eur(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop_with_account(&db, "CH93 0076 2011 6238 5295 7", "EUR", "1250");
         let stringer = db.query_i64("SELECT id FROM stringers WHERE handle = 'stefan'").unwrap();
         let (_dir, pdf) = pdf_of(&db, &order, &[]);
@@ -261,6 +263,7 @@ on_both_backends! {
     }
 
     fn a_euro_account_abroad_takes_an_epc_code(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         ok(&db, &["stringer", "add", "hans", "--name", "Hans Saiten", "--timezone", "Europe/Berlin"]);
         ok(&db, &["stringer", "edit", "hans", "--iban", "DE89 3704 0044 0532 0130 00", "--bic", "COBADEFFXXX",
                   "--currency", "EUR", "--country", "DE", "--postcode", "80331", "--town", "München", "--language", "de"]);
@@ -283,6 +286,7 @@ on_both_backends! {
     }
 
     fn paid_void_and_other_invoices_carry_no_payment_part(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop_with_account(&db, "CH93 0076 2011 6238 5295 7", "CHF", "35.50");
         // A copy of an unpaid invoice keeps it.
         let (_dir, copy) = pdf_of(&db, &order, &["--copy"]);
@@ -306,6 +310,7 @@ on_both_backends! {
     }
 
     fn what_the_payment_part_shows_is_frozen_with_the_invoice(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop_with_account(&db, "CH93 0076 2011 6238 5295 7", "CHF", "35.50");
         let (_dir, before) = pdf_of(&db, &order, &[]);
         ok(&db, &["stringer", "edit", "stefan", "--iban", "CH44 3199 9123 0008 8901 2", "--town", "Bern", "--postcode", "3000"]);
@@ -350,6 +355,7 @@ on_both_backends! {
     }
 
     fn a_slip_without_room_goes_on_a_page_of_its_own(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         ok(&db, &["stringer", "add", "stefan", "--timezone", "Europe/Zurich"]);
         ok(&db, &["stringer", "edit", "stefan", "--iban", "CH93 0076 2011 6238 5295 7", "--postcode", "8001",
                   "--town", "Zürich", "--country", "CH"]);
@@ -369,6 +375,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn a_french_business_prints_its_siret_and_is_paid_to_its_account_holder(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         ok(&db, &["stringer", "add", "lea", "--name", "Cordage Léa", "--timezone", "Europe/Paris"]);
         assert_eq!(
             fails(&db, 65, &["stringer", "edit", "lea", "--siret", "732 829 320 00075"]),
@@ -398,6 +405,7 @@ on_both_backends! {
     }
 
     fn a_qr_bill_names_the_account_holder_as_its_creditor(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = shop_with_account(&db, "CH44 3199 9123 0008 8901 2", "CHF", "35.50");
         let message = fails(&db, 65, &["stringer", "edit", "stefan", "--account-holder", "Ωmega Ltd"]);
         assert!(message.contains("the account holder holds \"Ω\""), "{message}");

@@ -15,7 +15,7 @@ use support::cluster::{is_root, Cluster};
 /// `receipts` with `DATABASE_URL` set to `url`.
 fn receipts_at(url: &str) -> Command {
     let mut cmd = binary();
-    cmd.env_clear().env("DATABASE_URL", url).env("TZ", "UTC").current_dir(std::env::temp_dir());
+    cmd.env("DATABASE_URL", url).env("TZ", "UTC").current_dir(std::env::temp_dir());
     cmd
 }
 
@@ -255,6 +255,7 @@ fn on_read_only_directory(dir: &Path, args: &[&str]) -> Output {
         let mut cmd = Command::new("unshare");
         cmd.args(["-m", "sh", "-c", &script, env!("CARGO_BIN_EXE_receipts")]).args(args);
         cmd.env_clear()
+            .envs(faked_clock())
             .env("DATABASE_URL", &url)
             .env("TZ", "UTC")
             .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
@@ -375,6 +376,7 @@ fn a_full_disk_names_the_database_and_writes_nothing() {
     let mut cmd = Command::new("unshare");
     cmd.args(["-m", "sh", "-c", &script, env!("CARGO_BIN_EXE_receipts")]);
     cmd.env_clear()
+        .envs(faked_clock())
         .env("DATABASE_URL", &database)
         .env("TZ", "UTC")
         .env("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");

@@ -63,7 +63,7 @@ fn receipts_shop(db: &TestDb) -> (String, String, String) {
 
 #[test]
 fn text_receipts_in_every_language_and_state() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let (paid, unpaid, void) = receipts_shop(&db);
     for lang in ["en", "de", "fr", "it"] {
         let mut text = String::new();
@@ -100,6 +100,7 @@ fn masked_check(document: &str) -> String {
 
 on_both_backends! {
     fn a_document_prints_the_check_value_of_the_journals_event_that_issued_it(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (paid, _, _) = receipts_shop(&db);
         let hash = |sql: &str| db.query_text(sql).expect("a hash");
         let minted = hash(&format!("SELECT hash FROM receipt_events WHERE kind = 'mint' AND order_id = {paid}"));
@@ -161,6 +162,7 @@ pub(super) fn check_pdf(pdf: &Path, number: &str, expected: &[&str]) {
 
 on_both_backends! {
     fn pdf_receipts_are_pdf_a_with_embedded_fonts_and_findable_text(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (paid, _, void) = receipts_shop(&db);
         let dir = tempfile::tempdir().unwrap();
         let pdf = dir.path().join("paid.pdf");
@@ -204,6 +206,7 @@ on_both_backends! {
     }
 
     fn a_year_renders_one_file_per_receipt_and_never_overwrites_a_different_file(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         receipts_shop(&db);
         ok(&db, &["stringer", "add", "anna", "--timezone", "Europe/Zurich"]);
         let other = ok(&db, &["order", "add", "--stringer", "anna", "--customer", "Someone", "--price", "30"]);
@@ -233,6 +236,7 @@ on_both_backends! {
     }
 
     fn a_receipt_needs_a_number_and_its_own_stringer(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (paid, _, _) = receipts_shop(&db);
         ok(&db, &["stringer", "add", "anna"]);
         let open = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "35.00"]);
@@ -288,6 +292,7 @@ on_both_backends! {
     }
 
     fn the_stringers_profile_and_language_are_on_the_next_receipt(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let (paid, _, _) = receipts_shop(&db);
         let before = ok(&db, &["receipt", &paid]);
         ok(&db, &["stringer", "edit", "stefan", "--language", "it", "--address", "Rue du Lac 2\\n1000 Lausanne"]);

@@ -92,6 +92,7 @@ on_both_backends! {
     }
 
     fn an_order_for_a_known_customer_takes_the_same_as_last_time_of_that_racket(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         stefan(&db);
         let roger = ok(&db, &["customer", "add", "Roger", "--email", "roger@example.com", "--address", "Seestrasse 5\\n8002 Zürich"]);
         let aero = ok(&db, &["racket", "add", "--customer", &roger, "--model", "Pure Aero", "--tag", "R1"]);
@@ -163,6 +164,7 @@ on_both_backends! {
     }
 
     fn an_issued_receipt_keeps_what_it_showed_whatever_the_register_says_later(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         stefan(&db);
         let roger = ok(&db, &["customer", "add", "Roger", "--address", "Seestrasse 5\\n8002 Zürich"]);
         let order = ok(&db, &["order", "add", "--customer-id", &roger, "--racket", "Pure Aero", "--price", "35"]);
@@ -178,6 +180,7 @@ on_both_backends! {
     }
 
     fn a_customer_entered_twice_is_merged_and_one_forgotten_keeps_only_what_the_law_requires(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         stefan(&db);
         let kept = ok(&db, &["customer", "add", "Roger", "--email", "roger@example.com"]);
         let twice = ok(&db, &["customer", "add", "Roger F.", "--phone", "079 111 22 33"]);
@@ -243,6 +246,7 @@ on_both_backends! {
     }
 
     fn the_migration_links_the_orders_there_were_and_documents_stay_the_same(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         stefan(&db);
         ok(&db, &["stringer", "add", "anna", "--timezone", "UTC"]);
         let order = |customer: &str, racket: &str, at: &str, extra: &[&str]| {

@@ -101,6 +101,7 @@ fn reminders(db: &TestDb) -> i64 {
 
 on_both_backends! {
     fn an_invoice_is_chased_in_three_levels_each_once_with_its_payment_part(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db);
         let a = handed_over(&db, "55.00", Some("roger@example.com"), 2);
         let b = handed_over(&db, "50.00", Some("eva@example.com"), 3);
@@ -229,6 +230,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn a_bank_payment_of_the_open_amount_or_with_a_reminders_fee_pays_the_invoice(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db).profile("stefan", &["--vat-number", "CHE-123.456.788 MWST", "--vat-rate", "8.1", "--vat-from", "2024-01-01"]);
         let orders: Vec<String> = (2..=5).map(|day| handed_over(&db, "55.00", Some("roger@example.com"), day)).collect();
         let sink = Sink::start(Behaviour::Accept);
@@ -303,6 +305,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn what_is_never_reminded_is_refused_saying_why_and_issues_nothing(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db);
         let url = Sink::start(Behaviour::Accept).url(None);
         let paid = handed_over(&db, "30.00", Some("a@example.com"), 2);
@@ -348,6 +351,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn a_failed_send_records_nothing_or_leaves_the_reminder_for_the_next_run_unchanged(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db);
         let a = handed_over(&db, "55.00", Some("roger@example.com"), 2);
         let b = handed_over(&db, "45.00", Some("gone@example.com"), 3);
@@ -399,6 +403,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn a_customer_without_e_mail_gets_a_pdf_for_the_post(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db);
         let order = handed_over(&db, "35.00", None, 2);
         let url = Sink::start(Behaviour::Accept).url(None);
@@ -448,6 +453,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn a_german_invoice_is_reminded_with_its_epc_code_and_no_fee_on_the_first_reminder(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         Shop::new(&db).stringer("hans", "Hans Saiten", &["--iban", "DE89 3704 0044 0532 0130 00", "--bic", "COBADEFFXXX",
             "--currency", "EUR", "--country", "DE", "--postcode", "80331", "--town", "München", "--language", "de",
             "--email", "hans@example.de", "--reminder-fee", "2=2.50"]);
@@ -474,7 +480,7 @@ on_both_backends! {
 
 #[test]
 fn a_server_gone_half_way_stops_the_run_and_the_issued_reminder_goes_with_the_next() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     mailing_shop(&db);
     handed_over(&db, "55.00", Some("roger@example.com"), 2);
     handed_over(&db, "45.00", Some("eva@example.com"), 3);
@@ -540,7 +546,7 @@ fn orders_brought_in_by_migrate_v1_are_never_reminded() {
 
 #[test]
 fn a_dry_run_writes_the_message_and_issues_nothing() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     mailing_shop(&db);
     let order = handed_over(&db, "55.00", Some("roger@example.com"), 2);
     let dir = tempfile::tempdir().unwrap();

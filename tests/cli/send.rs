@@ -66,6 +66,7 @@ fn sends(db: &TestDb) -> Vec<(String, String, String)> {
 
 on_both_backends! {
     fn a_document_arrives_as_a_message_with_its_pdf(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = mailing_shop(&db);
         let sink = Sink::start(Behaviour::Accept);
         let out = send(&db, &sink.url(None), &[&order]);
@@ -108,6 +109,7 @@ on_both_backends! {
     }
 
     fn nothing_is_journaled_when_the_server_does_not_take_it(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = mailing_shop(&db);
         // The recipient refused: exit 1, named.
         let refusing = Sink::start(Behaviour::RefuseRecipient("roger@example.com".into()));
@@ -129,7 +131,7 @@ on_both_backends! {
 
 #[test]
 fn a_password_is_used_and_never_shown() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let order = mailing_shop(&db);
     let sink = Sink::start(Behaviour::Login { user: "stefan".into(), password: "S3cret-pw".into() });
     let wrong = send(&db, &sink.url(Some(("stefan", "Wr0ng-pw"))), &[&order]);
@@ -144,7 +146,7 @@ fn a_password_is_used_and_never_shown() {
 
 #[test]
 fn a_server_that_never_answers_is_given_up_on() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let order = mailing_shop(&db);
     let silent = Sink::start(Behaviour::Silent);
     let started = std::time::Instant::now();
@@ -156,7 +158,7 @@ fn a_server_that_never_answers_is_given_up_on() {
 
 #[test]
 fn the_batch_goes_on_past_a_failure_and_its_rerun_sends_the_rest() {
-    let db = TestDb::postgres();
+    let db = TestDb::postgres().with_clock_at(TESTS_DAY);
     mailing_shop(&db);
     for (customer, email) in [("Anna", "anna@example.com"), ("Boris", "boris@example.com")] {
         let order = ok(
@@ -198,7 +200,7 @@ fn the_batch_goes_on_past_a_failure_and_its_rerun_sends_the_rest() {
 
 #[test]
 fn a_dry_run_shows_the_message_and_sends_nothing() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let order = mailing_shop(&db);
     let eml = ok(&db, &["send", &order, "--dry-run"]);
     let message = MessageParser::default().parse(eml.as_bytes()).unwrap();
@@ -217,7 +219,7 @@ fn a_dry_run_shows_the_message_and_sends_nothing() {
 
 #[test]
 fn what_cannot_be_sent_says_why() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     ok(&db, &["stringer", "add", "stefan", "--timezone", "Europe/Zurich"]);
     let order = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "30"]);
     let sink = Sink::start(Behaviour::Accept);
@@ -263,7 +265,7 @@ fn a_v1_file_may_carry_the_customers_e_mail_address() {
 /// `send --unsent --dry-run` lists what would go out, and sends and records nothing.
 #[test]
 fn a_dry_run_of_the_unsent_lists_them_and_sends_nothing() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let first = mailing_shop(&db);
     let second = ok(
         &db,
@@ -328,7 +330,7 @@ fn a_dry_run_of_the_unsent_lists_them_and_sends_nothing() {
 /// as French is written.
 #[test]
 fn a_void_documents_mail_says_so_and_french_mail_reads_french() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let order = mailing_shop(&db);
     ok(&db, &["void", "--order", &order, "--reason", "Schläger zurückgegeben"]);
     let eml = ok(&db, &["send", &order, "--dry-run"]);
@@ -370,7 +372,7 @@ fn a_void_documents_mail_says_so_and_french_mail_reads_french() {
 /// journaled.
 #[test]
 fn a_server_that_takes_the_message_and_never_answers_is_given_up_on_in_time() {
-    let db = TestDb::sqlite();
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let order = mailing_shop(&db);
     let stalling = Sink::start(Behaviour::StallAfterData);
     let started = std::time::Instant::now();
@@ -389,6 +391,7 @@ on_both_backends! {
     /// step has ended (the server's time is up), nothing unconfirmed is journaled as sent,
     /// and the next run sends them all.
     fn ctrl_c_stops_a_batch_of_sends_and_journals_nothing_unconfirmed(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db);
         let second = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Anna", "--price", "20", "--email", "anna@example.com"]);
         ok(&db, &["mint", "--order", &second, "--at", "2026-03-03 10:00"]);
@@ -415,6 +418,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn a_credit_note_is_delivered_by_credit_send_and_by_send_c_and_order_show_says_so(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let order = mailing_shop(&db);
         let sink = Sink::start(Behaviour::Accept);
         // Without a mail server, --send is refused before anything is issued.

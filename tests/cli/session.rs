@@ -2,12 +2,12 @@ use super::*;
 
 #[test]
 fn a_day_at_the_shop_on_sqlite() {
-    day_at_the_shop(&TestDb::sqlite());
+    day_at_the_shop(&TestDb::sqlite().with_clock_at(TESTS_DAY));
 }
 
 #[test]
 fn a_day_at_the_shop_on_postgres_through_pgbouncer() {
-    let bounced = TestDb::empty_postgres().through_pgbouncer();
+    let bounced = TestDb::empty_postgres().through_pgbouncer().with_clock_at(TESTS_DAY);
     assert!(run(&bounced, &["db", "migrate"]).stderr.contains("applied migration"));
     assert_eq!(run(&bounced, &["db", "migrate"]).stderr.trim(), "the schema is up to date");
     day_at_the_shop(&bounced);

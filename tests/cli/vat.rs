@@ -107,6 +107,7 @@ on_both_backends! {
     }
 
     fn a_vat_number_without_a_rate_numbers_nothing(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         ok(&db, &["stringer", "add", "stefan", "--timezone", "Europe/Zurich"]);
         ok(&db, &["stringer", "edit", "stefan", "--vat-number", "CHE-116.281.710 MWST"]);
         let order = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "30"]);
@@ -121,6 +122,7 @@ on_both_backends! {
     }
 
     fn a_german_business_writes_as_germany_does(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         ok(&db, &["stringer", "add", "hans", "--name", "Hans Saiten", "--timezone", "Europe/Berlin"]);
         ok(&db, &["stringer", "edit", "hans", "--country", "DE", "--postcode", "80331", "--town", "München",
                   "--street", "Marienplatz", "--house-number", "2", "--currency", "EUR", "--vat-number", "DE123456789",
@@ -146,6 +148,7 @@ on_both_backends! {
     }
 
     fn the_ledger_and_the_report_carry_the_vat(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         swiss_vat_shop(&db);
         // Quarter boundaries in local time: 23:30 on 31 March is Q1 in Zurich (21:30 UTC), and
         // 00:30 on 1 April is Q2 (22:30 UTC on 31 March).

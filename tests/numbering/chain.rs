@@ -9,7 +9,6 @@ use diesel_migrations::MigrationHarness;
 use receipts::db::chain::verify;
 use receipts::db::{DbConn, Tenant};
 use receipts::ops::mint::mint;
-use std::process::Command;
 
 /// A stringer with `count` orders minted in May 2026 (a mint event each).
 fn minted(db: &TestDb, count: usize) -> Tenant {
@@ -24,8 +23,7 @@ fn minted(db: &TestDb, count: usize) -> Tenant {
 
 /// `receipts audit --verify`: (exit code, stderr).
 fn audit_verify(db: &TestDb) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_receipts"))
-        .env_clear()
+    let out = crate::support::cli::binary()
         .env("DATABASE_URL", &db.url)
         .env("TZ", "UTC")
         .args(["audit", "--verify"])
@@ -65,8 +63,7 @@ on_both_backends! {
         assert!(said.contains("stefan: 5 events chained, head ") && said.contains("not proven:"), "{said}");
         // A restore declared: the head found is on record, chained like every event.
         let head: String = said.split("head ").nth(1).unwrap()[..16].to_string();
-        let out = Command::new(env!("CARGO_BIN_EXE_receipts"))
-            .env_clear()
+        let out = crate::support::cli::binary()
             .env("DATABASE_URL", &db.url)
             .args(["resync-counters"])
             .output()

@@ -7,16 +7,62 @@ use diesel::{Connection, PgConnection};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// The `receipts` binary that cargo built for these tests.
+/// The `receipts` binary that cargo built for these tests, with nothing of the caller's
+/// environment but the clock the tests run under.
 pub fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_receipts"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_receipts"));
+    cmd.env_clear().envs(faked_clock());
+    cmd
+}
+
+/// The variables of the clock these tests run under when `scripts/test-at` moved it
+/// (libfaketime), for a program that must see the same time: the program under test, never
+/// a server or the browser, which keep the real clock (`real_clock`).
+pub fn faked_clock() -> Vec<(&'static str, std::ffi::OsString)> {
+    if std::env::var_os("FAKETIME").is_none() {
+        return Vec::new();
+    }
+    ["LD_PRELOAD", "FAKETIME", "DONT_FAKE_MONOTONIC"]
+        .into_iter()
+        .filter_map(|name| Some((name, std::env::var_os(name)?)))
+        .collect()
+}
+
+/// The real clock's now (UTC), also under scripts/test-at, which moves this process's.
+pub fn real_now() -> chrono::NaiveDateTime {
+    let moved = std::env::var("FAKETIME").ok().and_then(|offset| offset.parse::<i64>().ok()).unwrap_or(0);
+    chrono::Utc::now().naive_utc() - chrono::Duration::seconds(moved)
+}
+
+/// Debian's libfaketime, which moves the clock of a program it is preloaded into.
+fn libfaketime() -> &'static std::path::Path {
+    static FOUND: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    FOUND.get_or_init(|| {
+        std::fs::read_dir("/usr/lib")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|dir| dir.path().join("faketime/libfaketime.so.1"))
+            .find(|library| library.exists())
+            .expect("libfaketime is missing: install Debian's faketime (scripts/test does)")
+    })
+}
+
+/// A server or browser started by a test keeps the real clock: libfaketime stalls
+/// PostgreSQL's lock timeouts, and Chromium does not start under it.
+pub fn real_clock(cmd: &mut Command) -> &mut Command {
+    cmd.env_remove("LD_PRELOAD").env_remove("FAKETIME").env_remove("DONT_FAKE_MONOTONIC")
 }
 
 /// `receipts` against a test database, with nothing of the caller's environment leaking in.
 pub fn receipts(db: &TestDb) -> Command {
     let mut cmd = binary();
-    cmd.env_clear()
-        .env("DATABASE_URL", &db.url)
+    if let Some(offset) = db.clock {
+        cmd.env("LD_PRELOAD", libfaketime())
+            .env("FAKETIME", format!("{offset:+}"))
+            .env("DONT_FAKE_MONOTONIC", "1");
+    }
+    cmd.env("DATABASE_URL", &db.url)
         .env("RUST_BACKTRACE", "1")
         .env("TZ", "UTC")
         .current_dir(std::env::temp_dir());
@@ -67,20 +113,21 @@ pub fn journaled(db: &TestDb, what: &str) -> Vec<serde_json::Value> {
     json.as_array().unwrap().iter().filter(|e| e["what"] == what).cloned().collect()
 }
 
-/// `receipts ARGS` at the instant `when` (UTC), with the keys in `keys`.
+/// `receipts ARGS` with its clock started at the instant `when` (UTC, `YYYY-MM-DD
+/// HH:MM:SS`), with the keys in `keys`.
 pub fn at(db: &TestDb, keys: &Path, when: &str, args: &[&str]) -> Output {
-    let out = std::process::Command::new("faketime")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("DATABASE_URL", &db.url)
-        .env("TZ", "UTC")
+    clock_started_at(&mut receipts(db), when)
         .env("RECEIPTS_KEY_DIR", keys)
-        .arg(when)
-        .arg(env!("CARGO_BIN_EXE_receipts"))
         .args(args)
         .output()
-        .expect("faketime runs (Debian's faketime package; the test command installs it)");
-    out.into()
+        .unwrap()
+        .into()
+}
+
+/// `cmd` with its clock started at `when` (UTC, `YYYY-MM-DD HH:MM:SS`, then optionally
+/// libfaketime's ` xN` for a clock N times as fast), ticking on from there.
+pub fn clock_started_at<'a>(cmd: &'a mut Command, when: &str) -> &'a mut Command {
+    cmd.env("LD_PRELOAD", libfaketime()).env("FAKETIME", format!("@{when}")).env("DONT_FAKE_MONOTONIC", "1")
 }
 
 /// `at`, which must succeed; its stdout without the final newline.

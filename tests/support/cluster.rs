@@ -17,15 +17,18 @@ fn free_port() -> u16 {
     listener.local_addr().expect("its address").port()
 }
 
-/// A command run as the owner of the cluster's files (`postgres` when we are root).
+/// A command run as the owner of the cluster's files (`postgres` when we are root), on the
+/// real clock.
 fn as_owner(program: &Path) -> Command {
-    if is_root() {
+    let mut cmd = if is_root() {
         let mut cmd = Command::new("runuser");
         cmd.args(["-u", "postgres", "--"]).arg(program);
         cmd
     } else {
         Command::new(program)
-    }
+    };
+    super::cli::real_clock(&mut cmd);
+    cmd
 }
 
 pub fn is_root() -> bool {

@@ -26,6 +26,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+/// The day on which the tests with fixed dates of 2025 and 2026 run the program
+/// (`TestDb::with_clock_at`): their invoices of March 2026 long overdue, their reminders due
+/// from 1 December 2026 on.
+pub const TESTS_DAY: &str = "2026-11-30 12:00";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -39,6 +44,9 @@ pub struct TestDb {
     pg_name: Option<String>,
     /// The cluster the database lives on (its superuser URL), for dropping it.
     pg_admin: Option<String>,
+    /// The clock the program runs under on this database (`with_clock_at`), in seconds from
+    /// the real clock; `None`: the tests' own.
+    pub clock: Option<i64>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -105,7 +113,7 @@ impl TestDb {
     pub fn sqlite() -> TestDb {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let url = dir.path().join("receipts.db").to_string_lossy().into_owned();
-        TestDb { backend: Backend::Sqlite, url, pg_name: None, pg_admin: None, _dir: Some(dir) }
+        TestDb { backend: Backend::Sqlite, url, pg_name: None, pg_admin: None, clock: None, _dir: Some(dir) }
     }
 
     /// A migrated PostgreSQL database of this test's own.
@@ -130,7 +138,14 @@ impl TestDb {
 
     fn adopt(admin_url: String, name: String) -> TestDb {
         let url = with_database(&admin_url, &name);
-        TestDb { backend: Backend::Postgres, url, pg_name: Some(name), pg_admin: Some(admin_url), _dir: None }
+        TestDb {
+            backend: Backend::Postgres,
+            url,
+            pg_name: Some(name),
+            pg_admin: Some(admin_url),
+            clock: None,
+            _dir: None,
+        }
     }
 
     /// An empty database on the cluster whose messages are German.
@@ -149,6 +164,37 @@ impl TestDb {
         let db = TestDb::empty_german_postgres();
         db.connect().migrate().expect("migrate the German database");
         db
+    }
+
+    /// From here on the program run on this database (`cli::receipts`) sees the clock at
+    /// `when` (UTC, `YYYY-MM-DD HH:MM`), ticking on: for a test that means days of its own,
+    /// such as invoices numbered in March 2026 and overdue in December. Such a test derives
+    /// nothing from its own clock.
+    pub fn with_clock_at(mut self, when: &str) -> TestDb {
+        let when = NaiveDateTime::parse_from_str(when, "%Y-%m-%d %H:%M")
+            .unwrap_or_else(|e| panic!("{when:?} is no YYYY-MM-DD HH:MM: {e}"));
+        self.clock = Some((when - cli::real_now()).num_seconds());
+        self
+    }
+
+    /// Now (UTC) on the program's clock on this database.
+    pub fn now(&self) -> NaiveDateTime {
+        match self.clock {
+            Some(offset) => cli::real_now() + chrono::Duration::seconds(offset),
+            None => chrono::Utc::now().naive_utc(),
+        }
+    }
+
+    /// Today in Zurich, where the tests' stringers work (`Shop::stringer`), on the program's
+    /// clock: the day a command run now counts as today.
+    pub fn today(&self) -> chrono::NaiveDate {
+        self.now().and_utc().with_timezone(&chrono_tz::Europe::Zurich).date_naive()
+    }
+
+    /// This year in Zurich on the program's clock: the year of a number issued now.
+    pub fn this_year(&self) -> i32 {
+        use chrono::Datelike;
+        self.today().year()
     }
 
     /// The same database reached through PgBouncer in transaction-pooling mode.

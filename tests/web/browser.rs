@@ -64,7 +64,7 @@ struct Chrome {
 
 impl Chrome {
     async fn start(screen: Screen) -> Chrome {
-        let mut driver = std::process::Command::new("chromedriver")
+        let mut driver = real_clock(&mut std::process::Command::new("chromedriver"))
             .arg("--port=0")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -332,7 +332,7 @@ async fn a_day_at_the_counter(db: &TestDb, screen: Screen) {
     );
     c.refresh().await.unwrap();
     let link = c.find(Locator::Css("a.credit-note")).await.unwrap();
-    assert_eq!(link.text().await.unwrap(), "C-2026-0001");
+    assert_eq!(link.text().await.unwrap(), format!("C-{}-0001", db.this_year()));
     assert_eq!(journaled(db, "credit").len(), 1, "posted twice, one credit note");
     let href = link.attr("href").await.unwrap().unwrap();
     let (status, content_type, head) = fetched(c, &href).await;
@@ -415,6 +415,7 @@ async fn reminding_on_a_phone(db: &TestDb) {
 
 on_both_backends! {
     fn the_owner_reminds_an_overdue_invoice_on_a_phone(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         runtime.block_on(reminding_on_a_phone(&db));
     }

@@ -18,7 +18,12 @@ pub(super) struct Server {
 
 impl Server {
     pub(super) fn start(db: &TestDb, extra: &[&str]) -> Server {
-        let mut child = receipts(db)
+        Server::spawn(&mut receipts(db), extra)
+    }
+
+    /// `receipts serve EXTRA` run as `cmd`.
+    fn spawn(cmd: &mut Command, extra: &[&str]) -> Server {
+        let mut child = cmd
             .args(["serve", "--listen", "127.0.0.1:0"])
             .args(extra)
             .stdin(Stdio::null())
@@ -789,6 +794,7 @@ on_both_backends! {
 on_both_backends! {
     fn the_owner_credits_a_paid_order_once_however_often_the_form_is_posted(db: TestDb) {
         let (order, other) = shop(&db);
+        let credit = |seq: u32| format!("C-{}-{seq:04}", db.this_year());
         account(&db, "olga", "anna", "owner");
         ok(&db, &["mint", "--order", &order.to_string()]);
         ok(&db, &["order", "pickup", &order.to_string(), "--paid", "cash"]);
@@ -822,15 +828,15 @@ on_both_backends! {
         }
         assert_eq!(journaled(&db, "credit").len(), 1);
         let page = olga.get(&format!("/orders/{order}"));
-        assert!(page.text().contains("href=\"/credit-notes/C-2026-0001\"") && page.text().contains("5.00 CHF"), "{}", page.text());
-        let pdf = olga.get("/credit-notes/C-2026-0001");
+        assert!(page.text().contains(&format!("href=\"/credit-notes/{}\"", credit(1))) && page.text().contains("5.00 CHF"), "{}", page.text());
+        let pdf = olga.get(&format!("/credit-notes/{}", credit(1)));
         assert_eq!((pdf.status, &pdf.body[..5]), (200, &b"%PDF-"[..]));
         // A new form (a new token) credits again, with the refund said.
         let (csrf, token) = (page.csrf(), page.hidden("token"));
         let again = olga.post(&format!("/orders/{order}/credit"), &[("csrf", &csrf), ("token", &token), ("reason", "Restrung for free"), ("refund", "cash")]);
         assert_eq!(again.status, 303, "{}", again.text());
         let shown: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &order.to_string(), "--format", "json"])).unwrap();
-        assert_eq!((shown["status"].as_str(), shown["credited_by"].as_str()), (Some("credited"), Some("C-2026-0001, C-2026-0002")));
+        assert_eq!((shown["status"].as_str(), shown["credited_by"].as_str()), (Some("credited"), Some(format!("{}, {}", credit(1), credit(2)).as_str())));
         // Credited in full: no Credit any more. Another stringer's order or credit note: 404.
         assert!(!olga.get(&format!("/orders/{order}")).text().contains(">Credit</button>"));
         let foreign = olga.post(&format!("/orders/{other}/credit"), &[("csrf", &csrf), ("token", "x"), ("reason", "x")]);
@@ -839,8 +845,8 @@ on_both_backends! {
         for _ in 0..3 {
             ok(&db, &["credit", &other.to_string(), "--reason", "theirs", "--amount", "1"]);
         }
-        assert!(ok(&db, &["receipt", "C-2026-0003", "--stringer", "ben"]).contains("C-2026-0003"));
-        assert_eq!(olga.get("/credit-notes/C-2026-0003").status, 404, "ben's third is not anna's");
+        assert!(ok(&db, &["receipt", &credit(3), "--stringer", "ben"]).contains(&credit(3)));
+        assert_eq!(olga.get(&format!("/credit-notes/{}", credit(3))).status, 404, "ben's third is not anna's");
         assert_eq!(olga.get("/credit-notes/not-a-number").status, 404);
         assert_eq!(journaled(&db, "credit").len(), 5);
     }
@@ -1023,6 +1029,7 @@ impl Browser {
 
 on_both_backends! {
     fn the_owner_imports_a_bank_file_and_sees_the_clis_report(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         use support::camt::{self, Entry, Message, Tx, Version};
         let orders = Shop::new(&db).stefan_with_invoices(&["30.00", "31.00"]);
         let stefan = stringer_id(&db, "stefan");
@@ -1072,10 +1079,22 @@ on_both_backends! {
 }
 
 on_both_backends! {
+    fn every_request_gets_its_line_in_the_log(db: TestDb) {
+        shop(&db);
+        // A fresh server: its pool is still connecting when the first requests come.
+        let server = Server::start(&db, &[]);
+        for path in ["/healthz", "/login", "/healthz", "/nowhere", "/healthz"] {
+            let status = Browser::new(&server).get(path).status;
+            let line = format!("GET {path} {status} ");
+            server.logged_until(|logged| logged.starts_with(&line));
+        }
+    }
+
     fn serve_closes_yesterday_after_the_first_request_of_a_day(db: TestDb) {
         let keys = tempfile::tempdir().unwrap();
         Shop::new(&db).stringer("stefan", "Stefan Muster", &[]).stringer("keyless", "No Key", &[]);
-        let yesterday = (chrono::Utc::now() - chrono::Duration::days(1)).format("%Y-%m-%d 12:00:00").to_string();
+        // Midday yesterday in Zurich.
+        let yesterday = (db.today() - chrono::Duration::days(1)).format("%Y-%m-%d 11:00:00").to_string();
         ok_at(&db, keys.path(), &yesterday, &["key", "init", "--stringer", "stefan"]);
         let order = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Roger", "--price", "30"]);
         ok_at(&db, keys.path(), &yesterday, &["mint", "--order", &order]);
@@ -1110,6 +1129,44 @@ on_both_backends! {
         more.extend(server.logged_until(|line| line.starts_with("GET /login")));
         assert!(more.iter().all(|l| !l.starts_with("closing ")), "{more:?}");
         assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
+    }
+
+    fn serve_closes_a_stringers_day_at_midnight_in_the_stringers_zone(db: TestDb) {
+        // New Year's Eve in Zurich, an hour before it is over in UTC.
+        let db = db.with_clock_at("2026-12-31 08:00");
+        let keys = tempfile::tempdir().unwrap();
+        Shop::new(&db).stringer("stefan", "Stefan Muster", &[]);
+        ok_at(&db, keys.path(), "2026-12-31 08:00:00", &["key", "init", "--stringer", "stefan"]);
+        let order = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Roger", "--price", "30"]);
+        ok_at(&db, keys.path(), "2026-12-31 12:00:00", &["mint", "--order", &order]);
+
+        // The counter runs from 23:58 in Zurich on a clock thirty times as fast.
+        let mut serve = receipts(&db);
+        clock_started_at(&mut serve, "2026-12-31 22:58:00 x30");
+        let server = Server::spawn(&mut serve, &["--key-dir", keys.path().to_str().unwrap()]);
+        let mut browser = Browser::new(&server);
+        let date = |answer: &Answer| {
+            let date = answer.headers.get("date").expect("a Date header").to_str().unwrap();
+            chrono::DateTime::parse_from_rfc2822(date).unwrap().naive_utc()
+        };
+        let first = browser.get("/login");
+        let midnight = utc("2026-12-31 23:00");
+        assert!(date(&first) < midnight, "the first request comes before midnight in Zurich");
+        let log = server.logged_until(|line| line.starts_with("closing "));
+        assert!(log.last().unwrap().starts_with("closing 2026-12-30 of stefan: nothing new to close"), "{log:?}");
+        // Requests until one is answered after midnight in Zurich (still 2026 in UTC), each
+        // once its line is logged.
+        loop {
+            let answer = browser.get("/login");
+            server.logged_until(|line| line.starts_with("GET /login"));
+            if date(&answer) >= midnight {
+                assert!(date(&answer) < utc("2026-12-31 23:30"), "{:?}", date(&answer));
+                break;
+            }
+        }
+        let log = server.logged_until(|line| line.starts_with("closing "));
+        assert!(log.last().unwrap().starts_with("closing 2026-12-31 of stefan: closure 1 of 2026-12-31 made"), "{log:?}");
+        assert_eq!(db.query_text("SELECT CAST(day AS TEXT) FROM closures"), Some("2026-12-31".to_string()));
     }
 }
 
@@ -1147,6 +1204,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn the_owner_sees_what_reminders_are_due_and_reminds_once(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
         let shop = Shop::new(&db);
         shop.stringer("anna", "Anna Muster", &["--email", "shop@example.ch", "--iban", "CH93 0076 2011 6238 5295 7", "--postcode", "8001", "--town", "Zürich", "--country", "CH"]);
         shop.stringer("ben", "ben", &[]);
