@@ -187,13 +187,17 @@ fn due(db: &mut crate::db::Db, ways: Ways, opts: &Opts) -> anyhow::Result<()> {
             }
         }
     }
+    for held in &run.held {
+        eprintln!("held back: {held}");
+    }
     let verb = if dry_run { "would go" } else { "went" };
     eprintln!(
-        "{} {verb}, {} to print, {} failed, {} overdue not due yet{}",
+        "{} {verb}, {} to print, {} failed, {} overdue not due yet, {} held back by the bank{}",
         output::count(run.done, "reminder"),
         run.to_print,
         run.failed.len(),
         run.waiting,
+        run.held.len(),
         if dry_run { "; dry run: nothing was issued or sent" } else { "" }
     );
     if run.stopped.is_some() {

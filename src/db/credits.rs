@@ -14,7 +14,7 @@ use super::schema::{credit_notes, orders as orders_table};
 use super::{counters, receipts, DbConn, Tenant};
 use crate::domain::{
     format_local, local_date, local_year, now_utc, CreditNumber, Currency, NumberRange, OrderId, OrderKind,
-    Price, ReceiptNumber, Refund, Series, VatRate, YEARS,
+    PaymentMethod, Price, ReceiptNumber, Refund, Series, VatRate, YEARS,
 };
 use crate::error::{Error, Wanted};
 use chrono::NaiveDateTime;
@@ -135,7 +135,8 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
         Some(amount) => check_amount(&order, number, amount, left)?,
     };
     let refund = refund_of(&order, request.refund)?;
-    if let Some(method) = refund.method() {
+    // Money paid back by the shop's own bank transfer is no payment at the counter.
+    if let Some(method) = refund.method().filter(|&m| m != PaymentMethod::Transfer) {
         super::stringers::check_counter_payment(conn, tenant, method, "--refund")?;
     }
     let year = credit_year(tenant, request.issued_at)?;

@@ -201,11 +201,26 @@ fn last_recipient(conn: &mut DbConn, tenant: &Tenant, reminder: &Reminder) -> Re
 /// Issues the next level (or takes the one issued and undelivered) and delivers it.
 fn go(db: &mut Db, ways: Ways, tenant: &Tenant, invoice: &Invoice, next: Next) -> Result<Reminded, Error> {
     let order = invoice.order.id;
+    check_room(ways, tenant, invoice, &next)?;
     let (reminder, fresh) = match next {
         Next::Deliver(reminder) => (reminder, false),
         Next::Issue(level) => (db.write(|conn| reminders::issue(conn, tenant, order, level))?, true),
     };
     deliver(db, ways, tenant, invoice, reminder, fresh)
+}
+
+/// Refuses a reminder to be issued for the post whose file is in the directory already: a
+/// file that is there stays, and nothing is issued. (One issued before goes to the same file,
+/// which holds the same bytes if it was written then.)
+fn check_room(ways: Ways, tenant: &Tenant, invoice: &Invoice, next: &Next) -> Result<(), Error> {
+    let (None, Some(dir), Next::Issue(level)) = (&invoice.order.email, ways.out_dir, next) else {
+        return Ok(());
+    };
+    let path = dir.join(file_name(tenant, invoice.number, *level));
+    match path.exists() {
+        true => Err(Error::OutputExists { path: path.display().to_string(), what: "remind --out-dir" }),
+        false => Ok(()),
+    }
 }
 
 /// Delivers an issued reminder, whatever was delivered before: e-mailed (journaled once the
@@ -304,6 +319,9 @@ pub struct Run {
     pub failed: Vec<String>,
     /// Overdue invoices whose next reminder is not due yet.
     pub waiting: usize,
+    /// Overdue invoices held back by a bank transaction naming them that waits for somebody
+    /// to handle it (`payments list --open`): why, each.
+    pub held: Vec<String>,
     /// Per stringer: the last booking date of the bank files imported (None: none yet).
     pub bank_known_until: Vec<(String, Option<NaiveDate>)>,
     /// Why the run stopped half-way (the mail server or the database gone), if it did.
@@ -347,9 +365,15 @@ pub fn remind_due(
         })?;
         run.bank_known_until.push((tenant.handle().to_string(), known));
         let planned = plan(tenant, &invoices, &settings, today, &mut run);
-        if let Some((_, invoice, _)) = planned.iter().find(|(p, _, _)| p.to.is_some()).filter(|_| !dry_run) {
-            // Said before anything is issued: a server that is not there, once per stringer.
-            ready(db, ways, tenant, invoice)?;
+        if !dry_run {
+            // Said before anything is issued: a server that is not there, once per stringer,
+            // and a file for the post that is there already.
+            if let Some((_, invoice, _)) = planned.iter().find(|(p, _, _)| p.to.is_some()) {
+                ready(db, ways, tenant, invoice)?;
+            }
+            for (_, invoice, next) in &planned {
+                check_room(ways, tenant, invoice, next)?;
+            }
         }
         for (planned, invoice, next) in planned {
             if planned.to.is_none() && !ways.by_post() {
@@ -400,6 +424,10 @@ fn plan<'a>(
             Ok(next) => next,
             Err(NotNow { due_on: Some(_), .. }) => {
                 run.waiting += 1;
+                continue;
+            }
+            Err(NotNow { why, .. }) if invoice.waiting_payment.is_some() => {
+                run.held.push(format!("order {} of {}: {why}", invoice.order.id, tenant.handle()));
                 continue;
             }
             Err(_) => continue,

@@ -304,6 +304,40 @@ on_both_backends! {
 }
 
 on_both_backends! {
+    fn an_invoice_whose_partial_bank_payment_waits_for_attention_is_held_back(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        mailing_shop(&db);
+        let paid_in_part = handed_over(&db, "55.00", Some("roger@example.com"), 2);
+        let other = handed_over(&db, "40.00", Some("eva@example.com"), 3);
+        // The customer paid 20.00 of 55.00 by transfer: listed, and waiting for somebody.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("camt.xml");
+        let id = stringer_id(&db, "stefan");
+        let entries = [Entry::booked("2026-11-20", "E-1", vec![Tx::paying(&qrr(id, 2026, 1), 2000, "CHF", "PART")])];
+        std::fs::write(&file, camt::file(Message::Notification, Version::V08, &entries)).unwrap();
+        assert_eq!(run(&db, &["payments", "import", file.to_str().unwrap()]).code, 1, "a partial payment needs attention");
+        let sink = Sink::start(Behaviour::Accept);
+        let url = sink.url(None);
+        let said = format!("held back: order {paid_in_part} of stefan: a bank transaction of CHF 20.00 booked on 2026-11-20 names invoice 2026-0001 and waits in `receipts payments list --open`");
+        for args in [&["--due", "--dry-run"][..], &["--due"][..]] {
+            let out = remind(&db, "2026-12-01 09:00:00", &url, args);
+            assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+            assert!(out.stderr.contains(&said), "{args:?}: {}", out.stderr);
+            assert!(out.stderr.contains("1 held back by the bank"), "{args:?}: {}", out.stderr);
+            assert!(!out.stdout.contains("2026-0001"), "{args:?}: {}", out.stdout);
+        }
+        // The other invoice was reminded, this one not.
+        let reminded: Vec<i64> = reminder_events(&db).iter().map(|(order, _, _)| *order).collect();
+        assert_eq!(reminded, [other.parse::<i64>().unwrap()]);
+        assert_eq!(sink.received().len(), 1);
+        // Settled, it is chased again.
+        ok(&db, &["payments", "settle", "PART", "--reason", "the customer pays the rest in cash"]);
+        let out = remind(&db, "2026-12-01 10:00:00", &url, &["--due", "--dry-run"]);
+        assert!(out.stdout.contains("2026-0001") && !out.stderr.contains("held back: "), "{}{}", out.stdout, out.stderr);
+    }
+}
+
+on_both_backends! {
     fn what_is_never_reminded_is_refused_saying_why_and_issues_nothing(db: TestDb) {
         let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db);
@@ -427,6 +461,19 @@ on_both_backends! {
         let out = remind(&db, "2026-12-20 09:00:00", &url, &[&order, "--out-dir", out_dir]);
         assert_eq!(out.code, 73, "{}", out.stderr);
         assert_eq!(std::fs::read(dir.path().join("stefan-2026-0001-reminder-2.pdf")).unwrap(), b"something else");
+        assert_eq!(reminders(&db), 1, "nothing issued");
+        // A run of the due ones likewise: the file that is there is named, and nothing of the
+        // run is issued (the second reminder of the first, whose file is free now, neither).
+        std::fs::remove_file(dir.path().join("stefan-2026-0001-reminder-2.pdf")).unwrap();
+        let other = handed_over(&db, "20.00", None, 3);
+        let taken = dir.path().join("stefan-2026-0002-reminder-1.pdf");
+        std::fs::write(&taken, b"another shop's letter").unwrap();
+        let out = remind(&db, "2026-12-20 09:00:00", &url, &["--due", "--out-dir", out_dir]);
+        assert_eq!(out.code, 73, "{}", out.stderr);
+        assert!(out.stderr.contains(&taken.display().to_string()), "{}", out.stderr);
+        assert_eq!(out.stderr.trim_end().lines().count(), 1, "{}", out.stderr);
+        assert_eq!(std::fs::read(&taken).unwrap(), b"another shop's letter");
+        assert_eq!(reminders(&db), 1, "nothing issued, of {order} nor of {other}");
     }
 }
 

@@ -100,10 +100,15 @@ on_both_backends! {
     }
 
     fn each_country_refuses_what_its_law_keeps_for_a_certified_till(db: TestDb) {
-        let cases: [(&str, &[&str], &str, &str); 6] = [
+        let cases: [(&str, &[&str], &str, &str); 9] = [
             ("at", &["--country", "AT", "--currency", "EUR"], "card", "Austria"),
             ("fr", &["--country", "FR", "--currency", "EUR", "--vat-number", "FR40303265045", "--vat-rate", "20", "--vat-from", "2024-01-01"], "card", "France"),
             ("it", &["--country", "IT", "--currency", "EUR"], "twint", "Italy"),
+            // A transfer recorded at the counter is a counter payment there: only the bank
+            // file's are not.
+            ("itbank", &["--country", "IT", "--currency", "EUR"], "transfer", "Italy"),
+            ("frbank", &["--country", "FR", "--currency", "EUR", "--vat-number", "FR40303265045", "--vat-rate", "20", "--vat-from", "2024-01-01"], "transfer", "France"),
+            ("atbank", &["--country", "AT", "--currency", "EUR"], "transfer", ""),
             ("de", &["--country", "DE", "--currency", "EUR"], "other", "Germany"),
             ("fr293b", &["--country", "FR", "--currency", "EUR", "--small-business", "yes"], "cash", ""),
             ("ch", &["--country", "CH"], "cash", ""),
@@ -116,8 +121,13 @@ on_both_backends! {
             } else {
                 assert_eq!(out.code, 1, "{handle}: {}", out.stderr);
                 assert!(out.stderr.contains(&format!("{method} payments at the counter in {country} must go through a certified till")), "{}", out.stderr);
+                assert!(out.stderr.contains("record it with --paid till"), "{}", out.stderr);
                 assert_eq!(state(&db, &orders[0]), (Value::Null, Value::Null, Value::Null), "{handle}");
                 ok(&db, &["order", "pickup", &orders[0], "--paid", "till"]);
+                if method == "transfer" {
+                    // Money the shop pays back by its own transfer is no counter payment.
+                    ok(&db, &["credit", &orders[0], "--reason", "returned", "--refund", "transfer"]);
+                }
             }
         }
     }

@@ -1199,6 +1199,22 @@ on_both_backends! {
         assert_eq!(taken.status, 303);
         let takings = hans.get("/takings").text();
         assert!(takings.contains("Ladenkasse") || takings.contains("till"), "{takings}");
+        // In Italy (and for a VAT-registered French shop) nothing but the till at the counter,
+        // not even a transfer said to have arrived: that one comes with the bank file.
+        shop.stringer("gino", "Gino Corde", &["--country", "IT", "--currency", "EUR"]);
+        shop.account("gino", "gino", "staff");
+        let order = shop.order("gino", &["--customer", "Iga", "--price", "30"]);
+        ok(&db, &["mint", "--order", &order]);
+        let mut gino = Browser::new(&server);
+        gino.log_in("gino", PASSWORD);
+        let page = gino.get(&format!("/orders/{order}"));
+        let text = page.text();
+        assert!(text.contains("value=\"till\""), "{text}");
+        for kept in ["cash", "card", "twint", "transfer", "other"] {
+            assert!(!text.contains(&format!("value=\"{kept}\"")), "{kept} is offered in Italy: {text}");
+        }
+        let forged = gino.post(&format!("/orders/{order}/pickup"), &[("csrf", &page.csrf()), ("paid", "transfer")]);
+        assert_eq!(forged.status, 422, "{}", forged.text());
     }
 }
 
