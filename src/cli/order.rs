@@ -384,7 +384,14 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
         string: opts.string,
         newest: opts.newest,
     };
-    let mut rows = output::Rows::<OrderView>::new(opts.format.into()).within_terminal();
+    // What an order's status says (its credit notes, its reminder) is never cut: the work
+    // done is shortened, then left out, in a narrow terminal.
+    let mut rows = output::Rows::<OrderView>::new(opts.format.into()).fitted(output::Fit {
+        when_filled: &["credit notes", "reminder"],
+        shorten_first: &["racket", "string", "customer"],
+        leave_out: &["tension", "string", "stringer", "racket", "due"],
+        whole: &["id", "receipt", "status", "credit notes", "reminder", "price"],
+    });
     ops::orders::list(&mut db, tenant.as_ref(), &filter, opts.limit, |listed, billing| {
         Ok(rows.push(&OrderView::new(listed.order, listed.stringer, billing))?)
     })

@@ -64,6 +64,10 @@ pub struct OrderView {
     credited: Option<String>,
     credited_minor: i64,
     credited_by: Option<String>,
+    /// What the customer still owes: the total less what credit notes took back, 0 once paid;
+    /// none for an order nobody is asked to pay (not numbered, void, the stringer's own).
+    still_due: Option<String>,
+    due_minor: Option<i64>,
     #[serde(skip)]
     credit_notes: Vec<CreditView>,
     /// The reminder level its invoice reached, and when it was issued (UTC).
@@ -120,6 +124,7 @@ impl OrderView {
         let local = |at: Option<NaiveDateTime>| at.map(|at| format_local(at, tz));
         let status = order.status(billing.overdue);
         let total = order.total();
+        let still_due = order.still_due();
         let customer_address = match (&order.customer_postal, &order.customer_address) {
             (Some(postal), _) => Some(postal.lines().join("\n")),
             (None, lines) => lines.clone(),
@@ -167,6 +172,8 @@ impl OrderView {
             credited_by: (!billing.credit_notes.is_empty()).then(|| {
                 billing.credit_notes.iter().map(|note| note.number.to_string()).collect::<Vec<_>>().join(", ")
             }),
+            still_due: still_due.map(|due| due.to_string()),
+            due_minor: still_due.map(|due| due.0),
             credit_notes: billing
                 .credit_notes
                 .iter()
@@ -270,6 +277,9 @@ impl OrderView {
                 self.credited_by.as_deref().unwrap_or_default()
             ));
         }
+        if let Some(due) = self.still_due.as_ref().filter(|_| self.paid_at.is_none()) {
+            text.push(format!("{:<12} {due} {}", "still due", self.currency));
+        }
         for note in &self.credit_notes {
             let sent = match (&note.sent_local, &note.sent_to) {
                 (Some(at), Some(to)) => format!("sent {at} {} to {to}", self.local.zone),
@@ -301,13 +311,18 @@ impl OrderView {
     }
 }
 
-/// One line of `order list`: what people look for, narrow enough for 120 columns.
+/// One line of `order list`: what people look for, fitted to the terminal.
 #[derive(Debug, Serialize, Tabled)]
 struct OrderRow {
     id: i64,
     stringer: String,
     receipt: String,
     status: String,
+    /// The credit notes that took it back.
+    #[tabled(rename = "credit notes")]
+    credit_notes: String,
+    /// The reminder level an unpaid invoice reached.
+    reminder: String,
     customer: String,
     racket: String,
     string: String,
@@ -341,19 +356,11 @@ impl From<&OrderView> for OrderRow {
             id: view.id,
             stringer: view.stringer.clone(),
             receipt: output::cell(view.receipt_number.as_ref()),
-            status: {
-                let status = match &view.credited_by {
-                    None => view.status.to_string(),
-                    Some(by) if view.status == OrderStatus::Credited => format!("credited by {by}"),
-                    Some(by) => format!("{}, credited by {by}", view.status),
-                };
-                match (view.reminders.last(), view.status) {
-                    (Some(last), OrderStatus::Overdue | OrderStatus::Unpaid) => {
-                        let on = last.issued_local.get(..10).unwrap_or_default();
-                        format!("{status}, reminder {} on {on}", last.level)
-                    }
-                    _ => status,
-                }
+            status: view.status.to_string(),
+            credit_notes: output::cell(view.credited_by.as_ref()),
+            reminder: match (view.reminders.last(), view.status) {
+                (Some(last), OrderStatus::Overdue | OrderStatus::Unpaid) => last.level.to_string(),
+                _ => String::new(),
             },
             customer: output::cell(view.customer.as_ref()),
             racket: output::cell(view.racket.as_ref()),

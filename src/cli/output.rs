@@ -137,9 +137,11 @@ pub struct Rows<'a, R> {
     sink: Sink<'a>,
     /// Table rows held until the widths are known.
     waiting: Vec<Vec<String>>,
-    widths: Option<Vec<usize>>,
+    /// Each column's width, None for a column left out.
+    widths: Option<Vec<Option<usize>>>,
     /// The most columns a table may take (its widest columns narrowed, their cells cut).
     within: Option<usize>,
+    fit: Fit,
     written: usize,
     _row: std::marker::PhantomData<R>,
 }
@@ -169,15 +171,21 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
             waiting: Vec::new(),
             widths: None,
             within: None,
+            fit: Fit::default(),
             written: 0,
             _row: std::marker::PhantomData,
         }
     }
 
-    /// A table within a terminal's 120 columns: the widest columns narrowed until it fits,
-    /// their longer cells cut.
+    /// A table within the terminal's width (`terminal_width`): the widest columns narrowed
+    /// until it fits, their longer cells cut.
     pub fn within_terminal(self) -> Self {
-        Rows { within: Some(TABLE_WIDTH), ..self }
+        Rows { within: Some(terminal_width()), ..self }
+    }
+
+    /// Within the terminal as `fit` says.
+    pub fn fitted(self, fit: Fit) -> Self {
+        Rows { fit, ..self.within_terminal() }
     }
 
     pub fn push(&mut self, row: &R) -> io::Result<()> {
@@ -239,11 +247,18 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
                 *width = (*width).max(display_width(cell));
             }
         }
+        let mut widths: Vec<Option<usize>> = widths.into_iter().map(Some).collect();
+        for (i, header) in headers.iter().enumerate() {
+            let empty = self.waiting.iter().all(|cells| cells.get(i).is_none_or(String::is_empty));
+            if empty && self.fit.when_filled.contains(&header.as_str()) {
+                widths[i] = None;
+            }
+        }
         if let Some(within) = self.within {
-            fit(&mut widths, &headers, within);
+            self.fit.apply(&mut widths, &headers, within);
         }
         write_cells(out, &headers, &widths)?;
-        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
+        let rule: Vec<String> = widths.iter().flatten().map(|w| "-".repeat(w + 2)).collect();
         writeln!(out, "{}", rule.join("+"))?;
         for cells in std::mem::take(&mut self.waiting) {
             write_cells(out, &cells, &widths)?;
@@ -253,32 +268,73 @@ impl<'a, R: Tabled + Serialize> Rows<'a, R> {
     }
 }
 
-/// The width a table may take: a terminal's 120 columns.
-const TABLE_WIDTH: usize = 120;
+/// The width a table may take: the terminal's, when standard output is one; else `COLUMNS`
+/// (as a shell sets it); else 120.
+fn terminal_width() -> usize {
+    if let Some((terminal_size::Width(columns), _)) = terminal_size::terminal_size() {
+        return usize::from(columns);
+    }
+    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|&c| c >= 20).unwrap_or(120)
+}
 
-/// Narrows the widest columns, a character at a time, until the table fits `within`
-/// (each column takes two spaces of padding and a separator); never below its header, or
-/// below a few characters.
-fn fit(widths: &mut [usize], headers: &[String], within: usize) {
-    let total = |widths: &[usize]| widths.iter().sum::<usize>() + 3 * widths.len() - 1;
-    while total(widths) > within {
-        let narrowest = |i: usize| display_width(&headers[i]).max(6);
-        let Some(widest) =
-            (0..widths.len()).filter(|&i| widths[i] > narrowest(i)).max_by_key(|&i| (widths[i], i))
-        else {
-            return;
+/// How a table fits the terminal, by the columns' headers: which are shown only when the
+/// rows fill them, which are narrowed before the others (down to sixteen characters), which are then left out while it is still too wide
+/// (in that order), and which are never cut. A column never named is narrowed last.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fit {
+    /// Columns shown only when a row says something in them.
+    pub when_filled: &'static [&'static str],
+    pub shorten_first: &'static [&'static str],
+    pub leave_out: &'static [&'static str],
+    pub whole: &'static [&'static str],
+}
+
+impl Fit {
+    /// Narrows the widest columns, a character at a time, and leaves some out, until the
+    /// table fits `within` (each column takes two spaces of padding and a separator); never
+    /// below a column's header, or six characters.
+    fn apply(&self, widths: &mut [Option<usize>], headers: &[String], within: usize) {
+        let named = |names: &[&str], i: usize| names.contains(&headers[i].as_str());
+        let total = |widths: &[Option<usize>]| {
+            let shown: Vec<usize> = widths.iter().flatten().copied().collect();
+            shown.iter().sum::<usize>() + (3 * shown.len()).saturating_sub(1)
         };
-        widths[widest] -= 1;
+        let header = |i: usize| display_width(&headers[i]);
+        let narrow =
+            |widths: &mut [Option<usize>], which: &dyn Fn(usize) -> bool, floor: &dyn Fn(usize) -> usize| {
+                while total(widths) > within {
+                    let widest = (0..widths.len())
+                        .filter_map(|i| Some((widths[i]?, i)))
+                        .filter(|&(width, i)| which(i) && width > floor(i))
+                        .max();
+                    let Some((width, i)) = widest else { return };
+                    widths[i] = Some(width - 1);
+                }
+            };
+        narrow(widths, &|i| named(self.shorten_first, i), &|i| header(i).max(16));
+        for left_out in self.leave_out {
+            if total(widths) <= within {
+                break;
+            }
+            if let Some(i) = headers.iter().position(|h| h == left_out) {
+                widths[i] = None;
+            }
+        }
+        narrow(widths, &|i| !named(self.whole, i), &|i| match named(self.shorten_first, i) {
+            true => header(i),
+            false => header(i).max(6),
+        });
     }
 }
 
 /// One table line, as tabled's psql style draws it; a cell wider than its column is cut,
 /// and ends in "…" (the JSON and CSV listings hold it whole).
-fn write_cells(out: &mut impl Write, cells: &[String], widths: &[usize]) -> io::Result<()> {
+fn write_cells(out: &mut impl Write, cells: &[String], widths: &[Option<usize>]) -> io::Result<()> {
     let padded: Vec<String> = cells
         .iter()
         .zip(widths)
-        .map(|(cell, &width)| {
+        .filter_map(|(cell, width)| Some((cell, (*width)?)))
+        .map(|(cell, width)| {
             let cell = cut(cell, width);
             format!(" {cell}{} ", " ".repeat(width.saturating_sub(display_width(&cell))))
         })

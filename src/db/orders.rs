@@ -413,6 +413,19 @@ impl Order {
         self.total().map(|total| Price(total.0 - self.credited.0))
     }
 
+    /// What the customer still owes: a numbered client order's total less what credit notes
+    /// took back, until it is paid (then nothing). None where nobody is asked to pay: an
+    /// order not numbered, void, or the stringer's own.
+    pub fn still_due(&self) -> Option<Price> {
+        if self.number.is_none() || self.voided_at.is_some() || self.kind != OrderKind::Client {
+            return None;
+        }
+        match self.paid_at {
+            Some(_) => Some(Price(0)),
+            None => self.owed().map(|owed| Price(owed.0.max(0))),
+        }
+    }
+
     /// Credited in full: the document is taken back and nothing is owed.
     pub fn fully_credited(&self) -> bool {
         self.credited.0 > 0 && self.owed().is_some_and(|left| left.0 <= 0)

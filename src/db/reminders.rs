@@ -523,7 +523,7 @@ pub fn draft(tenant: &Tenant, order: &Order, level: Level, settings: &Settings) 
         order: order.id,
         level,
         issued_at: now,
-        open: order.owed().unwrap_or_default(),
+        open: order.still_due().unwrap_or_default(),
         fee,
         currency: order.currency.clone(),
         due_on: reminder_due(local_date(now, tenant.zone())),

@@ -126,6 +126,8 @@ struct OrderPage {
     picked_up: Option<String>,
     paid: Option<String>,
     void: Option<String>,
+    /// What the customer still owes, while something is.
+    still_due: Option<String>,
     /// Its credit notes: number and amount.
     credit_notes: Vec<(String, String)>,
     /// The credit form's one-time token, and what is left to credit.
@@ -172,6 +174,7 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
             None => on,
         }),
         void: order.voided_at.map(|_| order.void_reason.clone().unwrap_or_default()),
+        still_due: order.still_due().filter(|due| due.0 > 0).map(|due| format!("{due} {}", order.currency)),
         credit_notes: credit_notes
             .iter()
             .map(|note| (note.number.to_string(), format!("{} {}", note.amount, note.currency)))

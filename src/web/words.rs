@@ -97,6 +97,8 @@ pub struct Words {
     pub import: &'static str,
     /// Beside an order's credit notes.
     pub credited_by: &'static str,
+    /// What the customer still owes on a numbered order.
+    pub still_due: &'static str,
     /// `/reminders`: its title, the level, the channel of a customer without e-mail.
     pub reminders: &'static str,
     pub level: &'static str,
@@ -180,6 +182,7 @@ static EN: Words = Words {
     dry_run: "Only show what it would do",
     import: "Import",
     credited_by: "Credited by",
+    still_due: "Still due",
     reminders: "Reminders",
     level: "Level",
     by_post: "by post (the PDF to print)",
@@ -248,6 +251,7 @@ static DE: Words = Words {
     dry_run: "Nur zeigen, was geschähe",
     import: "Einlesen",
     credited_by: "Gutgeschrieben mit",
+    still_due: "Noch offen",
     reminders: "Mahnungen",
     level: "Stufe",
     by_post: "per Post (das PDF zum Drucken)",
@@ -318,6 +322,7 @@ static FR: Words = Words {
     dry_run: "Montrer seulement ce qui serait fait",
     import: "Importer",
     credited_by: "Crédité par",
+    still_due: "Reste dû",
     reminders: "Rappels",
     level: "Niveau",
     by_post: "par courrier (le PDF à imprimer)",
@@ -388,6 +393,7 @@ static IT: Words = Words {
     dry_run: "Mostra solo cosa farebbe",
     import: "Importa",
     credited_by: "Accreditato con",
+    still_due: "Ancora dovuto",
     reminders: "Solleciti",
     level: "Livello",
     by_post: "per posta (il PDF da stampare)",

@@ -200,7 +200,9 @@ on_both_backends! {
 
         // The level shows in the lists, and a reminded invoice cannot be voided.
         let overdue = ok(&db, &["order", "list", "--status", "overdue"]);
-        assert!(overdue.contains("overdue, reminder 3"), "{overdue}");
+        let row = overdue.lines().find(|line| line.contains("2026-0001")).unwrap();
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert!(cells.windows(3).any(|w| w == ["overdue", "", "3"]), "status, credit notes, reminder: {overdue}");
         let listed = json(&db, &["order", "list", "--status", "overdue", "--format", "json"]);
         let levels: Vec<(i64, &str)> = listed.as_array().unwrap().iter()
             .map(|o| (o["reminder_level"].as_i64().unwrap(), &o["reminded_at"].as_str().unwrap()[..10]))
@@ -300,6 +302,71 @@ on_both_backends! {
         assert_eq!(audit.code, 1, "{}", audit.stderr);
         let all = format!("{}{}", audit.stdout, audit.stderr);
         assert!(all.contains(&format!("the reminder it issued (order {}, level 2) no longer matches it", orders[0])), "{all}");
+    }
+}
+
+on_both_backends! {
+    fn order_show_and_the_reminder_agree_on_what_is_still_due(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        mailing_shop(&db);
+        let order = handed_over(&db, "90.00", Some("roger@example.com"), 2);
+        let shown = json(&db, &["order", "show", &order, "--format", "json"]);
+        assert_eq!((shown["due_minor"].as_i64(), shown["still_due"].as_str()), (Some(9000), Some("90.00")));
+        let credit = ok(&db, &["credit", &order, "--reason", "grip not fitted", "--amount", "30"]);
+        let text = ok(&db, &["order", "show", &order]);
+        assert!(text.contains(&format!("credited     30.00 CHF by {credit}")), "{text}");
+        assert!(text.contains("still due    60.00 CHF"), "{text}");
+        let shown = json(&db, &["order", "show", &order, "--format", "json"]);
+        assert_eq!((shown["due_minor"].as_i64(), shown["still_due"].as_str()), (Some(6000), Some("60.00")));
+        // The reminder asks the same.
+        let url = Sink::start(Behaviour::Accept).url(None);
+        let out = remind(&db, "2026-12-01 09:00:00", &url, &["--due", "--dry-run", "--format", "json"]);
+        let rows: Value = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr));
+        assert_eq!(rows[0]["open"].as_str(), Some("60.00"), "{rows}");
+        // Paid: nothing is due any more, and the text says no more than that it was paid.
+        ok(&db, &["order", "edit", &order, "--paid-at", "2026-11-30 10:00"]);
+        let shown = json(&db, &["order", "show", &order, "--format", "json"]);
+        assert_eq!(shown["due_minor"].as_i64(), Some(0));
+        assert!(!ok(&db, &["order", "show", &order]).contains("still due"));
+    }
+}
+
+/// `order list` as a terminal of `columns` shows it.
+fn order_list_in(db: &TestDb, columns: &str) -> String {
+    let out: Output = receipts(db).env("COLUMNS", columns).args(["order", "list"]).output().unwrap().into();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
+on_both_backends! {
+    fn the_order_list_never_cuts_what_the_status_says(db: TestDb) {
+    let db = db.with_clock_at(TESTS_DAY);
+    mailing_shop(&db);
+    let long = ["--racket", "Babolat Pure Aero Rafa Origin (T17)", "--string", "Babolat RPM Blast Rough 1.30 / VS Touch 1.30"];
+    let credited = Shop::new(&db).minted("stefan", &[&["--customer", "Roger Müller-Brunner", "--price", "90", "--email", "roger@example.com"][..], &long[..]].concat(), "2026-03-02 10:00");
+    ok(&db, &["order", "pickup", &credited]);
+    ok(&db, &["credit", &credited, "--reason", "grip not fitted", "--amount", "30"]);
+    let url = Sink::start(Behaviour::Accept).url(None);
+    assert_eq!(remind(&db, "2026-12-01 09:00:00", &url, &[&credited]).code, 0);
+    let taken_back = Shop::new(&db).minted("stefan", &[&["--customer", "Iga", "--price", "35"][..], &long[..]].concat(), "2026-03-03 10:00");
+    ok(&db, &["credit", &taken_back, "--reason", "racket returned"]);
+    Shop::new(&db).minted("stefan", &["--customer", "Stan", "--price", "40"], "2026-03-04 10:00");
+    for columns in [80, 120] {
+        let table = order_list_in(&db, &columns.to_string());
+        let split = |line: &str| -> Vec<String> { line.split('|').map(|cell| cell.trim().to_string()).collect() };
+        let headers = split(table.lines().next().unwrap());
+        let cell = |id: &str, header: &str| {
+            let row = table.lines().find(|line| line.starts_with(&format!(" {id} "))).unwrap();
+            split(row)[headers.iter().position(|h| h == header).unwrap()].clone()
+        };
+        // The status, the credit note and the reminder level, each whole in a column of its own.
+        for (id, said) in [("1", ["overdue", "C-2026-0001", "1"]), ("2", ["credited", "C-2026-0002", ""])] {
+            let shown = ["status", "credit notes", "reminder"].map(|header| cell(id, header));
+            assert_eq!(shown, said, "{columns} columns:\n{table}");
+        }
+        assert!(table.lines().all(|line| line.chars().count() <= columns), "{columns} columns:\n{table}");
+        insta::assert_snapshot!(format!("order_list_{columns}_columns"), table);
+    }
     }
 }
 

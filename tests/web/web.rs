@@ -792,6 +792,23 @@ on_both_backends! {
 }
 
 on_both_backends! {
+    fn the_order_page_says_what_is_still_due_as_order_show_does(db: TestDb) {
+        let (order, _) = shop(&db);
+        let order = order.to_string();
+        ok(&db, &["mint", "--order", &order]);
+        ok(&db, &["order", "pickup", &order]);
+        ok(&db, &["credit", &order, "--reason", "grip not fitted", "--amount", "12.50"]);
+        let shown: serde_json::Value = serde_json::from_str(&ok(&db, &["order", "show", &order, "--format", "json"])).unwrap();
+        assert_eq!(shown["still_due"].as_str(), Some("22.50"));
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let page = anna.get(&format!("/orders/{order}")).text();
+        assert!(page.contains("<dt>Still due</dt><dd class=\"still-due\">22.50 CHF</dd>"), "{page}");
+    }
+}
+
+on_both_backends! {
     fn the_owner_credits_a_paid_order_once_however_often_the_form_is_posted(db: TestDb) {
         let (order, other) = shop(&db);
         let credit = |seq: u32| format!("C-{}-{seq:04}", db.this_year());
