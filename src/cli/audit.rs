@@ -60,24 +60,29 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         Shown::Json => output::json(&report)?,
         Shown::Table => table(&report)?,
     }
+    let unsound = report.iter().filter(|y| !y.is_sound()).count();
+    let numbering = match unsound {
+        0 => {
+            eprintln!(
+                "audit passed: {} (stringer, series, year) sequences, each numbered 1..N with every void explained",
+                report.len()
+            );
+            Ok(())
+        }
+        _ => {
+            let problems: usize = report.iter().map(|y| y.problems.len()).sum();
+            Err(Error::AuditFailed(format!(
+                "the audit found {} in {unsound} of {} (stringer, series, year) sequences",
+                output::count(problems, "problem"),
+                report.len()
+            )))
+        }
+    };
+    // The journal's verification comes last: what it cannot prove is the last word.
     if opts.verify {
         verify(&mut db, &opts)?;
     }
-    let unsound = report.iter().filter(|y| !y.is_sound()).count();
-    if unsound > 0 {
-        let problems: usize = report.iter().map(|y| y.problems.len()).sum();
-        return Err(Error::AuditFailed(format!(
-            "the audit found {} in {unsound} of {} (stringer, series, year) sequences",
-            output::count(problems, "problem"),
-            report.len()
-        ))
-        .into());
-    }
-    eprintln!(
-        "audit passed: {} (stringer, series, year) sequences, each numbered 1..N with every void explained",
-        report.len()
-    );
-    Ok(())
+    Ok(numbering?)
 }
 
 /// The chains and closures recomputed: a line per stringer on stderr, the first break an
@@ -93,75 +98,11 @@ fn verify(db: &mut crate::db::Db, opts: &Opts) -> anyhow::Result<()> {
     let public_key = opts.public_key.as_deref().map(|k| k.trim().to_lowercase());
     let verified = ops::reports::verify_chains(db, &tenants, public_key.as_deref(), &anchors)
         .context("cannot verify the journal")?;
-    let mut broken: Option<String> = None;
-    let mut found_anchors: Vec<&String> = Vec::new();
-    for (chain, closures) in &verified {
-        let who = &chain.stringer;
-        match (&chain.broken, &chain.head) {
-            (Some(why), _) => {
-                eprintln!("{who}: the journal is broken at event {}: {}", why.seq, why.what);
-                broken = broken.or(Some(why.to_string()));
-            }
-            (None, Some(head)) => {
-                eprintln!(
-                    "{who}: {} chained, head {}",
-                    output::count(chain.events as usize, "event"),
-                    &head[..16]
-                )
-            }
-            (None, None) => eprintln!("{who}: no events yet"),
-        }
-        let Some(closures) = closures else { continue };
-        if let Some(why) = &closures.broken {
-            let at =
-                if why.closure > 0 { format!("closure {}", why.closure) } else { "its keys".to_string() };
-            eprintln!("{who}: the closures are broken at {at}: {}", why.what);
-            broken = broken.or(Some(format!("stringer {who}, {at}: {}", why.what)));
-            continue;
-        }
-        match &closures.last {
-            Some((seq, day, digest)) => eprintln!(
-                "{who}: {} signed and summed again, the last {seq} of {day}, digest {digest}",
-                output::count(closures.count as usize, "closure")
-            ),
-            None => eprintln!("{who}: no closures yet"),
-        }
-        for (event, first, last) in &closures.lost {
-            eprintln!(
-                "{who}: closures {first}..{last} were lost in the restore declared at event {event} (resync-counters --last-closure), not removed in secret"
-            );
-        }
-        found_anchors.extend(&closures.anchors_found);
+    let report = ops::reports::verification(&verified, public_key.as_deref(), &anchors);
+    for line in &report.lines {
+        eprintln!("{line}");
     }
-    for anchor in &anchors {
-        if broken.is_none() && !found_anchors.contains(&anchor) {
-            eprintln!("the anchor {anchor} is not the digest of any closure in the journal");
-            broken = Some(format!(
-                "the anchor {anchor} was not found: the closures were rewritten or removed since it was kept"
-            ));
-        }
-    }
-    let mut used = Vec::new();
-    if let Some(key) = &public_key {
-        used.push(format!("the public key {}", crate::signing::fingerprint(key)));
-    }
-    if !anchors.is_empty() {
-        used.push(output::count(anchors.len(), "closure digest"));
-    }
-    if used.is_empty() {
-        eprintln!(
-            "not proven: no anchor was given, and whoever holds the database can recompute a chain \
-             from its start or remove its latest events; pass --public-key and --anchor with what \
-             you kept outside it"
-        );
-    } else {
-        eprintln!(
-            "anchors used: {}; not proven: events after the last closure whose digest left the \
-             database can be removed without a trace",
-            used.join(" and ")
-        );
-    }
-    match broken {
+    match report.broken {
         Some(why) => Err(Error::AuditFailed(format!("the journal is broken: {why}")).into()),
         None => Ok(()),
     }

@@ -41,6 +41,87 @@ pub fn verify_chains(
     })
 }
 
+/// What `audit --verify` and the auditor's `verify.txt` say of the chains and closures
+/// verified: a line per finding, the first break (if any), and last, whatever the outcome
+/// short of a break, the anchors used and what they cannot prove.
+#[derive(Debug, Default)]
+pub struct Verification {
+    pub lines: Vec<String>,
+    pub broken: Option<String>,
+}
+
+/// The report of `verified` against the public key and the closure digests given.
+pub fn verification(
+    verified: &[(Verified, Option<ClosuresVerified>)],
+    public_key: Option<&str>,
+    anchors: &[String],
+) -> Verification {
+    let mut report = Verification::default();
+    let count = crate::domain::count;
+    let mut found_anchors: Vec<&String> = Vec::new();
+    for (chain, closures) in verified {
+        let who = &chain.stringer;
+        match (&chain.broken, &chain.head) {
+            (Some(why), _) => {
+                report.lines.push(format!("{who}: the journal is broken at event {}: {}", why.seq, why.what));
+                report.broken = report.broken.take().or(Some(why.to_string()));
+            }
+            (None, Some(head)) => report.lines.push(format!(
+                "{who}: {} chained, head {}",
+                count(chain.events as usize, "event"),
+                &head[..16.min(head.len())]
+            )),
+            (None, None) => report.lines.push(format!("{who}: no events yet")),
+        }
+        let Some(closures) = closures else { continue };
+        if let Some(why) = &closures.broken {
+            let at =
+                if why.closure > 0 { format!("closure {}", why.closure) } else { "its keys".to_string() };
+            report.lines.push(format!("{who}: the closures are broken at {at}: {}", why.what));
+            report.broken = report.broken.take().or(Some(format!("stringer {who}, {at}: {}", why.what)));
+            continue;
+        }
+        match &closures.last {
+            Some((seq, day, digest)) => report.lines.push(format!(
+                "{who}: {} signed and summed again, the last {seq} of {day}, digest {digest}; keys recorded: {}",
+                count(closures.count as usize, "closure"),
+                closures.keys.join(", ")
+            )),
+            None => report.lines.push(format!("{who}: no closures yet")),
+        }
+        for (event, first, last) in &closures.lost {
+            report.lines.push(format!(
+                "{who}: closures {first}..{last} were lost in the restore declared at event {event}, not removed in secret"
+            ));
+        }
+        found_anchors.extend(&closures.anchors_found);
+    }
+    for anchor in anchors {
+        if report.broken.is_none() && !found_anchors.contains(&anchor) {
+            report.lines.push(format!("the anchor {anchor} is not the digest of any closure in the journal"));
+            report.broken = Some(format!(
+                "the anchor {anchor} was not found: the closures were rewritten or removed since it was kept"
+            ));
+        }
+    }
+    if report.broken.is_none() {
+        let mut used = Vec::new();
+        if let Some(key) = public_key {
+            used.push(format!("the public key {}", crate::signing::fingerprint(key)));
+        }
+        if !anchors.is_empty() {
+            used.push(count(anchors.len(), "closure digest"));
+        }
+        let used = if used.is_empty() { "none".to_string() } else { used.join(" and ") };
+        report.lines.push(format!(
+            "anchors used: {used}; not proven: whoever holds the database can recompute a chain from its \
+             start, which only a public key and closure digests kept outside it show, and events after the \
+             last closure whose digest left the database can be removed without a trace"
+        ));
+    }
+    report
+}
+
 /// Every (stringer, year) sequence checked: gapless, each gap explained.
 pub fn audit(db: &mut Db, tenant: Option<&Tenant>, year: Option<i32>) -> Result<Vec<YearAudit>, Error> {
     db.read(|conn| audit::audit(conn, tenant, year))

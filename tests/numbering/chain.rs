@@ -61,6 +61,10 @@ on_both_backends! {
         let (code, said) = audit_verify(&db);
         assert_eq!(code, 0, "{said}");
         assert!(said.contains("stefan: 5 events chained, head ") && said.contains("not proven:"), "{said}");
+        // No closure yet, no anchor: the last word says so, and what cannot be proven.
+        let last = said.trim_end().lines().last().unwrap();
+        assert!(last.starts_with("anchors used: none; not proven: "), "{said}");
+        assert!(last.ends_with("events after the last closure whose digest left the database can be removed without a trace"), "{said}");
         // A restore declared: the head found is on record, chained like every event.
         let head: String = said.split("head ").nth(1).unwrap()[..16].to_string();
         let out = crate::support::cli::binary()

@@ -606,43 +606,10 @@ fn closure_row(c: Closure) -> Vec<String> {
 
 /// `audit --verify` of the stringer, as its report: its lines, and the first break.
 fn verify_report(conn: &mut DbConn, tenant: &Tenant) -> Result<(String, Option<String>), Error> {
-    let (chain, closures) = closures::verify_journal(conn, tenant, None, &[])?;
-    let who = &chain.stringer;
-    let (mut report, mut broken) = match &chain.broken {
-        Some(why) => (
-            format!("{who}: the journal is broken at event {}: {}\n", why.seq, why.what),
-            Some(why.to_string()),
-        ),
-        None => (
-            format!(
-                "{who}: {} events chained, head {}\n",
-                chain.events,
-                chain.head.as_deref().unwrap_or("-")
-            ),
-            None,
-        ),
-    };
-    match closures.as_ref().map(|c| (c, &c.broken)) {
-        Some((_, Some(why))) => {
-            report.push_str(&format!(
-                "{who}: the closures are broken at closure {}: {}\n",
-                why.closure, why.what
-            ));
-            broken = Some(format!("closure {}: {}", why.closure, why.what));
-        }
-        Some((verified, None)) => report.push_str(&format!(
-            "{who}: {} closures signed and summed again; keys recorded: {}\n",
-            verified.count,
-            verified.keys.join(", ")
-        )),
-        None => {}
-    }
-    report.push_str(
-        "not proven: whoever holds the database can recompute a chain from its start; only the public key \
-         and closure digests kept outside it show that, and events after the last closure whose digest left \
-         the database can be removed without a trace\n",
-    );
-    Ok((report, broken))
+    let verified = closures::verify_journal(conn, tenant, None, &[])?;
+    let report = crate::ops::reports::verification(&[verified], None, &[]);
+    let text: String = report.lines.iter().map(|line| format!("{line}\n")).collect();
+    Ok((text, report.broken))
 }
 
 /// The index in the GDPdU description standard.
