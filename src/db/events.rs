@@ -38,6 +38,9 @@ impl<'a> Event<'a> {
         match self.kind {
             EventKind::Send | EventKind::Notify => true,
             EventKind::Edit => matches!(field, Some("notes" | "email")),
+            EventKind::Profile => {
+                matches!(field, Some("email" | "phone" | "address" | "street" | "house_number"))
+            }
             _ => false,
         }
     }
@@ -154,6 +157,20 @@ impl<'a> Event<'a> {
     /// customer's address (`--without-address`).
     pub fn noting(self, reason: &'a str) -> Event<'a> {
         Event { reason: Some(reason), ..self }
+    }
+
+    /// A field of the stringer's profile changed, in the stringer's `year` when it did.
+    pub fn profile(stringer: StringerId, year: i32, change: Change<'a>) -> Event<'a> {
+        Event {
+            kind: EventKind::Profile,
+            stringer,
+            year,
+            seqs: None,
+            order: None,
+            counter: None,
+            reason: None,
+            change: Some(change),
+        }
     }
 
     /// A field of the numbered `order` changed.

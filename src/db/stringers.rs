@@ -3,6 +3,7 @@
 //! `issuers`), so documents issued before keep what they showed.
 
 use super::audit::strung_outside_year;
+use super::events::{self, Change, Event};
 use super::failure::{classify, Failure, Unique};
 use super::schema::{orders, stringers};
 use super::{vat, DbConn, Tenant};
@@ -11,7 +12,7 @@ use crate::domain::{
 };
 use crate::error::Error;
 use crate::payment::{check_qr_text, Iban, Postal, Who, QR_LIMITS};
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use chrono_tz::Tz;
 use diesel::prelude::*;
 
@@ -261,10 +262,22 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &ProfileEdit) -> Result
     if wanted.zone != current.zone {
         refuse_moving_receipts(conn, tenant, wanted.zone)?;
     }
+    let year = local_date(now_utc(), tenant.zone()).year();
+    let mut changes = profile_changes(&current, &wanted);
     if let Some((rate, from)) = new_rate {
         refuse_changing_vat(conn, tenant, &history, &history.with(from, rate))?;
         vat::set(conn, tenant, from, rate)?;
+        let before = history.in_force(from).map(|rate| format!("{rate} % from {from}"));
+        changes.push(("vat_rate", before, Some(format!("{rate} % from {from}"))));
     }
+    // Each change is a chained event with the old and the new value (SPEC 23).
+    let events: Vec<Event> = changes
+        .iter()
+        .map(|(field, old, new)| {
+            Event::profile(tenant.id(), year, Change { field, old: old.as_deref(), new: new.as_deref() })
+        })
+        .collect();
+    events::record_all(conn, &events)?;
     if wanted != current {
         let nullable = |value: &Option<String>| value.as_deref().map(str::to_string);
         let business = &wanted.business;
@@ -298,6 +311,49 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &ProfileEdit) -> Result
             .execute(conn)?;
     }
     self::profile(conn, tenant).map(Some)
+}
+
+/// The fields of the profile that differ from `current` in `wanted`: the field, the old and
+/// the new value (None for empty).
+fn profile_changes(
+    current: &Stringer,
+    wanted: &Stringer,
+) -> Vec<(&'static str, Option<String>, Option<String>)> {
+    let (was, will) = (&current.business, &wanted.business);
+    let lines = |address: &[String]| (!address.is_empty()).then(|| address.join("\n"));
+    let fields: [(&'static str, Option<String>, Option<String>); 22] = [
+        ("name", Some(was.name.clone()), Some(will.name.clone())),
+        ("address", lines(&was.address), lines(&will.address)),
+        ("street", was.street.clone(), will.street.clone()),
+        ("house_number", was.house_number.clone(), will.house_number.clone()),
+        ("postcode", was.postcode.clone(), will.postcode.clone()),
+        ("town", was.town.clone(), will.town.clone()),
+        ("country", was.country.clone(), will.country.clone()),
+        ("email", was.email.clone(), will.email.clone()),
+        ("phone", was.phone.clone(), will.phone.clone()),
+        ("vat_number", was.vat_number.clone(), will.vat_number.clone()),
+        ("tax_number", was.tax_number.clone(), will.tax_number.clone()),
+        ("siret", was.siret.clone(), will.siret.clone()),
+        ("small_business", Some(was.small_business.to_string()), Some(will.small_business.to_string())),
+        ("iban", was.iban.clone(), will.iban.clone()),
+        ("bic", was.bic.clone(), will.bic.clone()),
+        ("account_holder", was.account_holder.clone(), will.account_holder.clone()),
+        ("payment_days", Some(was.payment_days.to_string()), Some(will.payment_days.to_string())),
+        (
+            "language",
+            current.language.map(|l| l.code().to_string()),
+            wanted.language.map(|l| l.code().to_string()),
+        ),
+        ("timezone", Some(current.zone.name().to_string()), Some(wanted.zone.name().to_string())),
+        ("currency", Some(current.currency.to_string()), Some(wanted.currency.to_string())),
+        (
+            "turnaround_hours",
+            Some(current.turnaround_hours.to_string()),
+            Some(wanted.turnaround_hours.to_string()),
+        ),
+        ("pickup_note", current.pickup_note.clone(), wanted.pickup_note.clone()),
+    ];
+    fields.into_iter().filter(|(_, old, new)| old != new).collect()
 }
 
 /// A profile with an account must make every invoice's payment code: a Swiss account takes

@@ -325,6 +325,9 @@ pub enum EventKind {
     Seal,
     /// A reminder of an unpaid invoice issued: its level, what it asks and until when.
     Reminder,
+    /// A field of the stringer's profile changed (what the next documents print), or a VAT
+    /// rate recorded: from what to what.
+    Profile,
 }
 
 impl EventKind {

@@ -240,3 +240,52 @@ fn the_migration_freezes_receipts_as_they_showed_on_both_backends() {
         assert_eq!(ok(&db, &["receipt", "1"]), frozen, "{:?}", db.backend);
     }
 }
+
+on_both_backends! {
+    fn every_change_of_the_profile_is_a_chained_event_with_the_old_and_the_new_value(db: TestDb) {
+        Shop::new(&db).stringer("otto", "Otto Saiten", &["--phone", "+41 44 000 00 00"]);
+        let before = journaled(&db, "profile").len();
+        ok(&db, &["stringer", "edit", "otto", "--phone", "+41 44 123 45 67", "--name", "Otto Saiten GmbH"]);
+        ok(&db, &["stringer", "edit", "otto", "--vat-number", "CHE-123.456.788 MWST", "--vat-rate", "8.1", "--vat-from", "2024-01-01"]);
+        ok(&db, &["stringer", "edit", "otto", "--iban", "CH93 0076 2011 6238 5295 7", "--postcode", "8001", "--town", "Zürich", "--country", "CH", "--language", "de"]);
+        // The same values again change nothing, and journal nothing.
+        ok(&db, &["stringer", "edit", "otto", "--phone", "+41 44 123 45 67"]);
+        let changed: Vec<(String, String, String)> = journaled(&db, "profile")[before..]
+            .iter()
+            .map(|e| {
+                let text = |key: &str| e[key].as_str().unwrap_or("-").to_string();
+                (text("field"), text("old"), text("new"))
+            })
+            .collect();
+        let expected = [
+            ("name", "Otto Saiten", "Otto Saiten GmbH"),
+            ("phone", "+41 44 000 00 00", "+41 44 123 45 67"),
+            ("vat_number", "-", "CHE-123.456.788 MWST"),
+            ("vat_rate", "-", "8.1 % from 2024-01-01"),
+            ("postcode", "-", "8001"),
+            ("town", "-", "Zürich"),
+            ("country", "-", "CH"),
+            ("iban", "-", "CH9300762011623852957"),
+            ("language", "-", "de"),
+        ];
+        let expected: Vec<(String, String, String)> =
+            expected.iter().map(|(f, o, n)| (f.to_string(), o.to_string(), n.to_string())).collect();
+        assert_eq!(changed, expected);
+        // The phone numbers are kept beside their event, the chain carries their digests.
+        assert_eq!(
+            db.query_i64("SELECT count(*) FROM event_values v JOIN receipt_events e ON e.id = v.event_id WHERE e.kind = 'profile'"),
+            Some(2)
+        );
+        assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events WHERE kind = 'profile' AND new_value = '+41 44 123 45 67'"), Some(0));
+        assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
+        // A profile change made behind the program's back: the chain names it.
+        let unguarded = match db.backend {
+            Backend::Postgres => "ALTER TABLE receipt_events DISABLE TRIGGER USER;",
+            Backend::Sqlite => "DROP TRIGGER receipt_events_append_only_on_update;",
+        };
+        db.execute(&format!("{unguarded} UPDATE receipt_events SET new_value = 'Otto Fake AG' WHERE kind = 'profile' AND field = 'name'")).unwrap();
+        let audit = run(&db, &["audit", "--verify"]);
+        assert_eq!(audit.code, 1, "{}", audit.stderr);
+        assert!(audit.stderr.contains("otto: the journal is broken at event "), "{}", audit.stderr);
+    }
+}

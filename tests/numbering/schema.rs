@@ -225,3 +225,22 @@ crate::on_both_backends! {
         assert_eq!(with_default, Some(1), "sessions.created_at has its default");
     }
 }
+
+crate::on_both_backends! {
+    /// One list of journal kinds: the database's trigger refuses exactly the kinds the
+    /// program does not know.
+    fn the_journals_kinds_are_the_programs(db: TestDb) {
+        let definition = match db.backend {
+            Backend::Postgres => db.query_text("SELECT pg_get_functiondef('receipt_events_known_kinds'::regproc)"),
+            Backend::Sqlite => {
+                db.query_text("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'receipt_events_known_kinds'")
+            }
+        }
+        .expect("the trigger of known kinds");
+        let list = definition.split("NOT IN").nth(1).and_then(|rest| rest.split(')').next()).expect("its NOT IN list");
+        let in_database: BTreeSet<&str> = list.split('\'').skip(1).step_by(2).collect();
+        use strum::VariantArray;
+        let in_program: BTreeSet<&str> = receipts::domain::EventKind::VARIANTS.iter().map(|kind| kind.as_str()).collect();
+        assert_eq!(in_database, in_program);
+    }
+}
