@@ -111,19 +111,23 @@ fn print_closure(c: &ClosureShown) -> std::io::Result<()> {
         "closure {} of {} ({}): events {}..{}, digest {}",
         c.seq, c.day, c.stringer, c.first_event_seq, c.event_seq, c.digest
     ))?;
-    let lines = |title: &str, sums: &std::collections::BTreeMap<String, crate::db::closures::Sum>| {
+    use crate::db::closures::{document_key_shown, Sum};
+    use crate::domain::Price;
+    let lines = |title: &str, sums: &std::collections::BTreeMap<String, Sum>, documents: bool| {
         sums.iter()
             .map(|(key, sum)| {
-                format!("  {title} {key}: {} × {}", sum.count, crate::domain::Price(sum.amount_minor))
+                let key = if documents { document_key_shown(key) } else { key.clone() };
+                let vat = sum.vat_minor.map(|vat| format!(", VAT {}", Price(vat))).unwrap_or_default();
+                format!("  {title} {key}: {} × {}{vat}", sum.count, Price(sum.amount_minor))
             })
             .collect::<Vec<_>>()
     };
-    for line in lines("documents", &c.totals.documents)
+    for line in lines("documents", &c.totals.documents, true)
         .into_iter()
-        .chain(lines("voided", &c.totals.voids))
-        .chain(lines("payments", &c.totals.payments))
-        .chain(lines("till", &c.totals.till))
-        .chain(lines("grand total", &c.grand_totals.documents))
+        .chain(lines("voided", &c.totals.voids, false))
+        .chain(lines("payments", &c.totals.payments, false))
+        .chain(lines("till", &c.totals.till, false))
+        .chain(lines("grand total", &c.grand_totals.documents, true))
     {
         output::line(&line)?;
     }

@@ -3,10 +3,9 @@
 
 use super::output::{self, Listed};
 use super::{Context, StringerOpt};
-use crate::db::takings::{self, Sums};
 use crate::db::takings::{Counted, Days};
 use crate::db::Access;
-use crate::domain::Price;
+use crate::domain::{Price, Sums};
 use crate::ops;
 use crate::Error;
 use chrono::NaiveDate;
@@ -43,7 +42,7 @@ struct Line {
     currency: String,
     /// In percent; empty for payments without VAT.
     vat_rate: String,
-    payments: u64,
+    payments: i64,
     amount: String,
     /// The VAT the amount includes.
     vat: String,
@@ -64,13 +63,19 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     };
     let counted = ops::takings::takings(&mut db, named.as_ref(), days)?;
     let mut lines = Vec::new();
-    for Counted { tenant, takings: takings::Takings { sums, totals }, .. } in &counted {
+    for Counted { tenant, money, .. } in &counted {
         let stringer = tenant.handle();
-        for ((currency, method, rate), sum) in sums {
-            lines.push(line(stringer, method.clone(), currency.clone(), rate.map(|r| r.to_string()), sum));
+        for ((currency, method, rate), sum) in &money.lines {
+            lines.push(line(
+                stringer,
+                method.to_string(),
+                currency.to_string(),
+                rate.map(|r| r.to_string()),
+                sum,
+            ));
         }
-        for (currency, sum) in totals {
-            lines.push(line(stringer, "total".into(), currency.clone(), None, sum));
+        for (currency, sum) in money.totals() {
+            lines.push(line(stringer, "total".into(), currency.to_string(), None, &sum));
         }
     }
     let days = counted.last().map(|c| (c.first, c.last));
@@ -92,7 +97,7 @@ fn line(stringer: &str, method: String, currency: String, rate: Option<String>, 
         method,
         currency,
         vat_rate: rate.unwrap_or_default(),
-        payments: sum.payments,
+        payments: sum.count,
         amount: Price(sum.amount).to_string(),
         vat: Price(sum.vat).to_string(),
     }

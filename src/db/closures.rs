@@ -9,9 +9,12 @@
 
 use super::chain::{genesis, sha256_hex};
 use super::events::{self, Event, CLOSURE, LAST_CLOSURE, SERIES, SIGNING_KEY};
-use super::schema::{closures, credit_notes, orders, payments, receipt_events};
+use super::schema::{closures, credit_notes, orders, receipt_events};
 use super::{DbConn, Tenant};
-use crate::domain::{day_start, local_date, EventKind, PaymentMethod};
+use crate::domain::{
+    day_start, local_date, owed_when_paid, Currency, DayMoney, EventKind, Movement, PaymentMethod, Refund,
+    VatRate,
+};
 use crate::error::Error;
 use crate::signing::{self, SigningKey};
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
@@ -20,19 +23,32 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// A count and a sum in minor units.
+/// A count and a sum in minor units, and for documents the VAT the sum includes (closures
+/// made before they carried VAT have none).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sum {
     #[serde(with = "decimal")]
     pub count: i64,
     #[serde(with = "decimal")]
     pub amount_minor: i64,
+    #[serde(default, with = "optional_decimal", skip_serializing_if = "Option::is_none")]
+    pub vat_minor: Option<i64>,
 }
 
 impl Sum {
-    fn add(&mut self, count: i64, amount: i64) {
+    fn add(&mut self, count: i64, amount: i64, vat: Option<i64>) {
         self.count += count;
         self.amount_minor += amount;
+        if let Some(vat) = vat {
+            self.vat_minor = Some(self.vat_minor.unwrap_or(0) + vat);
+        }
+    }
+
+    /// Whether `recomputed` says what this stored sum says (its VAT too, when it has one).
+    fn matches(&self, recomputed: &Sum) -> bool {
+        self.count == recomputed.count
+            && self.amount_minor == recomputed.amount_minor
+            && self.vat_minor.is_none_or(|vat| recomputed.vat_minor == Some(vat))
     }
 }
 
@@ -61,17 +77,33 @@ impl Totals {
             (&mut sum.till, &other.till),
         ] {
             for (key, value) in theirs {
-                mine.entry(key.clone()).or_default().add(value.count, value.amount_minor);
+                mine.entry(key.clone()).or_default().add(value.count, value.amount_minor, value.vat_minor);
             }
         }
         sum
     }
 
-    /// The parts recomputed from what never changes (documents and voids); payments are
-    /// read from orders whose payment may be corrected later, and are proven by the
-    /// signature alone.
-    fn recomputable(&self) -> (&BTreeMap<String, Sum>, &BTreeMap<String, Sum>) {
-        (&self.documents, &self.voids)
+    /// Whether the parts recomputed from what never changes (documents with their VAT, and
+    /// voids) say what these stored totals say; payments are read from orders whose payment
+    /// may be corrected later, and are proven by the signature alone.
+    fn recomputed_as(&self, recomputed: &Totals) -> bool {
+        let same = |stored: &BTreeMap<String, Sum>, again: &BTreeMap<String, Sum>| {
+            stored.len() == again.len()
+                && stored.iter().all(|(key, sum)| again.get(key).is_some_and(|again| sum.matches(again)))
+        };
+        same(&self.documents, &recomputed.documents) && same(&self.voids, &recomputed.voids)
+    }
+}
+
+/// A document key for people: `receipts CHF 8.1 %`, `credits EUR no VAT`.
+pub fn document_key_shown(key: &str) -> String {
+    match key.rsplit_once(' ') {
+        Some((series, "-")) => format!("{series} no VAT"),
+        Some((series, rate)) => match rate.parse::<i32>() {
+            Ok(bp) => format!("{series} {} %", crate::domain::VatRate(bp)),
+            Err(_) => key.to_string(),
+        },
+        None => key.to_string(),
     }
 }
 
@@ -85,6 +117,22 @@ mod decimal {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
         String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Optional integers written as strings.
+mod optional_decimal {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(n: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+        match n {
+            Some(n) => s.serialize_str(&n.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        Option::<String>::deserialize(d)?.map(|n| n.parse().map_err(serde::de::Error::custom)).transpose()
     }
 }
 
@@ -406,6 +454,7 @@ struct Refunded {
     order: Option<i64>,
     issued_at: NaiveDateTime,
     amount: i64,
+    vat: i64,
     currency: String,
     rate: Option<i32>,
     refund: String,
@@ -458,14 +507,7 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         priced.extend(rows.into_iter().map(|row| (row.id, row)));
     }
     // The reminder fees bank payments included: money received besides what was owed.
-    let fees: HashMap<i64, i64> = payments::table
-        .filter(payments::stringer_id.eq(tenant.id().0))
-        .filter(payments::order_id.eq_any(&wanted))
-        .filter(payments::fee_minor.gt(0))
-        .select((payments::order_id, payments::fee_minor))
-        .load::<(i64, i64)>(conn)?
-        .into_iter()
-        .collect();
+    let fees = super::payments::fees(conn, tenant, &wanted)?;
     let credits: HashMap<(i32, i64), Refunded> = credit_notes::table
         .filter(credit_notes::stringer_id.eq(tenant.id().0))
         .filter(credit_notes::order_id.eq_any(&wanted))
@@ -475,6 +517,7 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
             credit_notes::order_id,
             credit_notes::issued_at,
             credit_notes::amount_minor,
+            credit_notes::vat_minor,
             credit_notes::currency,
             credit_notes::vat_rate_bp,
             credit_notes::refund_method,
@@ -485,26 +528,28 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         .collect();
     let rate = |bp: Option<i32>| bp.map_or("-".to_string(), |bp| bp.to_string());
     let mut totals = Totals::default();
+    // The money, summed as `takings` sums it.
+    let mut money = DayMoney::default();
     for event in &events {
         let order = event.order_id.and_then(|id| priced.get(&id));
         match (event.kind.as_str(), order) {
             ("mint", Some(order)) => {
                 let total = order.price_minor.unwrap_or(0) + order.items_minor;
+                let vat = order.vat_rate_bp.map_or(0, |bp| VatRate(bp).included_in(total));
                 let key = format!("receipts {} {}", order.currency, rate(order.vat_rate_bp));
-                totals.documents.entry(key).or_default().add(1, total);
+                totals.documents.entry(key).or_default().add(1, total, Some(vat));
             }
             ("credit", _) => {
-                let Some(Refunded { amount, currency, rate: bp, refund, .. }) =
-                    event.first_seq.and_then(|seq| credits.get(&(event.year, seq)))
-                else {
+                let Some(credit) = event.first_seq.and_then(|seq| credits.get(&(event.year, seq))) else {
                     continue;
                 };
-                let key = format!("credits {currency} {}", rate(*bp));
-                totals.documents.entry(key).or_default().add(1, -amount);
-                if refund != "none" {
-                    let till = refund == PaymentMethod::Till.as_str();
-                    let book = if till { &mut totals.till } else { &mut totals.payments };
-                    book.entry(format!("{refund} {currency}")).or_default().add(1, -amount);
+                let key = format!("credits {} {}", credit.currency, rate(credit.rate));
+                totals.documents.entry(key).or_default().add(1, -credit.amount, Some(-credit.vat));
+                let method = credit.refund.parse::<Refund>().ok().and_then(Refund::method);
+                if let (Some(method), Ok(currency)) = (method, Currency::try_from(credit.currency.clone())) {
+                    let movement =
+                        Movement::refund(method, credit.rate.map(VatRate), credit.amount, credit.vat);
+                    money.add(&currency, movement, 1);
                 }
             }
             ("void", _) => {
@@ -513,7 +558,7 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                     (Some(first), Some(last)) => last - first + 1,
                     _ => 0,
                 };
-                totals.voids.entry(series.to_string()).or_default().add(count, 0);
+                totals.voids.entry(series.to_string()).or_default().add(count, 0, None);
             }
             ("payment" | "edit", Some(order)) if event.field.as_deref() == Some("paid_at") => {
                 let sign = match (&event.old_value, &event.new_value) {
@@ -521,25 +566,40 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                     (Some(_), None) => -1,
                     (None, None) => continue,
                 };
-                let method = order.payment_method.as_deref().unwrap_or("unrecorded");
-                // What was owed when it was paid (the total less what was credited before), and
-                // the reminder fee a bank payment included.
-                let credited_before: i64 = credits
+                // What was owed when it was paid, and the reminder fee a bank payment included.
+                let taken_back: Vec<(NaiveDateTime, i64)> = credits
                     .values()
-                    .filter(|c| c.order == Some(order.id) && c.issued_at <= event.created_at)
-                    .map(|c| c.amount)
-                    .sum();
+                    .filter(|c| c.order == Some(order.id))
+                    .map(|c| (c.issued_at, c.amount))
+                    .collect();
+                // When it was paid: the instant the event set (or, removed, the one it cleared).
+                let paid_at = if sign > 0 { &event.new_value } else { &event.old_value };
+                let paid_at = paid_at
+                    .as_deref()
+                    .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+                    .map_or(event.created_at, |at| at.naive_utc());
+                let total = order.price_minor.unwrap_or(0) + order.items_minor;
+                let owed = owed_when_paid(total, &taken_back, paid_at);
                 let fee = match event.kind.as_str() {
                     "payment" => fees.get(&order.id).copied().unwrap_or(0),
                     _ => 0,
                 };
-                let amount = order.price_minor.unwrap_or(0) + order.items_minor - credited_before + fee;
-                let till = method == PaymentMethod::Till.as_str();
-                let book = if till { &mut totals.till } else { &mut totals.payments };
-                book.entry(format!("{method} {}", order.currency)).or_default().add(sign, sign * amount);
+                let method = order.payment_method.as_deref().and_then(|m| m.parse().ok());
+                let Ok(currency) = Currency::try_from(order.currency.clone()) else { continue };
+                money.add(
+                    &currency,
+                    Movement::payment(method, order.vat_rate_bp.map(VatRate), owed, fee),
+                    sign,
+                );
             }
             _ => {}
         }
+    }
+    // Per way of paying and currency, payments and refunds together; the till's apart.
+    for ((currency, line, _), sums) in &money.lines {
+        let method = line.method().map_or("unrecorded", PaymentMethod::as_str);
+        let book = if line.through_till() { &mut totals.till } else { &mut totals.payments };
+        book.entry(format!("{method} {currency}")).or_default().add(sums.count, sums.amount, None);
     }
     Ok(totals)
 }
@@ -733,7 +793,7 @@ fn recheck_totals(
         Err(why) => return Ok(Some(why)),
     };
     let recomputed = sum(conn, tenant, closure.first_event_seq, closure.event_seq)?;
-    if recomputed.recomputable() != stored.recomputable() {
+    if !stored.recomputed_as(&recomputed) {
         return Ok(Some("its totals are not the sum of the documents and voids it covers".into()));
     }
     let before = match previous.map(Closure::grand_totals).transpose() {

@@ -21,6 +21,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
 use diesel::PgConnection;
+use std::collections::HashMap;
 
 /// A credit note as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -497,4 +498,26 @@ pub fn insert_placeholders(
             .execute(conn)?;
     }
     Ok(())
+}
+
+/// What the credit notes of `orders` took back, and when: per order, (issued at, amount).
+pub fn taken_back(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    orders: &[i64],
+) -> QueryResult<HashMap<i64, Vec<(NaiveDateTime, i64)>>> {
+    let mut taken: HashMap<i64, Vec<(NaiveDateTime, i64)>> = HashMap::new();
+    for chunk in orders.chunks(10_000) {
+        let rows: Vec<(Option<i64>, NaiveDateTime, i64)> = tenant
+            .credit_notes()
+            .filter(credit_notes::order_id.eq_any(chunk))
+            .select((credit_notes::order_id, credit_notes::issued_at, credit_notes::amount_minor))
+            .load(conn)?;
+        for (order, issued_at, amount) in rows {
+            if let Some(order) = order {
+                taken.entry(order).or_default().push((issued_at, amount));
+            }
+        }
+    }
+    Ok(taken)
 }

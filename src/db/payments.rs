@@ -692,3 +692,19 @@ impl Report {
         said.join(", ")
     }
 }
+
+/// The reminder fees the bank payments of `orders` included: per order, money received
+/// besides what was owed.
+pub fn fees(conn: &mut DbConn, tenant: &Tenant, orders: &[i64]) -> QueryResult<HashMap<i64, i64>> {
+    let mut fees = HashMap::new();
+    for chunk in orders.chunks(10_000) {
+        let rows: Vec<(i64, i64)> = tenant
+            .payments()
+            .filter(payments::order_id.eq_any(chunk))
+            .filter(payments::fee_minor.gt(0))
+            .select((payments::order_id, payments::fee_minor))
+            .load(conn)?;
+        fees.extend(rows);
+    }
+    Ok(fees)
+}

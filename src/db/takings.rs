@@ -1,46 +1,13 @@
-//! The till's count (SPEC 19): the payments received in a period, per currency, method and
-//! VAT rate, with the VAT they include. `receipts takings` and the counter's `/takings`.
+//! The till's count (SPEC 19): the money received and paid back in a period, per currency,
+//! line and VAT rate, with the VAT it includes (`domain::DayMoney`). `receipts takings` and
+//! the counter's `/takings`.
 
 use super::listings::{self, Basis};
 use super::receipts::Frozen;
-use super::{DbConn, Tenant};
-use crate::domain::{day_start, local_date, now_utc, PaymentMethod, Refund, VatRate};
+use super::{credits, payments, DbConn, Tenant};
+use crate::domain::{day_start, local_date, now_utc, owed_when_paid, DayMoney, Movement, PaymentMethod};
 use crate::error::Error;
 use chrono::NaiveDate;
-use std::collections::BTreeMap;
-
-/// Payments of one kind, summed.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Sums {
-    pub payments: u64,
-    /// In minor units of the currency.
-    pub amount: i64,
-    /// The VAT the amount includes.
-    pub vat: i64,
-}
-
-impl Sums {
-    fn add(&mut self, other: &Sums) {
-        self.payments += other.payments;
-        self.amount += other.amount;
-        self.vat += other.vat;
-    }
-}
-
-/// (currency, method, VAT rate): the method is `cash`, `card`, `twint`, `transfer`,
-/// `other`, `till` (taken through the shop's certified till: listed, never in the totals), or
-/// `unrecorded` for a payment entered without its method; `cash refund`, `card refund`,
-/// `twint refund`, `till refund` for money paid back at the counter (negative).
-pub type Key = (String, String, Option<VatRate>);
-
-/// A period's takings.
-#[derive(Debug, Default)]
-pub struct Takings {
-    /// Per currency, method and rate, in the order people read them.
-    pub sums: BTreeMap<Key, Sums>,
-    /// Per currency.
-    pub totals: BTreeMap<String, Sums>,
-}
 
 /// Which days: one, a period (inclusive), or each stringer's today.
 #[derive(Debug, Clone, Copy)]
@@ -55,7 +22,7 @@ pub struct Counted {
     pub tenant: Tenant,
     pub first: NaiveDate,
     pub last: NaiveDate,
-    pub takings: Takings,
+    pub money: DayMoney,
 }
 
 /// The takings of the stringer named, or of every stringer, of the days asked: one load of
@@ -76,49 +43,53 @@ pub fn count(conn: &mut DbConn, named: Option<&Tenant>, days: Days) -> Result<Ve
                 (today, today)
             }
         };
-        let takings = of(conn, &tenant, &frozen, first, last)?;
-        counted.push(Counted { tenant, first, last, takings });
+        let money = of(conn, &tenant, &frozen, first, last)?;
+        counted.push(Counted { tenant, first, last, money });
     }
     Ok(counted)
 }
 
 /// The tenant's payments received from `first` to `last` (days of the stringer's
-/// calendar, inclusive).
+/// calendar, inclusive), and the money paid back then.
 fn of(
     conn: &mut DbConn,
     tenant: &Tenant,
     frozen: &Frozen,
     first: NaiveDate,
     last: NaiveDate,
-) -> Result<Takings, Error> {
+) -> Result<DayMoney, Error> {
     let zone = tenant.zone();
     let until = last.succ_opt().unwrap_or(last);
     let bounds = (day_start(first, zone), day_start(until, zone));
-    let mut sums: BTreeMap<Key, Sums> = BTreeMap::new();
+    let mut money = DayMoney::default();
+    // A payment of an order credited before, or by the bank (which may include a reminder's
+    // fee), is counted once those are read, for all of them at once.
+    let mut later = Vec::new();
     listings::for_each_in_period(conn, tenant, Basis::Received, bounds, |order| {
         // A rate that cannot be read is a failure, never a VAT of 0 in the count.
         let rate = frozen.vat_rate(&order, tenant)?;
-        let amount = order.total().map_or(0, |p| p.0);
-        let method = order.payment_method.map_or("unrecorded".to_string(), |m| m.to_string());
-        let sum = sums.entry((order.currency.to_string(), method, rate)).or_default();
-        sum.add(&Sums { payments: 1, amount, vat: rate.map_or(0, |r| r.included_in(amount)) });
+        let total = order.total().map_or(0, |p| p.0);
+        if order.credited.0 > 0 || order.payment_method == Some(PaymentMethod::Transfer) {
+            later.push((order, rate));
+        } else {
+            money.add(&order.currency, Movement::payment(order.payment_method, rate, total, 0), 1);
+        }
         Ok(())
     })?;
-    // Money paid back at the counter: a line of its own per method, negative, on its day.
-    for note in super::credits::in_period(conn, tenant, bounds)? {
-        if !note.refund.at_the_counter() && note.refund != Refund::Till {
-            continue;
-        }
-        let method = format!("{} refund", note.refund);
-        let sum = sums.entry((note.currency.to_string(), method, note.vat_rate)).or_default();
-        sum.add(&Sums { payments: 1, amount: -note.amount.0, vat: -note.vat.0 });
+    let ids: Vec<i64> = later.iter().map(|(order, _)| order.id.0).collect();
+    let taken_back = credits::taken_back(conn, tenant, &ids)?;
+    let fees = payments::fees(conn, tenant, &ids)?;
+    for (order, rate) in later {
+        let credits = taken_back.get(&order.id.0).map(Vec::as_slice).unwrap_or_default();
+        let paid_at = order.paid_at.unwrap_or(bounds.0);
+        let owed = owed_when_paid(order.total().map_or(0, |p| p.0), credits, paid_at);
+        let fee = fees.get(&order.id.0).copied().unwrap_or(0);
+        money.add(&order.currency, Movement::payment(order.payment_method, rate, owed, fee), 1);
     }
-    let mut totals: BTreeMap<String, Sums> = BTreeMap::new();
-    // What the shop's certified till took is listed, but it is that till's to count.
-    for ((currency, method, _), sum) in &sums {
-        if !method.starts_with(PaymentMethod::Till.as_str()) {
-            totals.entry(currency.clone()).or_default().add(sum);
+    for note in credits::in_period(conn, tenant, bounds)? {
+        if let Some(method) = note.refund.method() {
+            money.add(&note.currency, Movement::refund(method, note.vat_rate, note.amount.0, note.vat.0), 1);
         }
     }
-    Ok(Takings { sums, totals })
+    Ok(money)
 }

@@ -3,6 +3,7 @@
 
 mod business;
 mod day;
+mod day_money;
 mod iso;
 mod language;
 mod money;
@@ -17,6 +18,7 @@ mod vat;
 
 pub use business::{till_law, Business, TillLaw};
 pub use day::{strings_line, Due, Item, Length, MAX_TURNAROUND_HOURS};
+pub use day_money::{owed_when_paid, DayMoney, MoneyLine, Movement, Sums};
 pub use iso::check_country;
 pub use language::Language;
 pub use money::{Currency, Price};
@@ -346,7 +348,18 @@ impl TryFrom<String> for EventKind {
 
 /// How a payment came in: at the counter (cash, card, TWINT, other) or by the bank.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::VariantArray, strum::IntoStaticStr, strum::Display,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+    strum::Display,
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]

@@ -6,7 +6,7 @@ use super::words::Words;
 use super::Shared;
 use crate::db::takings::Days;
 use crate::db::{stock, takings};
-use crate::domain::{local_date, now_utc, parse_day, Price};
+use crate::domain::{local_date, now_utc, parse_day, MoneyLine, Price};
 use crate::error::Error;
 use askama::Template;
 use axum::extract::{Query, State};
@@ -19,7 +19,7 @@ struct Till {
     method: String,
     currency: String,
     rate: String,
-    payments: u64,
+    payments: i64,
     amount: String,
     vat: String,
     total: bool,
@@ -49,30 +49,31 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
             Err(problem) => return Err(Error::Invalid { field: "date", problem }),
         };
         let counted = takings::count(conn, Some(tenant), Days::On(date))?.pop();
-        Ok((date, counted.map(|counted| counted.takings).unwrap_or_default()))
+        Ok((date, counted.map(|counted| counted.money).unwrap_or_default()))
     });
-    let (staff, (date, takings::Takings { sums, totals })) = match counted.await {
+    let (staff, (date, money)) = match counted.await {
         Ok(counted) => counted,
         Err(response) => return response,
     };
     let w = staff.words;
-    let mut lines: Vec<Till> = sums
-        .into_iter()
-        .map(|((currency, method, rate), sum)| Till {
-            method: method_word(w, &method),
-            currency,
+    let mut lines: Vec<Till> = money
+        .lines
+        .iter()
+        .map(|((currency, line, rate), sum)| Till {
+            method: line_word(w, *line),
+            currency: currency.to_string(),
             rate: rate.map(|r| r.to_string()).unwrap_or_default(),
-            payments: sum.payments,
+            payments: sum.count,
             amount: Price(sum.amount).to_string(),
             vat: Price(sum.vat).to_string(),
             total: false,
         })
         .collect();
-    lines.extend(totals.into_iter().map(|(currency, sum)| Till {
+    lines.extend(money.totals().into_iter().map(|(currency, sum)| Till {
         method: w.total.to_string(),
-        currency,
+        currency: currency.to_string(),
         rate: String::new(),
-        payments: sum.payments,
+        payments: sum.count,
         amount: Price(sum.amount).to_string(),
         vat: Price(sum.vat).to_string(),
         total: true,
@@ -81,13 +82,13 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
     super::rendered(StatusCode::OK, &page)
 }
 
-/// A method's word in the page's language (`unrecorded` as it is; a refund after its label).
-fn method_word(w: &'static Words, method: &str) -> String {
-    // Money paid back at the counter: "cash refund" is its own line.
-    if let Some(paid_by) = method.strip_suffix(" refund") {
-        return format!("{}: {}", w.refund, method_word(w, paid_by));
+/// A line's word in the page's language (`unrecorded` as it is; a refund after its label).
+fn line_word(w: &'static Words, line: MoneyLine) -> String {
+    match line {
+        MoneyLine::Paid(Some(method)) => super::pages::method_word(w, method).to_string(),
+        MoneyLine::Paid(None) => line.to_string(),
+        MoneyLine::Refunded(method) => format!("{}: {}", w.refund, super::pages::method_word(w, method)),
     }
-    method.parse().map_or_else(|_| method.to_string(), |m| super::pages::method_word(w, m).to_string())
 }
 
 /// A string in stock: name, metres and rackets left, low or not.

@@ -191,6 +191,18 @@ on_both_backends! {
         unguarded(&db2, &format!("UPDATE closures SET totals = '{}', digest = '{digest}', signature = '{signature}' WHERE seq = 1", forged.totals));
         verify_names(&db2, "closure 1: its totals are not the sum of the documents and voids it covers");
 
+        // Its VAT edited and re-signed: the documents' own VAT, summed again, disagrees.
+        let (db8, keys) = shop();
+        let key = receipts::signing::SigningKey::load(&keys.path().join("stefan.ed25519")).unwrap();
+        let mut conn = db8.connect();
+        let first = conn.read(|c| Ok(receipts::db::closures::all(c, &stefan)?)).unwrap().remove(0);
+        assert!(first.totals.contains("\"vat_minor\":\"0\""), "{}", first.totals);
+        let forged = receipts::db::closures::Closure { totals: first.totals.replacen("\"vat_minor\":\"0\"", "\"vat_minor\":\"599\"", 1), ..first };
+        let canonical = forged.canonical();
+        let (digest, signature) = (receipts::db::chain::sha256_hex(&canonical), key.sign_hex(canonical.as_bytes()));
+        unguarded(&db8, &format!("UPDATE closures SET totals = '{}', digest = '{digest}', signature = '{signature}' WHERE seq = 1", forged.totals));
+        verify_names(&db8, "closure 1: its totals are not the sum of the documents and voids it covers");
+
         // Re-signed with another key: not the key recorded for it.
         let (db3, keys) = shop();
         let other = receipts::signing::SigningKey::create(&keys.path().join("other.ed25519")).unwrap();

@@ -1292,3 +1292,120 @@ on_both_backends! {
         assert_eq!(journaled(&db, "reminder").len(), 2);
     }
 }
+
+/// The rows of the counter's `/takings` table: (payments, amount, VAT), totals included.
+fn takings_rows(page: &str) -> Vec<(String, String, String)> {
+    page.split("<tr")
+        .skip(2)
+        .map(|row| {
+            let cells: Vec<&str> = row
+                .split("<td")
+                .skip(1)
+                .map(|cell| cell.split('>').nth(1).unwrap().split('<').next().unwrap())
+                .collect();
+            (cells[3].to_string(), cells[4].to_string(), cells[5].to_string())
+        })
+        .collect()
+}
+
+on_both_backends! {
+    fn a_days_money_is_summed_alike_by_takings_the_counter_the_closure_and_the_auditors_export(db: TestDb) {
+        use support::camt::{self, Entry, Message, Tx, Version};
+        // The 30th of November in Zurich: invoices of March, reminded in November.
+        let db = db.with_clock_at(TESTS_DAY);
+        let shop = Shop::new(&db);
+        shop.stringer("stefan", "Stefan Muster Bespannungen", &[
+            "--iban", "CH44 3199 9123 0008 8901 2", "--postcode", "8001", "--town", "Zürich", "--country", "CH",
+            "--vat-number", "CHE-116.281.710 MWST", "--vat-rate", "8.1", "--vat-from", "2024-01-01", "--reminder-fee", "2=5",
+        ]);
+        let orders = shop.invoices("stefan", "CHF", &["90.00", "40.00", "35.00", "20.00"]);
+        account(&db, "olga", "stefan", "owner");
+        let [credited, refunded, reminded, till] = [0, 1, 2, 3].map(|i| orders[i].clone());
+        let keys = tempfile::tempdir().unwrap();
+        ok(&db, &["order", "pickup", &reminded]);
+        let post = tempfile::tempdir().unwrap();
+        let post = post.path().to_str().unwrap();
+        ok_at(&db, keys.path(), "2026-11-10 09:00:00", &["remind", &reminded, "--out-dir", post]);
+        ok_at(&db, keys.path(), "2026-11-25 09:00:00", &["remind", &reminded, "--out-dir", post]);
+        ok_at(&db, keys.path(), "2026-11-30 08:00:00", &["key", "init"]);
+
+        // The day: 90.00 credited by 30.00, then paid by card; 40.00 paid in cash and 10.00 of
+        // it paid back at the counter; 35.00 with the reminder's 5.00 by the bank; 20.00
+        // through the shop's certified till.
+        ok(&db, &["order", "pickup", &credited]);
+        ok(&db, &["credit", &credited, "--reason", "no overgrip", "--amount", "30"]);
+        // (A second on: the time is written to the second, the credit note's to the microsecond.)
+        let paid = (db.now() + chrono::Duration::seconds(1)).format("%Y-%m-%dT%H:%M:%SZ").to_string();
+        ok(&db, &["order", "edit", &credited, "--paid-at", &paid, "--method", "card"]);
+        ok(&db, &["order", "pickup", &refunded, "--paid", "cash"]);
+        ok(&db, &["credit", &refunded, "--reason", "grip charged twice", "--amount", "10", "--refund", "cash"]);
+        let stefan = stringer_id(&db, "stefan");
+        let bank = tempfile::tempdir().unwrap();
+        let file = bank.path().join("camt.xml");
+        let tx = Tx::paying(&qrr(stefan, 2026, 3), 4000, "CHF", "BANK-1");
+        std::fs::write(&file, camt::file(Message::Notification, Version::V08, &[Entry::booked("2026-11-30", "E1", vec![tx])])).unwrap();
+        ok(&db, &["payments", "import", file.to_str().unwrap()]);
+        ok(&db, &["order", "pickup", &till, "--paid", "till"]);
+
+        // 1. takings: per method, and the program's total without the till's.
+        let takings: serde_json::Value = serde_json::from_str(&ok(&db, &["takings", "--format", "json"])).unwrap();
+        let lines: Vec<(String, String, String)> = takings.as_array().unwrap().iter()
+            .map(|l| (l["payments"].to_string(), l["amount"].as_str().unwrap().to_string(), l["vat"].as_str().unwrap().to_string()))
+            .collect();
+        let mut net: std::collections::BTreeMap<String, i64> = std::collections::BTreeMap::new();
+        for line in takings.as_array().unwrap() {
+            let method = line["method"].as_str().unwrap().trim_end_matches(" refund").to_string();
+            let cents = |amount: &str| (amount.parse::<f64>().unwrap() * 100.0).round() as i64;
+            *net.entry(method).or_default() += cents(line["amount"].as_str().unwrap());
+        }
+        let expected: std::collections::BTreeMap<String, i64> =
+            [("card", 6000), ("cash", 3000), ("till", 2000), ("total", 13000), ("transfer", 4000)]
+                .into_iter().map(|(m, a)| (m.to_string(), a)).collect();
+        assert_eq!(net, expected, "{takings}");
+
+        // 2. The counter's /takings: the same lines.
+        let server = Server::start(&db, &[]);
+        let mut olga = Browser::new(&server);
+        olga.log_in("olga", PASSWORD);
+        assert_eq!(takings_rows(&olga.get("/takings").text()), lines);
+
+        // 3. The day's closure: payments per method, the till's apart.
+        let closed: serde_json::Value = serde_json::from_str(&ok_at(&db, keys.path(), &db.now().format("%Y-%m-%d %H:%M:%S").to_string(), &["close", "--format", "json"])).unwrap();
+        let totals = &closed[0]["totals"];
+        let closed_net: std::collections::BTreeMap<String, i64> = ["payments", "till"]
+            .iter()
+            .flat_map(|book| totals[book].as_object().unwrap().iter())
+            .map(|(key, sum)| (key.trim_end_matches(" CHF").to_string(), sum["amount_minor"].as_str().unwrap().parse().unwrap()))
+            .collect();
+        let without_total: std::collections::BTreeMap<String, i64> = expected.iter().filter(|(m, _)| *m != "total").map(|(m, a)| (m.clone(), *a)).collect();
+        assert_eq!(closed_net, without_total, "{totals}");
+
+        // 4. The auditor's export: its payments, per method.
+        let audit = tempfile::tempdir().unwrap();
+        ok(&db, &["export", "--auditor", "--year", "2026", "--out-dir", audit.path().to_str().unwrap()]);
+        let mut exported: std::collections::BTreeMap<String, i64> = std::collections::BTreeMap::new();
+        let payments = std::fs::read_to_string(audit.path().join("payments.csv")).unwrap();
+        for row in payments.lines() {
+            let cells: Vec<&str> = row.split(';').collect();
+            let amount = cells[3].parse::<f64>().unwrap_or_else(|e| panic!("{row}: {e}"));
+            *exported.entry(cells[2].to_string()).or_default() += (amount * 100.0).round() as i64;
+        }
+        assert_eq!(exported, without_total, "{payments}");
+
+        // The closure carries the day's VAT: per series and rate, the sum of its documents'
+        // own VAT as the export lists them.
+        let documents = std::fs::read_to_string(audit.path().join("documents.csv")).unwrap();
+        let vat_of = |kind: &str| -> i64 {
+            documents.lines().map(|row| row.split(';').collect::<Vec<_>>()).filter(|cells| cells[1] == kind)
+                .map(|cells| (cells[10].parse::<f64>().unwrap() * 100.0).round() as i64).sum()
+        };
+        let document = |key: &str| (totals["documents"][key]["amount_minor"].as_str().map(str::to_string), totals["documents"][key]["vat_minor"].as_str().map(str::to_string));
+        assert_eq!(document("receipts CHF 810"), (Some("18500".into()), Some(vat_of("receipt").to_string())), "{totals}");
+        assert_eq!(document("credits CHF 810"), (Some("-4000".into()), Some(vat_of("credit_note").to_string())), "{totals}");
+        assert_eq!(vat_of("receipt"), 674 + 300 + 262 + 150, "each document's VAT rounded on its own");
+        let shown = ok_at(&db, keys.path(), &db.now().format("%Y-%m-%d %H:%M:%S").to_string(), &["close"]);
+        assert!(shown.contains("documents receipts CHF 8.1 %: 4 × 185.00, VAT 13.86"), "{shown}");
+        assert!(shown.contains("grand total credits CHF 8.1 %: 2 × -40.00, VAT -3.00"), "{shown}");
+        assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
+    }
+}

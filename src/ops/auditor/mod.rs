@@ -11,7 +11,7 @@ use crate::db::orders::Order;
 use crate::db::receipts::Frozen;
 use crate::db::schema::payments;
 use crate::db::{items, Db, DbConn, Tenant};
-use crate::domain::{format_iso_local, local_date, year_start, Price, VatRate};
+use crate::domain::{format_iso_local, local_date, owed_when_paid, year_start, Movement, Price, VatRate};
 use crate::error::Error;
 use crate::files::{cannot_write, NewFile};
 use chrono::{NaiveDate, NaiveDateTime};
@@ -292,7 +292,7 @@ fn gather(
     let bank = bank_payments(conn, tenant, year)?;
     let filter = Filter { year: Some(year), ..Filter::default() };
     let mut originals: HashMap<i64, Order> = HashMap::new();
-    listings::for_each(conn, Some(tenant), &filter, None, |_, listed| {
+    listings::for_each(conn, Some(tenant), &filter, None, |conn, listed| {
         let order = listed.order;
         let Some(number) = order.number else { return Ok(()) };
         let number = number.to_string();
@@ -350,14 +350,25 @@ fn gather(
                         ])?;
                     }
                 }
-                None => payments.push(&[
-                    number.clone(),
-                    day(paid_at),
-                    order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
-                    money(total),
-                    order.currency.to_string(),
-                    String::new(),
-                ])?,
+                None => {
+                    // What was owed when it was paid, as every sum of a day's money counts it.
+                    let taken_back = match order.credited.0 {
+                        0 => Vec::new(),
+                        _ => credits::taken_back(conn, tenant, &[order.id.0])?
+                            .remove(&order.id.0)
+                            .unwrap_or_default(),
+                    };
+                    let owed = owed_when_paid(total, &taken_back, paid_at);
+                    let paid = Movement::payment(order.payment_method, rate, owed, 0);
+                    payments.push(&[
+                        number.clone(),
+                        day(paid_at),
+                        order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
+                        money(paid.amount),
+                        order.currency.to_string(),
+                        String::new(),
+                    ])?
+                }
             }
         }
         // Kept for its credit notes' rows, when it has any.
