@@ -65,14 +65,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut lines = Vec::new();
     for Counted { tenant, money, .. } in &counted {
         let stringer = tenant.handle();
-        for ((currency, method, rate), sum) in &money.lines {
-            lines.push(line(
-                stringer,
-                method.to_string(),
-                currency.to_string(),
-                rate.map(|r| r.to_string()),
-                sum,
-            ));
+        for (currency, method, rate, sum) in money.in_order() {
+            let rate = rate.map(|r| r.to_string());
+            lines.push(line(stringer, method.to_string(), currency.to_string(), rate, &sum));
         }
         for (currency, sum) in money.totals() {
             lines.push(line(stringer, "total".into(), currency.to_string(), None, &sum));

@@ -109,6 +109,15 @@ impl DayMoney {
         self.lines.entry((currency.clone(), movement.line, movement.rate)).or_default().add(sums);
     }
 
+    /// The lines in the order people read them: by currency, then by what the line says
+    /// (`card`, `cash`, `cash refund`, ...), then by rate.
+    pub fn in_order(&self) -> Vec<(&Currency, MoneyLine, Option<VatRate>, Sums)> {
+        let mut lines: Vec<_> =
+            self.lines.iter().map(|((currency, line, rate), sums)| (currency, *line, *rate, *sums)).collect();
+        lines.sort_by_key(|(currency, line, rate, _)| (currency.as_str(), line.to_string(), *rate));
+        lines
+    }
+
     /// Per currency, what the program itself took: every line but the certified till's.
     pub fn totals(&self) -> BTreeMap<Currency, Sums> {
         let mut totals: BTreeMap<Currency, Sums> = BTreeMap::new();

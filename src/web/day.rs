@@ -57,10 +57,10 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
     };
     let w = staff.words;
     let mut lines: Vec<Till> = money
-        .lines
-        .iter()
-        .map(|((currency, line, rate), sum)| Till {
-            method: line_word(w, *line),
+        .in_order()
+        .into_iter()
+        .map(|(currency, line, rate, sum)| Till {
+            method: line_word(w, line),
             currency: currency.to_string(),
             rate: rate.map(|r| r.to_string()).unwrap_or_default(),
             payments: sum.count,
