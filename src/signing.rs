@@ -2,7 +2,7 @@
 //! readable by its owner only), so that whoever holds the database alone cannot sign a
 //! closure. The public key is recorded in the journal and printed for the owner to keep.
 
-use crate::db::chain::hex;
+use crate::domain::journal::{hex, sha256_hex};
 use crate::error::Error;
 use ring::rand::SystemRandom;
 use ring::signature::{Ed25519KeyPair, KeyPair, UnparsedPublicKey, ED25519};
@@ -106,7 +106,7 @@ pub fn verifies(public_key: &str, message: &[u8], signature: &str) -> bool {
 /// A public key's short fingerprint for people: the first 16 hex digits of its SHA-256, in
 /// groups of four.
 pub fn fingerprint(public_key: &str) -> String {
-    let digest = crate::db::chain::sha256_hex(public_key);
+    let digest = sha256_hex(public_key);
     let digits = digest[..16].to_uppercase();
     [&digits[0..4], &digits[4..8], &digits[8..12], &digits[12..16]].join("-")
 }

@@ -6,7 +6,8 @@ use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
 use crate::db::intake::{Details, Intake, PostalText};
 use crate::db::listings::Filter;
-use crate::db::orders::{self, Edit, OrderChanges};
+use crate::db::order_edit::Edit;
+use crate::db::orders::{self, OrderChanges};
 use crate::db::Access;
 use crate::domain::{
     check_not_future, check_past, format_local, now_utc, Currency, CustomerId, Due, Item, Length, OrderId,

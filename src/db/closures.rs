@@ -7,10 +7,10 @@
 //! integers written as strings); its SHA-256 is the closure's digest, the anchor a stringer
 //! keeps outside the database.
 
-use super::chain::{genesis, sha256_hex};
 use super::events::{self, Event, CLOSURE, LAST_CLOSURE, SERIES, SIGNING_KEY};
 use super::schema::{closures, credit_notes, orders, receipt_events};
 use super::{DbConn, Tenant};
+use crate::domain::journal::{canonical_json, genesis, sha256_hex};
 use crate::domain::{
     day_start, local_date, owed_when_paid, Currency, DayMoney, EventKind, Movement, PaymentMethod, Refund,
     VatRate,
@@ -68,7 +68,7 @@ pub struct Totals {
 
 impl Totals {
     /// These totals with `other` added.
-    fn plus(&self, other: &Totals) -> Totals {
+    pub fn plus(&self, other: &Totals) -> Totals {
         let mut sum = self.clone();
         for (mine, theirs) in [
             (&mut sum.documents, &other.documents),
@@ -86,7 +86,7 @@ impl Totals {
     /// Whether the parts recomputed from what never changes (documents with their VAT, and
     /// voids) say what these stored totals say; payments are read from orders whose payment
     /// may be corrected later, and are proven by the signature alone.
-    fn recomputed_as(&self, recomputed: &Totals) -> bool {
+    pub fn recomputed_as(&self, recomputed: &Totals) -> bool {
         let same = |stored: &BTreeMap<String, Sum>, again: &BTreeMap<String, Sum>| {
             stored.len() == again.len()
                 && stored.iter().all(|(key, sum)| again.get(key).is_some_and(|again| sum.matches(again)))
@@ -187,25 +187,6 @@ impl Closure {
     }
 }
 
-/// RFC 8785 for values without floating-point numbers: object keys sorted, no white space,
-/// strings escaped as JSON requires and nothing more.
-pub fn canonical_json(value: &Value) -> String {
-    match value {
-        Value::Object(map) => {
-            let sorted: BTreeMap<&String, &Value> = map.iter().collect();
-            let fields: Vec<String> = sorted
-                .into_iter()
-                .map(|(key, value)| format!("{}:{}", Value::String(key.clone()), canonical_json(value)))
-                .collect();
-            format!("{{{}}}", fields.join(","))
-        }
-        Value::Array(items) => {
-            format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(","))
-        }
-        other => other.to_string(),
-    }
-}
-
 /// The stringer's closures, in order.
 pub fn all(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<Closure>> {
     closures::table
@@ -231,7 +212,7 @@ pub fn last_number(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<i64> {
 
 /// The closures restores declared lost (`--last-closure`): the restore's event, the last
 /// closure kept, the last known outside.
-fn declared_lost(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<(i64, i64, i64)>> {
+pub fn declared_lost(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<(i64, i64, i64)>> {
     let rows: Vec<(Option<i64>, Option<String>, Option<String>)> = tenant
         .events()
         .filter(receipt_events::kind.eq(EventKind::Restore.as_str()))
@@ -304,7 +285,7 @@ fn not_the_recorded(tenant: &Tenant, recorded: &str) -> Error {
 }
 
 /// What the old key signs when it hands over to the new.
-fn rotation_message(tenant: &Tenant, new: &str) -> String {
+pub fn rotation_message(tenant: &Tenant, new: &str) -> String {
     format!("receipts-key-rotation-v1\n{}\n{new}", tenant.id().0)
 }
 
@@ -463,11 +444,39 @@ struct Refunded {
 /// A `key` event: the key recorded (new), the one it replaced (old) and the old one's
 /// signature of the hand-over.
 #[derive(Queryable)]
-struct KeyEvent {
-    seq: i64,
-    old: Option<String>,
-    new: Option<String>,
-    rotation: Option<String>,
+pub struct KeyEvent {
+    pub seq: i64,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    pub rotation: Option<String>,
+}
+
+/// The tenant's `key` events, in order.
+pub fn key_events(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<KeyEvent>> {
+    tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Key.as_str()))
+        .filter(receipt_events::field.eq(SIGNING_KEY))
+        .order(receipt_events::seq)
+        .select((
+            receipt_events::seq.assume_not_null(),
+            receipt_events::old_value,
+            receipt_events::new_value,
+            receipt_events::reason,
+        ))
+        .load(conn)
+}
+
+/// The tenant's `closure` events: each closure's number, and the event's `seq`.
+pub fn closure_events(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<HashMap<String, i64>> {
+    Ok(tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Closure.as_str()))
+        .filter(receipt_events::field.eq(CLOSURE))
+        .select((receipt_events::old_value.assume_not_null(), receipt_events::seq.assume_not_null()))
+        .load::<(String, i64)>(conn)?
+        .into_iter()
+        .collect())
 }
 
 /// The totals of the stringer's events `first..=last`.
@@ -602,206 +611,4 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         book.entry(format!("{method} {currency}")).or_default().add(sums.count, sums.amount, None);
     }
     Ok(totals)
-}
-
-/// Where the closures do not hold.
-#[derive(Debug, Clone)]
-pub struct ClosureBreak {
-    pub closure: i64,
-    pub what: String,
-}
-
-/// What verifying a stringer's closures found.
-#[derive(Debug, Clone, Default)]
-pub struct ClosuresVerified {
-    pub count: i64,
-    pub last: Option<(i64, NaiveDate, String)>,
-    /// Fingerprints of the keys recorded, in order.
-    pub keys: Vec<String>,
-    pub broken: Option<ClosureBreak>,
-    /// The anchors given that were found.
-    pub anchors_found: Vec<String>,
-    /// Closures a declared restore lost: (the restore's event, first, last).
-    pub lost: Vec<(i64, i64, i64)>,
-}
-
-/// The stringer's chain recomputed, then its closures when the chain holds.
-pub fn verify_journal(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    given_key: Option<&str>,
-    anchors: &[String],
-) -> Result<(super::chain::Verified, Option<ClosuresVerified>), Error> {
-    let chain = super::chain::verify(conn, tenant)?;
-    let closures = match chain.broken {
-        None => Some(verify(conn, tenant, given_key, anchors)?),
-        Some(_) => None,
-    };
-    Ok((chain, closures))
-}
-
-/// Recomputes the stringer's closures (after its chain was verified): numbered 1..N, each
-/// after the one before and covering the events after it, its digest its content's, signed
-/// by the key recorded when it was made (and, with `given_key`, by that key or one it handed
-/// over to), its documents and voids summed again from the journal and its grand totals the
-/// previous ones plus its own. The keys' rotations must be signed by the key before.
-pub fn verify(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    given_key: Option<&str>,
-    anchors: &[String],
-) -> Result<ClosuresVerified, Error> {
-    let mut found = ClosuresVerified::default();
-    let keys: Vec<KeyEvent> = tenant
-        .events()
-        .filter(receipt_events::kind.eq(EventKind::Key.as_str()))
-        .filter(receipt_events::field.eq(SIGNING_KEY))
-        .order(receipt_events::seq)
-        .select((
-            receipt_events::seq.assume_not_null(),
-            receipt_events::old_value,
-            receipt_events::new_value,
-            receipt_events::reason,
-        ))
-        .load(conn)?;
-    // Each key from the event that recorded it on; rotations signed by the key before.
-    let mut trusted_from: Option<i64> = None;
-    let mut key_at: Vec<(i64, String)> = Vec::new();
-    for KeyEvent { seq, old, new, rotation } in &keys {
-        let Some(new) = new else { continue };
-        if let Some((_, before)) = key_at.last() {
-            let signed = rotation
-                .as_deref()
-                .is_some_and(|sig| signing::verifies(before, rotation_message(tenant, new).as_bytes(), sig));
-            if old.as_deref() != Some(before.as_str()) || !signed {
-                found.broken = Some(ClosureBreak {
-                    closure: 0,
-                    what: format!("the key recorded at event {seq} was not handed over by the key before it"),
-                });
-                return Ok(found);
-            }
-        }
-        if given_key == Some(new.as_str()) {
-            trusted_from = Some(*seq);
-        }
-        found.keys.push(signing::fingerprint(new));
-        key_at.push((*seq, new.clone()));
-    }
-    if let (Some(given), None) = (given_key, trusted_from) {
-        found.broken = Some(ClosureBreak {
-            closure: 0,
-            what: format!(
-                "the public key given (fingerprint {}) was never recorded for {}: its keys were replaced",
-                signing::fingerprint(given),
-                tenant.handle()
-            ),
-        });
-        return Ok(found);
-    }
-    let closures = all(conn, tenant)?;
-    let closure_events: HashMap<String, i64> = tenant
-        .events()
-        .filter(receipt_events::kind.eq(EventKind::Closure.as_str()))
-        .filter(receipt_events::field.eq(CLOSURE))
-        .select((receipt_events::old_value.assume_not_null(), receipt_events::seq.assume_not_null()))
-        .load::<(String, i64)>(conn)?
-        .into_iter()
-        .collect();
-    let declared = declared_lost(conn, tenant)?;
-    let mut previous: Option<&Closure> = None;
-    for closure in &closures {
-        let broken = |what: String| Some(ClosureBreak { closure: closure.seq, what });
-        let after = previous.map_or(0, |p| p.seq);
-        // A gap a restore declared: the closures it lost, numbered outside.
-        let restore =
-            declared.iter().find(|(_, here, outside)| *here == after && *outside == closure.seq - 1);
-        if let Some((event, here, outside)) = restore {
-            found.lost.push((*event, here + 1, *outside));
-        }
-        let expected_seq = if restore.is_some() { closure.seq } else { after + 1 };
-        let expected_previous =
-            previous.map_or_else(|| genesis(tenant.id(), tenant.handle()), |p| p.digest.clone());
-        let expected_first = previous.map_or(1, |p| p.event_seq + 1);
-        let made_at = closure_events.get(&closure.seq.to_string()).copied();
-        let key_then =
-            made_at.and_then(|at| key_at.iter().rev().find(|(seq, _)| *seq < at)).map(|(_, key)| key);
-        let event_hash: Option<Option<String>> = tenant
-            .events()
-            .filter(receipt_events::seq.eq(closure.event_seq))
-            .select(receipt_events::hash)
-            .first(conn)
-            .optional()?;
-        let canonical = closure.canonical();
-        found.broken = if closure.seq != expected_seq {
-            broken(format!("closure {expected_seq} is missing"))
-        } else if closure.previous != expected_previous || closure.first_event_seq != expected_first {
-            broken("it does not follow the closure before it".into())
-        } else if made_at.is_none() {
-            broken("the journal has no event of it".into())
-        } else if event_hash != Some(Some(closure.event_hash.clone())) {
-            broken(format!("the event it ends on ({}) is not the one it covered", closure.event_seq))
-        } else if sha256_hex(&canonical) != closure.digest {
-            broken("its content does not match its digest (changed)".into())
-        } else if key_then != Some(&closure.public_key) {
-            broken("it is not signed by the key recorded for it".into())
-        } else if !signing::verifies(&closure.public_key, canonical.as_bytes(), &closure.signature) {
-            broken("its signature does not verify (changed, or signed by another key)".into())
-        } else if trusted_from.is_some_and(|from| made_at.is_some_and(|at| at > from))
-            && !key_at.iter().any(|(seq, key)| Some(*seq) >= trusted_from && key == &closure.public_key)
-        {
-            broken("it is not signed by the key given or one it handed over to".into())
-        } else {
-            recheck_totals(conn, tenant, closure, previous)?.and_then(broken)
-        };
-        if found.broken.is_some() {
-            return Ok(found);
-        }
-        found.count += 1;
-        found.last = Some((closure.seq, closure.day, closure.digest.clone()));
-        if anchors.contains(&closure.digest) {
-            found.anchors_found.push(closure.digest.clone());
-        }
-        previous = Some(closure);
-    }
-    let kept: BTreeSet<String> = closures.iter().map(|c| c.seq.to_string()).collect();
-    let mut lost: Vec<i64> =
-        closure_events.keys().filter(|seq| !kept.contains(*seq)).filter_map(|seq| seq.parse().ok()).collect();
-    lost.sort_unstable();
-    if let Some(first) = lost.first() {
-        found.broken = Some(ClosureBreak {
-            closure: *first,
-            what: "the journal records it, but it is not among the closures (removed)".into(),
-        });
-    }
-    Ok(found)
-}
-
-/// The closure's documents and voids summed again from the journal, its grand totals the
-/// previous closure's plus its own.
-fn recheck_totals(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    closure: &Closure,
-    previous: Option<&Closure>,
-) -> Result<Option<String>, Error> {
-    let stored = match closure.totals() {
-        Ok(totals) => totals,
-        Err(why) => return Ok(Some(why)),
-    };
-    let grand = match closure.grand_totals() {
-        Ok(totals) => totals,
-        Err(why) => return Ok(Some(why)),
-    };
-    let recomputed = sum(conn, tenant, closure.first_event_seq, closure.event_seq)?;
-    if !stored.recomputed_as(&recomputed) {
-        return Ok(Some("its totals are not the sum of the documents and voids it covers".into()));
-    }
-    let before = match previous.map(Closure::grand_totals).transpose() {
-        Ok(before) => before.unwrap_or_default(),
-        Err(why) => return Ok(Some(why)),
-    };
-    if before.plus(&stored) != grand {
-        return Ok(Some("its grand totals are not the previous closure's plus its own".into()));
-    }
-    Ok(None)
 }

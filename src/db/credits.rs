@@ -11,7 +11,7 @@ use super::events::{self, Event};
 use super::mint::Chronology;
 use super::orders::{self, Order};
 use super::schema::{credit_notes, orders as orders_table};
-use super::{counters, receipts, DbConn, Tenant};
+use super::{counters, DbConn, Tenant};
 use crate::domain::{
     format_local, local_date, local_year, now_utc, CreditNumber, Currency, NumberRange, OrderId, OrderKind,
     PaymentMethod, Price, ReceiptNumber, Refund, Series, VatRate, YEARS,
@@ -143,7 +143,7 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
     let year = credit_year(tenant, request.issued_at)?;
     check_time(conn, tenant, &order, year, request)?;
     let issuer = order.issuer.ok_or(Error::Unnumbered { order: order.id, wanted: Wanted::Receipt })?;
-    let vat_rate = receipts::document_vat_rate(conn, tenant, &order)?;
+    let vat_rate = super::document_vat::document_vat_rate(conn, tenant, &order)?;
     let completes = amount == left;
     let vat = match vat_rate {
         None => 0,

@@ -4,10 +4,10 @@
 //! computes the same bytes (`receipts_document_canonical`); `audit --verify` recomputes them
 //! here, a page of events at a time.
 
-use super::chain::{canonical_field, micros, sha256_hex};
 use super::issuers::IssuerRow;
 use super::schema::{credit_notes, issuers, order_items, orders};
 use super::DbConn;
+use crate::domain::journal::{canonical_field, micros, sha256_hex};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use std::collections::HashMap;

@@ -3,6 +3,7 @@
 
 use super::schema::{event_values, receipt_events};
 use super::{DbConn, Tenant};
+use crate::domain::journal::personal;
 use crate::domain::{
     now_utc, CreditNumber, EventKind, NumberRange, OrderId, ReceiptNumber, Series, StringerId,
 };
@@ -475,7 +476,7 @@ impl NewEvent<'_> {
                 self.year,
                 self.first_seq,
             )?;
-            let chained = super::chain::Chained {
+            let chained = crate::domain::journal::Chained {
                 seq: 0,
                 stringer: self.stringer_id,
                 kind: self.kind,
@@ -561,41 +562,6 @@ pub fn record_all(conn: &mut DbConn, events: &[Event<'_>]) -> QueryResult<()> {
     super::insert_all!(conn, receipt_events::table, rows.as_slice())
 }
 
-/// Personal values of events, kept beside them (`event_values`): the event carries a salted
-/// digest of each (`sha256:` and 64 hex digits), so the values can be erased (`customer
-/// forget`) and the chain still verifies.
-pub mod personal {
-    use super::super::chain::{hex, sha256_hex};
-
-    /// What the journal shows of a value erased.
-    pub const FORGOTTEN: &str = "(forgotten)";
-
-    /// A new random salt, 16 bytes as hex.
-    pub fn salt() -> String {
-        let mut bytes = [0u8; 16];
-        // Without randomness the digest is still a digest: only guessing it gets easier.
-        let _ = getrandom::fill(&mut bytes);
-        hex(&bytes)
-    }
-
-    /// The digest of `value` the event carries.
-    pub fn digest(salt: &str, value: &str) -> String {
-        format!("sha256:{}", sha256_hex(&format!("{salt}\n{value}")))
-    }
-
-    /// What a stored value says: the value kept beside the event when it was digested, the
-    /// stored value itself when it was not, `(forgotten)` when it was erased.
-    pub fn shown(stored: Option<String>, kept: Option<Option<String>>) -> Option<String> {
-        match kept {
-            Some(value) => value,
-            None if stored.as_deref().is_some_and(|s| s.starts_with("sha256:")) => {
-                Some(FORGOTTEN.to_string())
-            }
-            None => stored,
-        }
-    }
-}
-
 impl Logged<'_> {
     /// Which series the entry's numbers and counter are of.
     pub fn series(&self) -> Series {
@@ -655,7 +621,7 @@ struct LoggedRow {
 
 /// The values kept beside an event: salt, old, new (the salt, never NULL, tells a row kept
 /// from none).
-type Kept = (String, Option<String>, Option<String>);
+pub type Kept = (String, Option<String>, Option<String>);
 
 /// Calls `visit` with each journal row, oldest first (of one stringer, of one year when
 /// given), read page by page.
@@ -715,4 +681,20 @@ pub fn for_each(
             return Ok(());
         }
     }
+}
+
+/// The personal values kept beside these events, per event.
+pub fn kept_values(conn: &mut DbConn, events: &[i64]) -> QueryResult<HashMap<i64, Kept>> {
+    Ok(event_values::table
+        .filter(event_values::event_id.eq_any(events))
+        .select((
+            event_values::event_id,
+            event_values::salt,
+            event_values::old_value,
+            event_values::new_value,
+        ))
+        .load::<(i64, String, Option<String>, Option<String>)>(conn)?
+        .into_iter()
+        .map(|(id, salt, old, new)| (id, (salt, old, new)))
+        .collect())
 }

@@ -4,7 +4,7 @@
 //! numbered, so its document never changes.
 
 use super::schema::issuers;
-use super::stringers::stored_zone;
+use super::tenant::stored_zone;
 use super::{DbConn, Tenant};
 use crate::domain::{Business, Language};
 use crate::error::Error;

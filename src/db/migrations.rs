@@ -31,7 +31,7 @@ impl Db {
             // migration does it itself); nothing to do once they are.
             self.write(|conn| Ok(super::chain::chain_all(conn)?))?;
             // And the documents issued before their events carried content hashes, sealed.
-            self.write(|conn| Ok(super::chain::seal_documents(conn)?))?;
+            self.write(|conn| Ok(super::sealing::seal_documents(conn)?))?;
             self.conn
                 .batch_execute(&format!("PRAGMA user_version = {}", sqlite_schema_version()?))
                 .map_err(|e| cannot(&e))?;

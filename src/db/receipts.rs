@@ -6,7 +6,8 @@ use super::issuers::{self, Issuer};
 use super::items;
 use super::orders::{self, Order};
 use super::schema::orders as orders_table;
-use super::{chain, credits, vat, DbConn, Tenant};
+use super::{chain, credits, document_vat, vat, DbConn, Tenant};
+use crate::domain::journal::check_value;
 use crate::domain::{
     local_date, now_utc, CreditNumber, EventKind, Item, Language, OrderId, OrderKind, ReceiptNumber,
     StringerId, VatRate,
@@ -47,7 +48,7 @@ pub fn receipt(
 /// The check value of the mint that numbered the order, when the chain recorded it live.
 fn mint_check(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Option<String>, Error> {
     let hash = chain::issuing_hash(conn, tenant, EventKind::Mint, Some(order.id.0), None)?;
-    Ok(hash.as_deref().map(chain::check_value))
+    Ok(hash.as_deref().map(check_value))
 }
 
 /// The credit note `number` of the tenant as a document: the original as it froze it, taken
@@ -94,7 +95,7 @@ pub fn credit_note(
     receipt.notes = None;
     let issued_by = (number.0.year, number.0.seq);
     let hash = chain::issuing_hash(conn, tenant, EventKind::Credit, None, Some(issued_by))?;
-    receipt.check = hash.as_deref().map(chain::check_value);
+    receipt.check = hash.as_deref().map(check_value);
     Ok(receipt)
 }
 
@@ -246,7 +247,7 @@ impl Frozen {
 
     /// The VAT rate a numbered order's document shows, if it shows VAT.
     pub fn vat_rate(&self, order: &Order, tenant: &Tenant) -> Result<Option<VatRate>, Error> {
-        document_vat(order, self.issuer(order)?, tenant, &self.rates(tenant))
+        document_vat::document_vat(order, self.issuer(order)?, tenant, &self.rates(tenant))
     }
 }
 
@@ -304,7 +305,7 @@ fn build(
     let paid_on = local(order.paid_at);
     let issued_on = order.issued_on(zone);
     let due_on = order.due_on(issuer);
-    let vat = document_vat(order, issuer, tenant, rates)?;
+    let vat = document_vat::document_vat(order, issuer, tenant, rates)?;
     let mut receipt = Receipt {
         number,
         own: order.kind == OrderKind::Own,
@@ -347,44 +348,6 @@ fn build(
         receipt.slip = slip(order, issuer, tenant, number, message, order.total())?;
     }
     Ok(receipt)
-}
-
-/// The VAT rate a document shows: for an issuer that charges VAT, the rate frozen at
-/// numbering; a receipt numbered before rates were kept takes the one in force on its date.
-fn document_vat(
-    order: &Order,
-    issuer: &Issuer,
-    tenant: &Tenant,
-    rates: &vat::History,
-) -> Result<Option<VatRate>, Error> {
-    if !issuer.business.charges_vat() || order.total().is_none() {
-        return Ok(None);
-    }
-    let zone = issuer.zone;
-    let day = order
-        .strung_at
-        .or(order.voided_at)
-        .map_or_else(|| local_date(order.created_at, zone), |at| local_date(at, zone));
-    order
-        .vat_rate
-        .or_else(|| rates.in_force(day))
-        .map(Some)
-        .ok_or_else(|| Error::NoVatRate { stringer: tenant.handle().to_string(), date: day })
-}
-
-/// The VAT rate a numbered order's document shows (for an issuer that charges VAT), read
-/// on its own: what a credit note of it takes back at.
-pub fn document_vat_rate(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    order: &Order,
-) -> Result<Option<VatRate>, Error> {
-    let issuer = issuer_of(conn, tenant, order)?;
-    let rates = match order.vat_rate {
-        Some(_) => vat::History::default(),
-        None => vat::history(conn, tenant)?,
-    };
-    document_vat(order, &issuer, tenant, &rates)
 }
 
 /// What a numbered order asks of its customer.

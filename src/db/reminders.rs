@@ -12,7 +12,7 @@ use super::events::{self, Event};
 use super::issuers::{self, Issuer};
 use super::orders::{self, Order};
 use super::schema::{listed_payments, orders as orders_table, receipt_events, reminders, stringers};
-use super::{chain, DbConn, Tenant};
+use super::{DbConn, Tenant};
 use crate::domain::{
     fee_forbidden, local_date, now_utc, reminder_due, Currency, EventKind, Level, OrderId, OrderKind, Price,
     ReceiptNumber,
@@ -570,7 +570,7 @@ pub fn issuing_hash(
         .select(receipt_events::hash)
         .first(conn)
         .optional()?;
-    Ok(hash.flatten().map(|hash| chain::check_value(&hash)))
+    Ok(hash.flatten().map(|hash| crate::domain::journal::check_value(&hash)))
 }
 
 /// The last booking date of the bank files imported for the tenant, if any: payments booked
@@ -582,4 +582,16 @@ pub fn bank_known_until(conn: &mut DbConn, tenant: &Tenant) -> Result<Option<Nai
     let listed: Option<NaiveDate> =
         tenant.listed_payments().select(diesel::dsl::max(listed_payments::booked_on)).first(conn)?;
     Ok(applied.max(listed))
+}
+
+/// How many reminders the tenant has stored, and how many `reminder` events the journal
+/// has: the same, unless one was written outside the program.
+pub fn issued_and_journaled(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<(i64, i64)> {
+    let issued: i64 = tenant.reminders().count().get_result(conn)?;
+    let journaled: i64 = tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Reminder.as_str()))
+        .count()
+        .get_result(conn)?;
+    Ok((issued, journaled))
 }

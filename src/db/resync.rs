@@ -181,7 +181,7 @@ fn declare_restore(
             .optional()?;
         let found = match head {
             Some((seq, hash)) => format!("{seq} {hash}"),
-            None => format!("0 {}", super::chain::genesis(tenant.id(), tenant.handle())),
+            None => format!("0 {}", crate::domain::journal::genesis(tenant.id(), tenant.handle())),
         };
         let year = local_year(now_utc(), tenant.zone());
         events::record(conn, &Event::restore(tenant.id(), year, &found, reason))?;

@@ -40,7 +40,7 @@ type Recipient = (NaiveDateTime, Option<String>, Option<(String, Option<String>)
 
 /// When, and to whom (`(forgotten)` once erased).
 fn recipient((at, stored, kept): Recipient) -> (NaiveDateTime, String) {
-    (at, events::personal::shown(stored, kept.map(|(_, value)| value)).unwrap_or_default())
+    (at, crate::domain::journal::personal::shown(stored, kept.map(|(_, value)| value)).unwrap_or_default())
 }
 
 /// When credit note `number` of the tenant was last sent, and to whom.

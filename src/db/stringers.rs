@@ -6,10 +6,9 @@ use super::audit::strung_outside_year;
 use super::events::{self, Change, Event};
 use super::failure::{classify, Failure, Unique};
 use super::schema::{orders, stringers};
+use super::tenant::stored_zone;
 use super::{vat, DbConn, Tenant};
-use crate::domain::{
-    local_date, now_utc, parse_timezone, Business, Currency, Language, PaymentMethod, StringerId, VatRate,
-};
+use crate::domain::{local_date, now_utc, Business, Currency, Language, PaymentMethod, StringerId, VatRate};
 use crate::error::Error;
 use crate::payment::{check_qr_text, Iban, Postal, Who, QR_LIMITS};
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
@@ -117,14 +116,6 @@ impl Stringer {
             ))
         })
     }
-}
-
-/// A stringer's stored time zone: the one policy for reading it back. A zone this program
-/// does not know is an error naming the stringer, never a silent fallback to UTC (that
-/// would move receipts into other years).
-pub fn stored_zone(handle: &str, zone: &str) -> Result<Tz, Error> {
-    parse_timezone(zone)
-        .map_err(|_| Error::UnknownZone { stringer: handle.to_string(), zone: zone.to_string() })
 }
 
 /// Adds a stringer; a handle that is taken (in any case) is refused.

@@ -224,7 +224,15 @@ impl TryFrom<TenantRow> for Tenant {
     type Error = Error;
 
     fn try_from(row: TenantRow) -> Result<Tenant, Error> {
-        let zone = super::stringers::stored_zone(&row.handle, &row.timezone)?;
+        let zone = stored_zone(&row.handle, &row.timezone)?;
         Ok(Tenant { id: StringerId(row.id), handle: row.handle, zone })
     }
+}
+
+/// A stringer's stored time zone: the one policy for reading it back. A zone this program
+/// does not know is an error naming the stringer, never a silent fallback to UTC (that
+/// would move receipts into other years).
+pub fn stored_zone(handle: &str, zone: &str) -> Result<Tz, Error> {
+    crate::domain::parse_timezone(zone)
+        .map_err(|_| Error::UnknownZone { stringer: handle.to_string(), zone: zone.to_string() })
 }

@@ -30,7 +30,7 @@ pub fn void_order(
         Some(existing) => return Err(Error::AlreadyVoid { order, number, reason: existing }),
         None => {}
     }
-    if let Some(how) = orders::left_the_shop(conn, tenant, &found)? {
+    if let Some(how) = super::order_edit::left_the_shop(conn, tenant, &found)? {
         return Err(Error::LeftTheShop { order, number, how });
     }
     let now = now_utc();

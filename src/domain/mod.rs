@@ -5,6 +5,7 @@ mod business;
 mod day;
 mod day_money;
 mod iso;
+pub mod journal;
 mod language;
 mod money;
 pub mod nouns;

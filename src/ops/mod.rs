@@ -10,6 +10,7 @@ pub mod backup;
 pub mod closures;
 pub mod credits;
 pub mod documents;
+pub mod journal;
 pub mod label;
 pub mod mint;
 pub mod orders;

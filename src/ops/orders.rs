@@ -5,7 +5,8 @@
 use crate::db::intake::{self, Details, Intake, Taken};
 use crate::db::items;
 use crate::db::listings::{self, Filter, Listed};
-use crate::db::orders::{self, Edit, Order, Pickup};
+use crate::db::order_edit::{self, Edit};
+use crate::db::orders::{self, Order, Pickup};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Db, Tenant};
 use crate::domain::Item;
@@ -68,7 +69,7 @@ pub fn edit(
     edit: &Edit,
 ) -> Result<Option<(Order, Option<&'static str>)>, Error> {
     db.write(|conn| {
-        let Some(edited) = orders::edit(conn, tenant, order, edit)? else { return Ok(None) };
+        let Some(edited) = order_edit::edit(conn, tenant, order, edit)? else { return Ok(None) };
         let address = orders::address_wanted(conn, tenant, &edited)?;
         Ok(Some((edited, address)))
     })

@@ -3,8 +3,6 @@
 //! The doors lay them out.
 
 use crate::db::audit::{self, YearAudit};
-use crate::db::chain::Verified;
-use crate::db::closures::{self, ClosuresVerified};
 use crate::db::credits::{self, CreditNote};
 use crate::db::events::{self, Logged};
 use crate::db::listed_payments::{self, ListedPayment};
@@ -16,6 +14,7 @@ use crate::db::stock::{self, Stocked};
 use crate::db::{Db, Tenant};
 use crate::domain::{day_start, Refund, VatRate};
 use crate::error::Error;
+use crate::ops::journal::{self, ClosuresVerified, Verified};
 use chrono::{NaiveDate, NaiveDateTime};
 
 /// The journal's entries of the stringer (or all), of a year (or all), oldest first.
@@ -37,7 +36,7 @@ pub fn verify_chains(
     anchors: &[String],
 ) -> Result<Vec<(Verified, Option<ClosuresVerified>)>, Error> {
     db.read(|conn| {
-        tenants.iter().map(|tenant| closures::verify_journal(conn, tenant, public_key, anchors)).collect()
+        tenants.iter().map(|tenant| journal::verify_journal(conn, tenant, public_key, anchors)).collect()
     })
 }
 

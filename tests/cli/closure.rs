@@ -187,7 +187,7 @@ on_both_backends! {
         let first = conn.read(|c| Ok(receipts::db::closures::all(c, &stefan)?)).unwrap().remove(0);
         let forged = receipts::db::closures::Closure { totals: first.totals.replace("\"7500\"", "\"6500\""), ..first };
         let canonical = forged.canonical();
-        let (digest, signature) = (receipts::db::chain::sha256_hex(&canonical), key.sign_hex(canonical.as_bytes()));
+        let (digest, signature) = (receipts::domain::journal::sha256_hex(&canonical), key.sign_hex(canonical.as_bytes()));
         unguarded(&db2, &format!("UPDATE closures SET totals = '{}', digest = '{digest}', signature = '{signature}' WHERE seq = 1", forged.totals));
         verify_names(&db2, "closure 1: its totals are not the sum of the documents and voids it covers");
 
@@ -199,7 +199,7 @@ on_both_backends! {
         assert!(first.totals.contains("\"vat_minor\":\"0\""), "{}", first.totals);
         let forged = receipts::db::closures::Closure { totals: first.totals.replacen("\"vat_minor\":\"0\"", "\"vat_minor\":\"599\"", 1), ..first };
         let canonical = forged.canonical();
-        let (digest, signature) = (receipts::db::chain::sha256_hex(&canonical), key.sign_hex(canonical.as_bytes()));
+        let (digest, signature) = (receipts::domain::journal::sha256_hex(&canonical), key.sign_hex(canonical.as_bytes()));
         unguarded(&db8, &format!("UPDATE closures SET totals = '{}', digest = '{digest}', signature = '{signature}' WHERE seq = 1", forged.totals));
         verify_names(&db8, "closure 1: its totals are not the sum of the documents and voids it covers");
 
@@ -210,7 +210,7 @@ on_both_backends! {
         let first = conn.read(|c| Ok(receipts::db::closures::all(c, &stefan)?)).unwrap().remove(0);
         let forged = receipts::db::closures::Closure { public_key: other.public_hex(), ..first };
         let canonical = forged.canonical();
-        let (digest, signature) = (receipts::db::chain::sha256_hex(&canonical), other.sign_hex(canonical.as_bytes()));
+        let (digest, signature) = (receipts::domain::journal::sha256_hex(&canonical), other.sign_hex(canonical.as_bytes()));
         unguarded(&db3, &format!("UPDATE closures SET public_key = '{}', digest = '{digest}', signature = '{signature}' WHERE seq = 1", other.public_hex()));
         verify_names(&db3, "closure 1: it is not signed by the key recorded for it");
 

@@ -6,8 +6,8 @@
 use crate::on_both_backends;
 use crate::support::*;
 use diesel_migrations::MigrationHarness;
-use receipts::db::chain::verify;
 use receipts::db::{DbConn, Tenant};
+use receipts::ops::journal::verify_chain as verify;
 use receipts::ops::mint::mint;
 
 /// A stringer with `count` orders minted in May 2026 (a mint event each).

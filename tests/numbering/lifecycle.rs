@@ -1,7 +1,8 @@
 use crate::on_both_backends;
 use crate::support::*;
 use receipts::db::mint::Outcome;
-use receipts::db::orders::{self, Edit, OrderChanges};
+use receipts::db::order_edit::{self, Edit};
+use receipts::db::orders::{self, OrderChanges};
 use receipts::error::{Error, Wanted};
 use receipts::ops::mint::mint;
 use receipts::ops::void::order as void_order;
@@ -14,10 +15,10 @@ on_both_backends! {
         let minted = mint(&mut conn, &stefan, a, utc("2026-03-01 10:00")).unwrap();
         // What the document shows is fixed once numbered; internal notes may change.
         let changes = Edit { details: OrderChanges { price_minor: Some(4200), customer: Some("Roger".into()), ..Default::default() }, ..Default::default() };
-        let refused = conn.write(|c| orders::edit(c, &stefan, a, &changes)).unwrap_err();
+        let refused = conn.write(|c| order_edit::edit(c, &stefan, a, &changes)).unwrap_err();
         assert!(matches!(refused, Error::DocumentFrozen { order, ref fields, .. } if order == a && *fields == ["customer", "price"]), "{refused}");
         let notes = Edit { details: OrderChanges { notes: Some("restrung for the final".into()), ..Default::default() }, ..Default::default() };
-        let edited = conn.write(|c| orders::edit(c, &stefan, a, &notes)).unwrap().expect("the notes changed");
+        let edited = conn.write(|c| order_edit::edit(c, &stefan, a, &notes)).unwrap().expect("the notes changed");
         assert_eq!(edited.notes.as_deref(), Some("restrung for the final"));
         assert_eq!(edited.number.map(|n| n.to_string()).as_deref(), Some("2026-0001"));
         // Re-emitting the receipt asks again and gets the same number.

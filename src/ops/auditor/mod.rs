@@ -3,7 +3,7 @@
 //! beside it, plus the result of `audit --verify`. Files are written whole; a file there
 //! already is never overwritten (the same bytes are taken as written).
 
-use crate::db::chain::{self, check_value};
+use crate::db::chain;
 use crate::db::closures::{self, Closure};
 use crate::db::credits::{self, CreditNote};
 use crate::db::listings::{self, Filter};
@@ -11,6 +11,7 @@ use crate::db::orders::Order;
 use crate::db::receipts::Frozen;
 use crate::db::schema::payments;
 use crate::db::{items, Db, DbConn, Tenant};
+use crate::domain::journal::check_value;
 use crate::domain::{format_iso_local, local_date, owed_when_paid, year_start, Movement, Price, VatRate};
 use crate::error::Error;
 use crate::files::{cannot_write, NewFile};
@@ -617,7 +618,7 @@ fn closure_row(c: Closure) -> Vec<String> {
 
 /// `audit --verify` of the stringer, as its report: its lines, and the first break.
 fn verify_report(conn: &mut DbConn, tenant: &Tenant) -> Result<(String, Option<String>), Error> {
-    let verified = closures::verify_journal(conn, tenant, None, &[])?;
+    let verified = crate::ops::journal::verify_journal(conn, tenant, None, &[])?;
     let report = crate::ops::reports::verification(&[verified], None, &[]);
     let text: String = report.lines.iter().map(|line| format!("{line}\n")).collect();
     Ok((text, report.broken))
