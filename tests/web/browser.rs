@@ -64,11 +64,13 @@ struct Chrome {
 
 impl Chrome {
     async fn start(screen: Screen) -> Chrome {
+        // What it says when it cannot start goes to a file, for the failure to show.
+        let said = tempfile::NamedTempFile::new().unwrap();
         let mut driver = real_clock(&mut std::process::Command::new("chromedriver"))
             .arg("--port=0")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(said.reopen().unwrap())
             .spawn()
             .unwrap_or_else(|e| {
                 panic!("chromedriver cannot start ({e}): install Debian's chromium and chromium-driver (scripts/test does)")
@@ -82,7 +84,11 @@ impl Chrome {
                 let (_, rest) = line.split_once("started successfully on port ")?;
                 rest.trim_end_matches('.').parse::<u16>().ok()
             })
-            .expect("chromedriver says on which port it listens");
+            .unwrap_or_else(|| {
+                let status = driver.try_wait().ok().flatten();
+                let said = std::fs::read_to_string(said.path()).unwrap_or_default();
+                panic!("chromedriver never said on which port it listens ({status:?}): {said}")
+            });
         std::thread::spawn(move || lines.for_each(drop));
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("goog:chromeOptions".into(), screen.chrome_options());
