@@ -64,32 +64,7 @@ struct Chrome {
 
 impl Chrome {
     async fn start(screen: Screen) -> Chrome {
-        // What it says when it cannot start goes to a file, for the failure to show.
-        let said = tempfile::NamedTempFile::new().unwrap();
-        let mut driver = real_clock(&mut std::process::Command::new("chromedriver"))
-            .arg("--port=0")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(said.reopen().unwrap())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("chromedriver cannot start ({e}): install Debian's chromium and chromium-driver (scripts/test does)")
-            });
-        // It says on which port it listens once it does: no waiting by the clock.
-        let mut lines = BufReader::new(driver.stdout.take().unwrap()).lines();
-        let port = lines
-            .by_ref()
-            .map_while(Result::ok)
-            .find_map(|line| {
-                let (_, rest) = line.split_once("started successfully on port ")?;
-                rest.trim_end_matches('.').parse::<u16>().ok()
-            })
-            .unwrap_or_else(|| {
-                let status = driver.try_wait().ok().flatten();
-                let said = std::fs::read_to_string(said.path()).unwrap_or_default();
-                panic!("chromedriver never said on which port it listens ({status:?}): {said}")
-            });
-        std::thread::spawn(move || lines.for_each(drop));
+        let (driver, port) = Chrome::driver();
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("goog:chromeOptions".into(), screen.chrome_options());
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -98,6 +73,44 @@ impl Chrome {
             .await
             .unwrap_or_else(|e| panic!("Chromium does not start under chromedriver: {e}"));
         Chrome { driver, client: Some(client) }
+    }
+
+    /// A chromedriver on a port of its choosing, and that port. Now and then it exits at once
+    /// with "bind() failed: Address already in use" (seen with other test programs busy on
+    /// the machine): then a new one picks another port.
+    fn driver() -> (Child, u16) {
+        let mut taken = Vec::new();
+        for _ in 0..5 {
+            // What it says when it cannot start goes to a file, for the failure to show.
+            let said = tempfile::NamedTempFile::new().unwrap();
+            let mut driver = real_clock(&mut std::process::Command::new("chromedriver"))
+                .arg("--port=0")
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(said.reopen().unwrap())
+                .spawn()
+                .unwrap_or_else(|e| {
+                    panic!("chromedriver cannot start ({e}): install Debian's chromium and chromium-driver (scripts/test does)")
+                });
+            // It says on which port it listens once it does: no waiting by the clock.
+            let mut lines = BufReader::new(driver.stdout.take().unwrap()).lines();
+            let port = lines.by_ref().map_while(Result::ok).find_map(|line| {
+                let (_, rest) = line.split_once("started successfully on port ")?;
+                rest.trim_end_matches('.').parse::<u16>().ok()
+            });
+            if let Some(port) = port {
+                std::thread::spawn(move || lines.for_each(drop));
+                return (driver, port);
+            }
+            let status = driver.wait().ok();
+            let said = std::fs::read_to_string(said.path()).unwrap_or_default();
+            assert!(
+                said.contains("Address already in use"),
+                "chromedriver did not start ({status:?}): {said}"
+            );
+            taken.push(said);
+        }
+        panic!("chromedriver found no free port: {taken:?}")
     }
 
     fn client(&self) -> &Client {
