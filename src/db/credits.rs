@@ -13,8 +13,8 @@ use super::orders::{self, Order};
 use super::schema::{credit_notes, orders as orders_table};
 use super::{counters, DbConn, Tenant};
 use crate::domain::{
-    format_local, local_date, local_year, now_utc, CreditNumber, Currency, NumberRange, OrderId, OrderKind,
-    PaymentMethod, Price, ReceiptNumber, Refund, Series, VatRate, YEARS,
+    format_local, local_date, local_year, now_utc, CreditNumber, Currency, NoCredit, NumberRange, OrderId,
+    OrderKind, PaymentMethod, Price, ReceiptNumber, Refund, Series, VatRate, YEARS,
 };
 use crate::error::{Error, Wanted};
 use chrono::NaiveDateTime;
@@ -269,23 +269,15 @@ fn issued_for(conn: &mut DbConn, tenant: &Tenant, token: &str) -> Result<Option<
 
 /// The original's number and total, or why it cannot be credited.
 fn creditable(order: &Order) -> Result<(ReceiptNumber, Price), Error> {
-    let not = |why: String| Error::NotCreditable { order: order.id, why };
-    let Some(number) = order.number else {
-        return Err(not(
-            "it has no receipt number, so no document was issued to take back (edit or delete it)".into(),
-        ));
-    };
+    let not = |why: NoCredit| Error::NotCreditable { order: order.id, why };
+    let Some(number) = order.number else { return Err(not(NoCredit::NotNumbered)) };
     if let Some(reason) = &order.void_reason {
-        return Err(not(format!(
-            "{number} is void ({reason}): a void number's document never left the shop"
-        )));
+        return Err(not(NoCredit::Void { number, reason: reason.clone() }));
     }
     if order.kind == OrderKind::Own {
-        return Err(not(format!("{number} is the stringer's own racket, whose document asks for no money")));
+        return Err(not(NoCredit::OwnRacket { number }));
     }
-    let total = order.total().filter(|t| t.0 > 0);
-    let total =
-        total.ok_or_else(|| not(format!("{number} asks for no money, so there is nothing to credit")))?;
+    let total = order.total().filter(|t| t.0 > 0).ok_or_else(|| not(NoCredit::AsksNothing { number }))?;
     Ok((number, total))
 }
 
@@ -318,13 +310,7 @@ fn credited_in_full(
     number: ReceiptNumber,
 ) -> Result<Error, Error> {
     let by: Vec<String> = of_order(conn, tenant, order.id)?.iter().map(|c| c.number.to_string()).collect();
-    Ok(Error::NotCreditable {
-        order: order.id,
-        why: format!(
-            "{number} is credited in full already (by {}): nothing is left to credit",
-            by.join(", ")
-        ),
-    })
+    Ok(Error::NotCreditable { order: order.id, why: NoCredit::CreditedInFull { number, by } })
 }
 
 /// How the money went back: said for a paid order, none for an unpaid one.

@@ -9,8 +9,8 @@ use super::schema::orders as orders_table;
 use super::{chain, credits, document_vat, vat, DbConn, Tenant};
 use crate::domain::journal::check_value;
 use crate::domain::{
-    local_date, now_utc, CreditNumber, EventKind, Item, Language, OrderId, OrderKind, ReceiptNumber,
-    StringerId, VatRate,
+    local_date, now_utc, CreditNumber, EventKind, Item, Language, NoReminder, OrderId, OrderKind,
+    ReceiptNumber, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::epc::Epc;
@@ -113,7 +113,8 @@ pub fn reminder(
         .find(|r| r.level == level)
         .ok_or_else(|| Error::NotRemindable {
             order: order_id,
-            why: format!("it has no reminder {level}"),
+            last: None,
+            why: NoReminder::NoSuchLevel { level },
         })?;
     let order = orders::find(conn, tenant, order_id)?;
     let issuer = issuer_of(conn, tenant, &order)?;

@@ -14,8 +14,8 @@ use super::orders::{self, Order};
 use super::schema::{listed_payments, orders as orders_table, receipt_events, reminders, stringers};
 use super::{DbConn, Tenant};
 use crate::domain::{
-    fee_forbidden, local_date, now_utc, reminder_due, Currency, EventKind, Level, OrderId, OrderKind, Price,
-    ReceiptNumber,
+    fee_forbidden, local_date, now_utc, reminder_due, Currency, EventKind, Level, NoReminder, OrderId,
+    OrderKind, Price, ReceiptNumber,
 };
 use crate::error::Error;
 use chrono::{Days, NaiveDate, NaiveDateTime};
@@ -272,7 +272,7 @@ pub enum Next {
 /// does `remind --due` list it as waiting; the others are simply not its business).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotNow {
-    pub why: String,
+    pub why: NoReminder,
     /// The day the next level is due, when only time stands in its way.
     pub due_on: Option<NaiveDate>,
 }
@@ -287,28 +287,19 @@ pub fn judge(
     today: NaiveDate,
     on_purpose: bool,
 ) -> Result<Next, NotNow> {
-    let never = |why: String| Err(NotNow { why, due_on: None });
+    let never = |why: NoReminder| Err(NotNow { why, due_on: None });
     let number = invoice.number;
     if let Some((booked_on, amount)) = invoice.waiting_payment {
-        return never(format!(
-            "a bank transaction of {} {amount} booked on {booked_on} names invoice {number} and waits in \
-             `receipts payments list --open`: settle it first",
-            invoice.order.currency
-        ));
+        let amount = format!("{} {amount}", invoice.order.currency);
+        return never(NoReminder::BankPaymentWaits { number, amount, booked_on });
     }
     if let Some(from) = settings.from {
         if invoice.order.strung_at.is_some_and(|at| local_date(at, zone) < from) {
-            return never(format!(
-                "invoice {number} was numbered before the stringer's --remind-from {from}, and is chased by hand"
-            ));
+            return never(NoReminder::BeforeRemindFrom { number, from });
         }
     }
     if !invoice.delivered {
-        return never(format!(
-            "the customer has not got invoice {number}: the racket waits for pickup and the invoice was never \
-             sent (send it: `receipts send {}`)",
-            invoice.order.id
-        ));
+        return never(NoReminder::NotDelivered { number, order: invoice.order.id });
     }
     if let Some(last) = invoice.last().filter(|r| r.delivered().is_none()) {
         return Ok(Next::Deliver(last.clone()));
@@ -320,10 +311,7 @@ pub fn judge(
         }
         Some(last) => {
             let Some(level) = last.level.next() else {
-                return never(format!(
-                    "invoice {number} had its final reminder on {}: there is no fourth (collection is by hand)",
-                    local_date(last.issued_at, zone)
-                ));
+                return never(NoReminder::FinalReached { number, on: local_date(last.issued_at, zone) });
             };
             let every = Days::new(settings.every_days.max(1) as u64);
             let next = (local_date(last.issued_at, zone) + every).max(last.due_on + Days::new(1));
@@ -331,18 +319,14 @@ pub fn judge(
         }
     };
     if today <= past {
-        let what = match invoice.last() {
-            None => format!("invoice {number} is due on {past}"),
-            Some(last) => format!("reminder {} of invoice {number} gives until {past}", last.level),
-        };
         return Err(NotNow {
-            why: format!("{what}: not overdue yet"),
+            why: NoReminder::NotOverdue { number, last: invoice.last().map(|last| last.level), until: past },
             due_on: Some(due_on.max(past + Days::new(1))),
         });
     }
     if !on_purpose && today < due_on {
         return Err(NotNow {
-            why: format!("reminder {level} of invoice {number} is due on {due_on}"),
+            why: NoReminder::NotDueYet { number, level, on: due_on },
             due_on: Some(due_on),
         });
     }
@@ -350,37 +334,43 @@ pub fn judge(
 }
 
 /// Why an order is no unpaid invoice at all (or None when it is one).
-pub fn not_an_invoice(conn: &mut DbConn, tenant: &Tenant, order: &Order) -> Result<Option<String>, Error> {
+pub fn not_an_invoice(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: &Order,
+) -> Result<Option<NoReminder>, Error> {
     let Some(number) = order.number else {
-        return Ok(Some("it has no receipt number, so no invoice was issued".into()));
+        return Ok(Some(NoReminder::NotNumbered));
     };
     if let Some(reason) = &order.void_reason {
-        return Ok(Some(format!("{number} is void ({reason})")));
+        return Ok(Some(NoReminder::Void { number, reason: reason.clone() }));
     }
     if order.kind == OrderKind::Own {
-        return Ok(Some(format!("{number} is the stringer's own racket, which asks for no money")));
+        return Ok(Some(NoReminder::OwnRacket { number }));
     }
     if let Some(paid) = order.paid_at {
-        return Ok(Some(format!("{number} is paid (on {})", local_date(paid, tenant.zone()))));
+        return Ok(Some(NoReminder::Paid { number, on: local_date(paid, tenant.zone()) }));
     }
     if order.fully_credited() {
-        let by: Vec<String> =
+        let by =
             super::credits::of_order(conn, tenant, order.id)?.iter().map(|c| c.number.to_string()).collect();
-        return Ok(Some(format!("{number} is credited in full (by {}), so nothing is owed", by.join(", "))));
+        return Ok(Some(NoReminder::CreditedInFull { number, by }));
     }
     if order.owed().is_none_or(|owed| owed.0 <= 0) {
-        return Ok(Some(format!("{number} asks for no money")));
+        return Ok(Some(NoReminder::AsksNothing { number }));
     }
     if order.v1.is_some() {
-        return Ok(Some(format!(
-            "{number} was brought in by migrate-v1, and the old system's invoices are chased by hand"
-        )));
+        return Ok(Some(NoReminder::FromV1 { number }));
     }
     Ok(None)
 }
 
 /// The unpaid invoice `order` of the tenant with what is known around it, or why it is none.
-pub fn invoice(conn: &mut DbConn, tenant: &Tenant, order: Order) -> Result<Result<Invoice, String>, Error> {
+pub fn invoice(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: Order,
+) -> Result<Result<Invoice, NoReminder>, Error> {
     if let Some(why) = not_an_invoice(conn, tenant, &order)? {
         return Ok(Err(why));
     }
@@ -479,16 +469,14 @@ fn gather(
 pub fn issue(conn: &mut DbConn, tenant: &Tenant, order: OrderId, level: Level) -> Result<Reminder, Error> {
     let order = orders::locked(conn, tenant, order)?;
     if let Some(why) = not_an_invoice(conn, tenant, &order)? {
-        return Err(Error::NotRemindable { order: order.id, why });
+        return Err(Error::NotRemindable { order: order.id, last: None, why });
     }
     let number = order.number.expect("an invoice is numbered");
     let issued = of_order(conn, tenant, order.id)?;
     let expected = issued.last().map_or(Some(Level::FIRST), |last| last.level.next());
     if expected != Some(level) {
-        return Err(Error::NotRemindable {
-            order: order.id,
-            why: format!("reminder {level} of invoice {number} was issued meanwhile"),
-        });
+        let why = NoReminder::IssuedMeanwhile { number, level };
+        return Err(Error::NotRemindable { order: order.id, last: None, why });
     }
     let reminder = draft(tenant, &order, level, &settings(conn, tenant)?);
     let now = reminder.issued_at;

@@ -2,6 +2,7 @@
 //! and the instants whose local calendar year decides a receipt's year.
 
 mod business;
+mod credit;
 mod day;
 mod day_money;
 mod iso;
@@ -18,6 +19,7 @@ mod time;
 mod vat;
 
 pub use business::{till_law, Business, TillLaw};
+pub use credit::NoCredit;
 pub use day::{strings_line, Due, Item, Length, MAX_TURNAROUND_HOURS};
 pub use day_money::{owed_when_paid, DayMoney, MoneyLine, Movement, Sums};
 pub use iso::check_country;
@@ -25,7 +27,7 @@ pub use language::Language;
 pub use money::{Currency, Price};
 pub use profile::{check_email, check_siret, check_vat_number, siret_grouped};
 pub use receipt_number::{CreditNumber, NumberRange, ReceiptNumber, Series, SeriesRange};
-pub use reminder::{fee_forbidden, reminder_due, Level};
+pub use reminder::{fee_forbidden, reminder_due, LastReminder, Level, NoReminder};
 pub use tension::check_tension;
 pub use text::{count, fold, folded_letters};
 pub use time::{

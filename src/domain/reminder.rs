@@ -1,6 +1,7 @@
 //! Reminders of an unpaid invoice (SPEC 22): three levels, when each is due, and which fee
 //! the law of the stringer's country lets a reminder ask.
 
+use super::{OrderId, ReceiptNumber};
 use chrono::{Days, NaiveDate};
 
 /// A reminder's level: 1 a payment reminder, 2 the second, 3 the final one; never a fourth.
@@ -93,4 +94,97 @@ mod tests {
         assert!(!forbidden("CH", 1) && !forbidden("IT", 1));
         assert_eq!(fee_forbidden(None, Level::FIRST), None);
     }
+}
+
+/// Why an order gets no reminder now: each reason with what it needs to be said. The command
+/// line words it (`error.rs`, with the commands that help); the counter words it in the
+/// page's language, naming no command (`web::problem`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoReminder {
+    /// No receipt number: no invoice was issued.
+    NotNumbered,
+    Void {
+        number: ReceiptNumber,
+        reason: String,
+    },
+    /// The stringer's own racket asks for no money.
+    OwnRacket {
+        number: ReceiptNumber,
+    },
+    Paid {
+        number: ReceiptNumber,
+        on: NaiveDate,
+    },
+    CreditedInFull {
+        number: ReceiptNumber,
+        by: Vec<String>,
+    },
+    AsksNothing {
+        number: ReceiptNumber,
+    },
+    /// Brought in by `migrate-v1`: the old system's invoices are chased by hand.
+    FromV1 {
+        number: ReceiptNumber,
+    },
+    /// A bank transaction naming it waits for somebody to handle it.
+    BankPaymentWaits {
+        number: ReceiptNumber,
+        amount: String,
+        booked_on: NaiveDate,
+    },
+    /// Numbered before the stringer's `remind-from` day: chased by hand.
+    BeforeRemindFrom {
+        number: ReceiptNumber,
+        from: NaiveDate,
+    },
+    /// The racket waits for pickup and the invoice was never sent: the customer has not got it.
+    NotDelivered {
+        number: ReceiptNumber,
+        order: OrderId,
+    },
+    FinalReached {
+        number: ReceiptNumber,
+        on: NaiveDate,
+    },
+    /// The invoice (or its last reminder, `last`) gives until `until`.
+    NotOverdue {
+        number: ReceiptNumber,
+        last: Option<Level>,
+        until: NaiveDate,
+    },
+    /// In a run: the next level is due on `on`.
+    NotDueYet {
+        number: ReceiptNumber,
+        level: Level,
+        on: NaiveDate,
+    },
+    /// Another run issued this level meanwhile.
+    IssuedMeanwhile {
+        number: ReceiptNumber,
+        level: Level,
+    },
+    /// No reminder of this level was issued.
+    NoSuchLevel {
+        level: Level,
+    },
+    /// `again` asked of an invoice never reminded.
+    NoneToSendAgain {
+        number: ReceiptNumber,
+    },
+    /// A customer without e-mail address, and no way to the post was given.
+    NoAddress {
+        order: OrderId,
+    },
+}
+
+/// The last reminder that went, said before why no next one goes: its level, how, and when
+/// (local time).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastReminder {
+    pub level: Level,
+    /// The address it was e-mailed to; None: written for the post, or e-mailed to an address
+    /// no longer known.
+    pub to: Option<String>,
+    pub sent: bool,
+    pub on: String,
 }

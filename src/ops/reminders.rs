@@ -6,7 +6,9 @@
 
 use crate::db::reminders::{self, Invoice, Next, NotNow, Reminder, Settings};
 use crate::db::{events, orders, receipts, stringers, Db, DbConn, Tenant};
-use crate::domain::{format_local, local_date, now_utc, Level, OrderId, Price, ReceiptNumber};
+use crate::domain::{
+    format_local, local_date, now_utc, LastReminder, Level, NoReminder, OrderId, Price, ReceiptNumber,
+};
 use crate::error::Error;
 use crate::mail::{message_id, Outgoing, SmtpUrl};
 use crate::receipt::{pdf, Receipt};
@@ -91,13 +93,7 @@ fn ready(db: &mut Db, ways: Ways, tenant: &Tenant, invoice: &Invoice) -> Result<
 
 /// A reminder for a customer without e-mail address, and no directory for the post.
 fn no_address(order: OrderId) -> Error {
-    Error::NotRemindable {
-        order,
-        why: format!(
-            "its customer has no e-mail address: pass --out-dir DIR to write the reminder for the post, or \
-             set the address (`receipts order edit {order} --email ...`)"
-        ),
-    }
+    Error::NotRemindable { order, last: None, why: NoReminder::NoAddress { order } }
 }
 
 /// What `remind ORDER --dry-run` writes: the message it would send (RFC 5322), or for a
@@ -165,7 +161,8 @@ fn draft(
 fn last_issued(invoice: &Invoice) -> Result<Reminder, Error> {
     invoice.last().cloned().ok_or_else(|| Error::NotRemindable {
         order: invoice.order.id,
-        why: format!("invoice {} has no reminder yet to send again", invoice.number),
+        last: None,
+        why: NoReminder::NoneToSendAgain { number: invoice.number },
     })
 }
 
@@ -173,23 +170,26 @@ fn last_issued(invoice: &Invoice) -> Result<Reminder, Error> {
 /// invoice.
 fn invoice_of(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> Result<(Invoice, Settings), Error> {
     let found = orders::find(conn, tenant, order)?;
-    let invoice =
-        reminders::invoice(conn, tenant, found)?.map_err(|why| Error::NotRemindable { order, why })?;
+    let invoice = reminders::invoice(conn, tenant, found)?.map_err(|why| Error::NotRemindable {
+        order,
+        last: None,
+        why,
+    })?;
     Ok((invoice, reminders::settings(conn, tenant)?))
 }
 
 /// Why nothing is due, with what was sent when.
 fn refusal(conn: &mut DbConn, tenant: &Tenant, invoice: &Invoice, not: NotNow) -> Result<Error, Error> {
-    let mut sent = String::new();
-    if let Some((last, when)) = invoice.last().and_then(|last| Some((last, last.delivered()?))) {
-        let how = match (last.sent_at, last_recipient(conn, tenant, last)?) {
-            (Some(_), Some(to)) => format!("sent to {to}"),
-            (Some(_), None) => "sent".to_string(),
-            (None, _) => "written for the post".to_string(),
-        };
-        sent = format!("reminder {} was {how} on {}; ", last.level, format_local(when, tenant.zone()));
-    }
-    Ok(Error::NotRemindable { order: invoice.order.id, why: format!("{sent}{}", not.why) })
+    let last = match invoice.last().and_then(|last| Some((last, last.delivered()?))) {
+        Some((last, when)) => Some(LastReminder {
+            level: last.level,
+            to: last_recipient(conn, tenant, last)?,
+            sent: last.sent_at.is_some(),
+            on: format_local(when, tenant.zone()),
+        }),
+        None => None,
+    };
+    Ok(Error::NotRemindable { order: invoice.order.id, last, why: not.why })
 }
 
 /// Whom a reminder was last e-mailed to.

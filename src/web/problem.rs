@@ -3,6 +3,7 @@
 //! language, and no command or flag is ever named to a browser user.
 
 use super::words::Words;
+use crate::domain::{LastReminder, NoCredit, NoReminder, OrderId, ReceiptNumber};
 use crate::error::{Class, Error};
 use askama::Template;
 use axum::http::StatusCode;
@@ -181,17 +182,11 @@ pub fn explain(error: &Error, w: &Words) -> String {
         .replace("{number}", &number.to_string())
         .replace("{on}", on)
         .replace("{to}", to),
-        // The reason is the command line's words: shown when it names no command.
-        Error::NotRemindable { why, .. } if w.lang == "en" && !why.contains('`') && !why.contains("--") => {
-            error.to_string()
-        }
-        Error::NotRemindable { order, .. } => say([
-            "Order {order} gets no reminder now: nothing was changed.",
-            "Auftrag {order} bekommt jetzt keine Mahnung: nichts wurde geändert.",
-            "La commande {order} ne reçoit pas de rappel maintenant : rien n'a changé.",
-            "L'ordine {order} non riceve ora un sollecito: nulla è cambiato.",
-        ])
-        .replace("{order}", &order.to_string()),
+        Error::NotRemindable { order, last, why } => match last {
+            Some(last) => format!("{} {}", last_reminder(w, last), no_reminder(w, *order, why)),
+            None => no_reminder(w, *order, why),
+        },
+        Error::NotCreditable { order, why } => no_credit(w, *order, why),
         Error::NoPrice { order } => say([
             "Order {order} has no price, and a receipt needs one.",
             "Auftrag {order} hat keinen Preis, und ein Beleg braucht einen.",
@@ -316,6 +311,236 @@ pub fn explain(error: &Error, w: &Words) -> String {
     }
 }
 
+/// The last reminder that went, in the page's language.
+fn last_reminder(w: &Words, last: &LastReminder) -> String {
+    let sentence = match (last.sent, &last.to) {
+        (true, Some(_)) => [
+            "Reminder {level} was sent to {to} on {on}.",
+            "Mahnung {level} wurde am {on} an {to} gesendet.",
+            "Le rappel {level} a été envoyé à {to} le {on}.",
+            "Il sollecito {level} è stato inviato a {to} il {on}.",
+        ],
+        (true, None) => [
+            "Reminder {level} was sent on {on}.",
+            "Mahnung {level} wurde am {on} gesendet.",
+            "Le rappel {level} a été envoyé le {on}.",
+            "Il sollecito {level} è stato inviato il {on}.",
+        ],
+        (false, _) => [
+            "Reminder {level} was written for the post on {on}.",
+            "Mahnung {level} wurde am {on} für die Post erstellt.",
+            "Le rappel {level} a été préparé pour la poste le {on}.",
+            "Il sollecito {level} è stato preparato per la posta il {on}.",
+        ],
+    };
+    let [en, de, fr, it] = sentence;
+    match w.lang {
+        "de" => de,
+        "fr" => fr,
+        "it" => it,
+        _ => en,
+    }
+    .replace("{level}", &last.level.to_string())
+    .replace("{to}", last.to.as_deref().unwrap_or_default())
+    .replace("{on}", &last.on)
+}
+
+/// Why an order gets no reminder, in the page's language.
+fn no_reminder(w: &Words, order: OrderId, why: &NoReminder) -> String {
+    let say = |[en, de, fr, it]: [&str; 4]| {
+        let sentence = match w.lang {
+            "de" => de,
+            "fr" => fr,
+            "it" => it,
+            _ => en,
+        };
+        sentence.replace("{order}", &order.to_string())
+    };
+    use NoReminder::*;
+    let number = |n: &ReceiptNumber| n.to_string();
+    match why {
+        NotNumbered => say([
+            "Order {order} has no receipt number: no invoice was issued.",
+            "Auftrag {order} hat keine Belegnummer: es wurde keine Rechnung ausgestellt.",
+            "La commande {order} n'a pas de numéro : aucune facture n'a été émise.",
+            "L'ordine {order} non ha un numero: nessuna fattura è stata emessa.",
+        ]),
+        Void { number: n, reason } => say([
+            "Invoice {n} is void ({reason}).",
+            "Rechnung {n} ist storniert ({reason}).",
+            "La facture {n} est annulée ({reason}).",
+            "La fattura {n} è annullata ({reason}).",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{reason}", reason),
+        OwnRacket { number: n } => say([
+            "{n} is the stringer's own racket, which asks for no money.",
+            "{n} ist ein eigener Schläger und verlangt kein Geld.",
+            "{n} est une raquette du cordeur, qui ne demande pas d'argent.",
+            "{n} è una racchetta dell'incordatore, che non chiede denaro.",
+        ])
+        .replace("{n}", &number(n)),
+        Paid { number: n, on } => say([
+            "Invoice {n} is paid (on {on}).",
+            "Rechnung {n} ist bezahlt (am {on}).",
+            "La facture {n} est payée (le {on}).",
+            "La fattura {n} è pagata (il {on}).",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{on}", &on.to_string()),
+        CreditedInFull { number: n, by } => say([
+            "Invoice {n} is credited in full ({by}): nothing is owed.",
+            "Rechnung {n} ist vollständig gutgeschrieben ({by}): nichts ist offen.",
+            "La facture {n} est entièrement créditée ({by}) : rien n'est dû.",
+            "La fattura {n} è interamente accreditata ({by}): nulla è dovuto.",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{by}", &by.join(", ")),
+        AsksNothing { number: n } => say([
+            "Invoice {n} asks for no money.",
+            "Rechnung {n} verlangt kein Geld.",
+            "La facture {n} ne demande pas d'argent.",
+            "La fattura {n} non chiede denaro.",
+        ])
+        .replace("{n}", &number(n)),
+        FromV1 { number: n } => say([
+            "Invoice {n} comes from the old system: its reminders are sent by hand.",
+            "Rechnung {n} stammt aus dem alten System: ihre Mahnungen gehen von Hand.",
+            "La facture {n} vient de l'ancien système : ses rappels se font à la main.",
+            "La fattura {n} viene dal vecchio sistema: i suoi solleciti si fanno a mano.",
+        ])
+        .replace("{n}", &number(n)),
+        BankPaymentWaits { number: n, amount, booked_on } => say([
+            "A bank payment of {amount} on {on} names invoice {n} and waits to be handled: it is not reminded until then.",
+            "Eine Bankzahlung von {amount} vom {on} nennt Rechnung {n} und wartet auf Bearbeitung: bis dahin wird nicht gemahnt.",
+            "Un paiement bancaire de {amount} du {on} mentionne la facture {n} et attend d'être traité : pas de rappel d'ici là.",
+            "Un pagamento bancario di {amount} del {on} indica la fattura {n} e attende di essere gestito: fino ad allora nessun sollecito.",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{amount}", amount)
+        .replace("{on}", &booked_on.to_string()),
+        BeforeRemindFrom { number: n, from } => say([
+            "Invoice {n} was issued before {from}, from when reminders go by themselves: it is chased by hand.",
+            "Rechnung {n} wurde vor dem {from} ausgestellt, ab dem Mahnungen von selbst gehen: sie wird von Hand gemahnt.",
+            "La facture {n} a été émise avant le {from}, date des rappels automatiques : elle se relance à la main.",
+            "La fattura {n} è stata emessa prima del {from}, da cui i solleciti partono da soli: si sollecita a mano.",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{from}", &from.to_string()),
+        NotDelivered { number: n, .. } => say([
+            "The customer has not got invoice {n} yet: the racket waits for pickup and the invoice was never sent.",
+            "Der Kunde hat Rechnung {n} noch nicht: der Schläger wartet auf Abholung und die Rechnung wurde nie gesendet.",
+            "Le client n'a pas encore la facture {n} : la raquette attend d'être retirée et la facture n'a jamais été envoyée.",
+            "Il cliente non ha ancora la fattura {n}: la racchetta attende il ritiro e la fattura non è mai stata inviata.",
+        ])
+        .replace("{n}", &number(n)),
+        FinalReached { number: n, on } => say([
+            "Invoice {n} had its final reminder on {on}: there is no fourth.",
+            "Rechnung {n} hatte am {on} die letzte Mahnung: eine vierte gibt es nicht.",
+            "La facture {n} a eu son dernier rappel le {on} : il n'y en a pas de quatrième.",
+            "La fattura {n} ha avuto l'ultimo sollecito il {on}: non ce n'è un quarto.",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{on}", &on.to_string()),
+        NotOverdue { number: n, until, .. } => say([
+            "Invoice {n} gives until {until}: it is not overdue yet.",
+            "Rechnung {n} läuft bis {until}: sie ist noch nicht überfällig.",
+            "La facture {n} court jusqu'au {until} : elle n'est pas encore en retard.",
+            "La fattura {n} scade il {until}: non è ancora scaduta.",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{until}", &until.to_string()),
+        NotDueYet { number: n, level, on } => say([
+            "Reminder {level} of invoice {n} is due on {on}.",
+            "Mahnung {level} von Rechnung {n} ist am {on} fällig.",
+            "Le rappel {level} de la facture {n} est dû le {on}.",
+            "Il sollecito {level} della fattura {n} è dovuto il {on}.",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{level}", &level.to_string())
+        .replace("{on}", &on.to_string()),
+        IssuedMeanwhile { number: n, level } => say([
+            "Reminder {level} of invoice {n} was issued meanwhile.",
+            "Mahnung {level} von Rechnung {n} wurde inzwischen ausgestellt.",
+            "Le rappel {level} de la facture {n} a été émis entre-temps.",
+            "Il sollecito {level} della fattura {n} è stato emesso nel frattempo.",
+        ])
+        .replace("{n}", &number(n))
+        .replace("{level}", &level.to_string()),
+        NoSuchLevel { level } => say([
+            "Order {order} has no reminder {level}.",
+            "Auftrag {order} hat keine Mahnung {level}.",
+            "La commande {order} n'a pas de rappel {level}.",
+            "L'ordine {order} non ha un sollecito {level}.",
+        ])
+        .replace("{level}", &level.to_string()),
+        NoneToSendAgain { number: n } => say([
+            "Invoice {n} has no reminder yet to send again.",
+            "Rechnung {n} hat noch keine Mahnung, die erneut gesendet werden könnte.",
+            "La facture {n} n'a pas encore de rappel à renvoyer.",
+            "La fattura {n} non ha ancora un sollecito da inviare di nuovo.",
+        ])
+        .replace("{n}", &number(n)),
+        NoAddress { .. } => say([
+            "The customer of order {order} has no e-mail address: the reminder goes by post.",
+            "Der Kunde von Auftrag {order} hat keine E-Mail-Adresse: die Mahnung geht per Post.",
+            "Le client de la commande {order} n'a pas d'adresse e-mail : le rappel part par la poste.",
+            "Il cliente dell'ordine {order} non ha un indirizzo e-mail: il sollecito va per posta.",
+        ]),
+    }
+}
+
+/// Why an order cannot be credited, in the page's language.
+fn no_credit(w: &Words, order: OrderId, why: &NoCredit) -> String {
+    let say = |[en, de, fr, it]: [&str; 4]| {
+        let sentence = match w.lang {
+            "de" => de,
+            "fr" => fr,
+            "it" => it,
+            _ => en,
+        };
+        sentence.replace("{order}", &order.to_string())
+    };
+    match why {
+        NoCredit::NotNumbered => say([
+            "Order {order} has no receipt number: no document was issued to take back.",
+            "Auftrag {order} hat keine Belegnummer: es wurde kein Beleg ausgestellt, der zurückzunehmen wäre.",
+            "La commande {order} n'a pas de numéro : aucun document n'a été émis à reprendre.",
+            "L'ordine {order} non ha un numero: nessun documento è stato emesso da stornare.",
+        ]),
+        NoCredit::Void { number, reason } => say([
+            "{n} is void ({reason}): its document never left the shop.",
+            "{n} ist storniert ({reason}): der Beleg hat das Geschäft nie verlassen.",
+            "{n} est annulé ({reason}) : son document n'a jamais quitté le magasin.",
+            "{n} è annullato ({reason}): il suo documento non ha mai lasciato il negozio.",
+        ])
+        .replace("{n}", &number.to_string())
+        .replace("{reason}", reason),
+        NoCredit::OwnRacket { number } => say([
+            "{n} is the stringer's own racket: its document asks for no money.",
+            "{n} ist ein eigener Schläger: der Beleg verlangt kein Geld.",
+            "{n} est une raquette du cordeur : son document ne demande pas d'argent.",
+            "{n} è una racchetta dell'incordatore: il documento non chiede denaro.",
+        ])
+        .replace("{n}", &number.to_string()),
+        NoCredit::AsksNothing { number } => say([
+            "{n} asks for no money: there is nothing to credit.",
+            "{n} verlangt kein Geld: es gibt nichts gutzuschreiben.",
+            "{n} ne demande pas d'argent : il n'y a rien à créditer.",
+            "{n} non chiede denaro: non c'è nulla da accreditare.",
+        ])
+        .replace("{n}", &number.to_string()),
+        NoCredit::CreditedInFull { number, by } => say([
+            "{n} is credited in full already ({by}): nothing is left to credit.",
+            "{n} ist bereits vollständig gutgeschrieben ({by}): nichts bleibt gutzuschreiben.",
+            "{n} est déjà entièrement crédité ({by}) : il ne reste rien à créditer.",
+            "{n} è già interamente accreditato ({by}): non resta nulla da accreditare.",
+        ])
+        .replace("{n}", &number.to_string())
+        .replace("{by}", &by.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,5 +592,48 @@ mod tests {
             explain(&flagged, Words::of(Language::En)),
             "This cannot be taken as it is: nothing was changed."
         );
+    }
+
+    /// Each reason an order gets no reminder, in each language, naming no command; the
+    /// command line's words name what helps.
+    #[test]
+    fn every_reason_for_no_reminder_is_said_in_the_pages_words() {
+        use crate::domain::Level;
+        let number = ReceiptNumber::new(2026, 4);
+        let day = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
+        let order = OrderId(7);
+        let reasons = [
+            NoReminder::NotNumbered,
+            NoReminder::Void { number, reason: "cracked".into() },
+            NoReminder::OwnRacket { number },
+            NoReminder::Paid { number, on: day },
+            NoReminder::CreditedInFull { number, by: vec!["C-2026-0001".into()] },
+            NoReminder::AsksNothing { number },
+            NoReminder::FromV1 { number },
+            NoReminder::BankPaymentWaits { number, amount: "CHF 20.00".into(), booked_on: day },
+            NoReminder::BeforeRemindFrom { number, from: day },
+            NoReminder::NotDelivered { number, order },
+            NoReminder::FinalReached { number, on: day },
+            NoReminder::NotOverdue { number, last: Some(Level::FIRST), until: day },
+            NoReminder::NotDueYet { number, level: Level::FIRST, on: day },
+            NoReminder::IssuedMeanwhile { number, level: Level::FIRST },
+            NoReminder::NoSuchLevel { level: Level::FIRST },
+            NoReminder::NoneToSendAgain { number },
+            NoReminder::NoAddress { order },
+        ];
+        for why in &reasons {
+            let error = Error::NotRemindable { order, last: None, why: why.clone() };
+            let mut said = std::collections::BTreeSet::new();
+            for &language in Language::VARIANTS {
+                let page = explain(&error, Words::of(language));
+                assert!(!page.contains("receipts ") && !page.contains("--") && !page.contains('`'), "{page}");
+                assert!(!page.contains('{'), "every blank filled: {page}");
+                said.insert(page);
+            }
+            assert_eq!(said.len(), 4, "four languages: {said:?}");
+        }
+        let cli =
+            Error::NotRemindable { order, last: None, why: NoReminder::NoAddress { order } }.to_string();
+        assert!(cli.contains("--out-dir") && cli.contains("receipts order edit 7 --email"), "{cli}");
     }
 }

@@ -1281,7 +1281,7 @@ on_both_backends! {
         assert_eq!(sink.received().len(), 1);
         let again = olga.post(&format!("/reminders/{mailed}"), &[("csrf", &csrf)]);
         assert_eq!(again.status, 422, "{}", again.text());
-        assert!(again.text().contains("reminder 1 was sent to roger@example.com"), "{}", again.text());
+        assert!(again.text().contains("Reminder 1 was sent to roger@example.com on "), "{}", again.text());
         // For the post: issued, and its PDF comes back to print.
         let printed = olga.post(&format!("/reminders/{posted}"), &[("csrf", &csrf)]);
         assert_eq!(printed.status, 200, "{}", printed.text());
