@@ -107,7 +107,7 @@ pub fn add(
     }
     diesel::insert_into(accounts::table)
         .values((
-            accounts::stringer_id.eq(tenant.id().0),
+            tenant.owns(accounts::stringer_id),
             accounts::username.eq(&username),
             accounts::password_hash.eq(hash),
             accounts::role.eq(role.code()),

@@ -8,6 +8,7 @@
 //! the event. `verify` recomputes every chain with the same canonical form as both.
 
 use super::schema::{chain_heads, receipt_events, stringers};
+use super::tenant::{chain_head_of, events_of};
 use super::{DbConn, Tenant};
 use crate::domain::journal::{genesis, Chained};
 use crate::domain::StringerId;
@@ -31,7 +32,7 @@ pub fn link(conn: &mut DbConn, event: &Chained<'_>) -> QueryResult<(i64, String,
     let at = event.at.max(head.at);
     let linked = Chained { seq: head.seq + 1, at, ..event.clone() };
     let hash = linked.hash(&head.hash);
-    diesel::update(chain_heads::table.filter(chain_heads::stringer_id.eq(event.stringer)))
+    diesel::update(chain_head_of(StringerId(event.stringer)))
         .set((chain_heads::seq.eq(linked.seq), chain_heads::hash.eq(&hash), chain_heads::at.eq(at)))
         .execute(conn)?;
     Ok((linked.seq, head.hash, hash, at))
@@ -40,8 +41,7 @@ pub fn link(conn: &mut DbConn, event: &Chained<'_>) -> QueryResult<(i64, String,
 /// The stringer's head; a stringer without one yet has its earlier events chained first
 /// (written before the chain existed), in the order they were written.
 fn head_of(conn: &mut DbConn, stringer: StringerId) -> QueryResult<Head> {
-    let head = chain_heads::table
-        .filter(chain_heads::stringer_id.eq(stringer.0))
+    let head = chain_head_of(stringer)
         .select((chain_heads::seq, chain_heads::hash, chain_heads::at))
         .first::<Head>(conn)
         .optional()?;
@@ -56,8 +56,7 @@ fn head_of(conn: &mut DbConn, stringer: StringerId) -> QueryResult<Head> {
 fn chain_unchained(conn: &mut DbConn, stringer: StringerId) -> QueryResult<Head> {
     let handle: String = stringers::table.find(stringer.0).select(stringers::handle).first(conn)?;
     let mut head = Head { seq: 0, hash: genesis(stringer, &handle), at: NaiveDateTime::MIN };
-    let unchained: Vec<Row> = receipt_events::table
-        .filter(receipt_events::stringer_id.eq(stringer.0))
+    let unchained: Vec<Row> = events_of(stringer)
         .filter(receipt_events::hash.is_null())
         .order(receipt_events::id)
         .select(Row::as_select())
@@ -243,4 +242,10 @@ pub fn head(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Option<(i64, Stri
 /// The hash of the tenant's event `seq` (None: no such event; Some(None): not chained).
 pub fn hash_of(conn: &mut DbConn, tenant: &Tenant, seq: i64) -> QueryResult<Option<Option<String>>> {
     tenant.events().filter(receipt_events::seq.eq(seq)).select(receipt_events::hash).first(conn).optional()
+}
+
+/// The `seq` from which the tenant's events were chained as they were written (events
+/// before were chained by the migration, and their documents print no check value).
+pub fn live_from(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<i64> {
+    Ok(chain_head_of(tenant.id()).select(chain_heads::live_from).first(conn).optional()?.unwrap_or(i64::MAX))
 }

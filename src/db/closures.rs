@@ -189,20 +189,11 @@ impl Closure {
 
 /// The stringer's closures, in order.
 pub fn all(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<Closure>> {
-    closures::table
-        .filter(closures::stringer_id.eq(tenant.id().0))
-        .order(closures::seq)
-        .select(Closure::as_select())
-        .load(conn)
+    tenant.closures().order(closures::seq).select(Closure::as_select()).load(conn)
 }
 
 fn last(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Option<Closure>> {
-    closures::table
-        .filter(closures::stringer_id.eq(tenant.id().0))
-        .order(closures::seq.desc())
-        .select(Closure::as_select())
-        .first(conn)
-        .optional()
+    tenant.closures().order(closures::seq.desc()).select(Closure::as_select()).first(conn).optional()
 }
 
 /// The stringer's last closure number here (0 for none).
@@ -390,8 +381,8 @@ pub fn close(conn: &mut DbConn, tenant: &Tenant, day: NaiveDate, key: &SigningKe
         }
     }
     let standing = match made.is_empty() {
-        true => closures::table
-            .filter(closures::stringer_id.eq(tenant.id().0))
+        true => tenant
+            .closures()
             .filter(closures::day.eq(day))
             .order(closures::seq.desc())
             .select(Closure::as_select())
@@ -517,8 +508,8 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
     }
     // The reminder fees bank payments included: money received besides what was owed.
     let fees = super::payments::fees(conn, tenant, &wanted)?;
-    let credits: HashMap<(i32, i64), Refunded> = credit_notes::table
-        .filter(credit_notes::stringer_id.eq(tenant.id().0))
+    let credits: HashMap<(i32, i64), Refunded> = tenant
+        .credit_notes()
         .filter(credit_notes::order_id.eq_any(&wanted))
         .select((
             credit_notes::credit_year,

@@ -154,7 +154,7 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
     let seq = counters::bump(conn, tenant, Series::Credits, year, now)?;
     diesel::insert_into(credit_notes::table)
         .values((
-            credit_notes::stringer_id.eq(tenant.id().0),
+            tenant.owns(credit_notes::stringer_id),
             credit_notes::order_id.eq(order.id.0),
             credit_notes::credit_year.eq(year),
             credit_notes::credit_seq.eq(seq),
@@ -471,7 +471,7 @@ pub fn insert_placeholders(
     for seq in numbers.seqs() {
         diesel::insert_into(credit_notes::table)
             .values((
-                credit_notes::stringer_id.eq(tenant.id().0),
+                tenant.owns(credit_notes::stringer_id),
                 credit_notes::credit_year.eq(numbers.year()),
                 credit_notes::credit_seq.eq(seq),
                 credit_notes::issued_at.eq(now),

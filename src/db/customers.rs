@@ -120,7 +120,7 @@ pub fn add(conn: &mut DbConn, tenant: &Tenant, new: &CustomerChanges) -> Result<
     let text = |value: &Option<String>| stored(value, &None);
     diesel::insert_into(customers::table)
         .values((
-            customers::stringer_id.eq(tenant.id().0),
+            tenant.owns(customers::stringer_id),
             customers::name.eq(name),
             customers::search_name.eq(fold(name)),
             customers::search_email.eq(text(&new.email).map(|e| fold(&e))),

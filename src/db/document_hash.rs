@@ -6,8 +6,10 @@
 
 use super::issuers::IssuerRow;
 use super::schema::{credit_notes, issuers, order_items, orders};
+use super::tenant::{credit_notes_of, orders_of};
 use super::DbConn;
 use crate::domain::journal::{canonical_field, micros, sha256_hex};
+use crate::domain::StringerId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -62,9 +64,8 @@ pub fn hashes(
     for chunk in orders.chunks(5_000) {
         // Each order with its frozen seller, in one query; the items only of orders that have
         // any (most have none: no query for them).
-        let printed: Vec<(Printed, Option<IssuerRow>)> = orders::table
+        let printed: Vec<(Printed, Option<IssuerRow>)> = orders_of(StringerId(stringer))
             .left_join(issuers::table)
-            .filter(orders::stringer_id.eq(stringer))
             .filter(orders::id.eq_any(chunk))
             .select((Printed::as_select(), Option::<IssuerRow>::as_select()))
             .load(conn)?;
@@ -94,8 +95,7 @@ pub fn hashes(
     }
     for document in documents {
         if let Document::CreditNote { year, seq } = *document {
-            let note: Option<Credited> = credit_notes::table
-                .filter(credit_notes::stringer_id.eq(stringer))
+            let note: Option<Credited> = credit_notes_of(StringerId(stringer))
                 .filter(credit_notes::credit_year.eq(year))
                 .filter(credit_notes::credit_seq.eq(seq))
                 .select(Credited::as_select())

@@ -25,9 +25,9 @@ pub fn of_year(
     year: i32,
 ) -> Result<std::collections::HashMap<i64, Vec<Item>>, Error> {
     use super::schema::orders;
-    let rows: Vec<(i64, String, i64)> = order_items::table
-        .inner_join(orders::table)
-        .filter(orders::stringer_id.eq(tenant.id().0))
+    let rows: Vec<(i64, String, i64)> = tenant
+        .orders()
+        .inner_join(order_items::table)
         .filter(orders::receipt_year.eq(year))
         .order((order_items::order_id, order_items::position))
         .select((order_items::order_id, order_items::text, order_items::price_minor))

@@ -37,6 +37,7 @@ pub mod resync;
 pub mod schema;
 pub mod sealing;
 pub mod sends;
+pub mod sqlite_file;
 pub mod stock;
 pub mod stringers;
 pub mod takings;

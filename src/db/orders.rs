@@ -289,7 +289,7 @@ fn insert(
     diesel::insert_into(orders::table)
         .values((
             &OrderChanges { currency: Some(currency), due_at: Some(due_at), ..about.clone() },
-            orders::stringer_id.eq(tenant.id().0),
+            tenant.owns(orders::stringer_id),
             orders::kind.eq(kind.as_str()),
             orders::ordered_at.eq(ordered_at),
             orders::restring_of.eq(restring_of.map(|id| id.0)),

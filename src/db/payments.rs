@@ -708,3 +708,33 @@ pub fn fees(conn: &mut DbConn, tenant: &Tenant, orders: &[i64]) -> QueryResult<H
     }
     Ok(fees)
 }
+
+/// A transfer from a bank file: booked, amount, currency, the bank's reference.
+pub type Transfer = (NaiveDate, i64, String, String);
+
+/// The transfers from bank files applied to the year's orders: (booked, amount, currency,
+/// bank reference) by order.
+pub fn transfers_of_year(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    year: i32,
+) -> QueryResult<HashMap<i64, Vec<Transfer>>> {
+    let rows: Vec<(i64, NaiveDate, i64, String, String)> = tenant
+        .payments()
+        .inner_join(orders_table::table)
+        .filter(orders_table::receipt_year.eq(year))
+        .order((payments::order_id, payments::booked_on))
+        .select((
+            payments::order_id,
+            payments::booked_on,
+            payments::amount_minor,
+            payments::currency,
+            payments::bank_reference,
+        ))
+        .load(conn)?;
+    let mut by_order: HashMap<i64, Vec<_>> = HashMap::new();
+    for (order, booked, amount, currency, reference) in rows {
+        by_order.entry(order).or_default().push((booked, amount, currency, reference));
+    }
+    Ok(by_order)
+}

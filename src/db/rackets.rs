@@ -103,7 +103,7 @@ pub fn add(
     let now = now_utc();
     diesel::insert_into(rackets::table)
         .values((
-            rackets::stringer_id.eq(tenant.id().0),
+            tenant.owns(rackets::stringer_id),
             rackets::customer_id.eq(customer.0),
             rackets::search_model.eq(model.as_deref().map(fold).unwrap_or_default()),
             rackets::model.eq(model),

@@ -482,7 +482,7 @@ pub fn issue(conn: &mut DbConn, tenant: &Tenant, order: OrderId, level: Level) -
     let now = reminder.issued_at;
     diesel::insert_into(reminders::table)
         .values((
-            reminders::stringer_id.eq(tenant.id().0),
+            tenant.owns(reminders::stringer_id),
             reminders::order_id.eq(order.id.0),
             reminders::level.eq(level.get()),
             reminders::issued_at.eq(reminder.issued_at),

@@ -5,6 +5,7 @@
 use super::document_hash::{self, Document};
 use super::events::{self, Event};
 use super::schema::receipt_events;
+use super::tenant::events_of;
 use super::DbConn;
 use crate::domain::journal::hex;
 use crate::domain::{EventKind, StringerId};
@@ -22,8 +23,7 @@ pub fn seal_documents(conn: &mut DbConn) -> QueryResult<()> {
         .distinct()
         .load(conn)?;
     for stringer in unsealed {
-        let sealed = receipt_events::table
-            .filter(receipt_events::stringer_id.eq(stringer))
+        let sealed = events_of(StringerId(stringer))
             .filter(receipt_events::kind.eq(EventKind::Seal.as_str()))
             .count()
             .get_result::<i64>(conn)?;
@@ -55,8 +55,7 @@ pub fn seal_digest(conn: &mut DbConn, stringer: i64, before: i64) -> QueryResult
     let mut digest = Sha256::new();
     let (mut count, mut after) = (0i64, 0i64);
     loop {
-        let issued: Vec<Issued> = receipt_events::table
-            .filter(receipt_events::stringer_id.eq(stringer))
+        let issued: Vec<Issued> = events_of(StringerId(stringer))
             .filter(receipt_events::kind.eq_any(["mint", "credit"]))
             .filter(receipt_events::order_id.is_not_null())
             .filter(receipt_events::document_hash.is_null())

@@ -59,7 +59,7 @@ pub fn add_reel(conn: &mut DbConn, tenant: &Tenant, reel: &Reel) -> Result<Stock
         Some(id) => id,
         None => diesel::insert_into(strings::table)
             .values((
-                strings::stringer_id.eq(tenant.id().0),
+                tenant.owns(strings::stringer_id),
                 strings::name.eq(name),
                 strings::search_name.eq(&search_name),
                 strings::created_at.eq(now),
@@ -74,7 +74,7 @@ pub fn add_reel(conn: &mut DbConn, tenant: &Tenant, reel: &Reel) -> Result<Stock
     }
     diesel::insert_into(string_moves::table)
         .values((
-            string_moves::stringer_id.eq(tenant.id().0),
+            tenant.owns(string_moves::stringer_id),
             string_moves::string_id.eq(string),
             string_moves::length_cm.eq(reel.length.0),
             string_moves::cost_minor.eq(reel.cost.as_ref().map(|(price, _)| price.0)),

@@ -4,11 +4,15 @@
 //!
 //! Exempt, by design, and saying so where they query: the views over every stringer that no
 //! `--stringer` scopes (`audit`, `resync-counters`), and `migrate-v1` (a V1 file holds
-//! several stringers). Listings over every stringer go through `Tenant::all`.
+//! several stringers). Listings over every stringer go through `Tenant::all`. The journal's
+//! own machinery (chaining an event, sealing old documents) works from a stringer's id and
+//! is scoped by it here too (`events_of`, `chain_head_of`, ...). `db::counters` binds the
+//! tenant's id into its SQL itself: one upsert for both series' tables, which diesel's
+//! multi-backend DSL cannot say (no ON CONFLICT).
 
 use super::schema::{
-    credit_counters, credit_notes, customers, issuers, listed_payments, orders, payments, rackets,
-    receipt_counters, receipt_events, reminders, string_moves, stringers, strings, vat_rates,
+    chain_heads, closures, credit_notes, customers, issuers, listed_payments, orders, payments, rackets,
+    receipt_events, reminders, string_moves, stringers, strings, vat_rates,
 };
 use super::{DbConn, MultiBackend};
 use crate::domain::{CustomerId, OrderId, RacketId, StringerId};
@@ -41,7 +45,7 @@ impl Tenant {
 
     /// This stringer's orders and nobody else's.
     pub fn orders(&self) -> Filter<orders::table, Eq<orders::stringer_id, i64>> {
-        orders::table.filter(orders::stringer_id.eq(self.id.0))
+        orders_of(self.id)
     }
 
     /// This stringer's customers and nobody else's.
@@ -62,19 +66,9 @@ impl Tenant {
         rackets::table.filter(rackets::stringer_id.eq(self.id.0))
     }
 
-    /// This stringer's counters and nobody else's.
-    pub fn counters(&self) -> Filter<receipt_counters::table, Eq<receipt_counters::stringer_id, i64>> {
-        receipt_counters::table.filter(receipt_counters::stringer_id.eq(self.id.0))
-    }
-
-    /// This stringer's credit note counters and nobody else's.
-    pub fn credit_counters(&self) -> Filter<credit_counters::table, Eq<credit_counters::stringer_id, i64>> {
-        credit_counters::table.filter(credit_counters::stringer_id.eq(self.id.0))
-    }
-
     /// This stringer's credit notes and nobody else's.
     pub fn credit_notes(&self) -> Filter<credit_notes::table, Eq<credit_notes::stringer_id, i64>> {
-        credit_notes::table.filter(credit_notes::stringer_id.eq(self.id.0))
+        credit_notes_of(self.id)
     }
 
     /// This stringer's profile versions (what its documents print) and nobody else's.
@@ -114,7 +108,20 @@ impl Tenant {
 
     /// This stringer's journal and nobody else's.
     pub fn events(&self) -> Filter<receipt_events::table, Eq<receipt_events::stringer_id, i64>> {
-        receipt_events::table.filter(receipt_events::stringer_id.eq(self.id.0))
+        events_of(self.id)
+    }
+
+    /// This stringer's closures and nobody else's.
+    pub fn closures(&self) -> Filter<closures::table, Eq<closures::stringer_id, i64>> {
+        closures::table.filter(closures::stringer_id.eq(self.id.0))
+    }
+
+    /// This stringer's `stringer_id` for a row it writes: `column` equals it.
+    pub fn owns<C>(&self, column: C) -> Eq<C, i64>
+    where
+        C: ExpressionMethods + Expression<SqlType = diesel::sql_types::BigInt>,
+    {
+        column.eq(self.id.0)
     }
 
     /// This stringer's own row.
@@ -235,4 +242,31 @@ impl TryFrom<TenantRow> for Tenant {
 pub fn stored_zone(handle: &str, zone: &str) -> Result<Tz, Error> {
     crate::domain::parse_timezone(zone)
         .map_err(|_| Error::UnknownZone { stringer: handle.to_string(), zone: zone.to_string() })
+}
+
+// The journal's own machinery (chaining an event, sealing old documents) works from a
+// stringer's id before any command has looked the stringer up: scoped by that id, here.
+
+/// One stringer's journal, by id.
+pub fn events_of(
+    stringer: StringerId,
+) -> Filter<receipt_events::table, Eq<receipt_events::stringer_id, i64>> {
+    receipt_events::table.filter(receipt_events::stringer_id.eq(stringer.0))
+}
+
+/// One stringer's chain head, by id.
+pub fn chain_head_of(stringer: StringerId) -> Filter<chain_heads::table, Eq<chain_heads::stringer_id, i64>> {
+    chain_heads::table.filter(chain_heads::stringer_id.eq(stringer.0))
+}
+
+/// One stringer's orders, by id.
+pub fn orders_of(stringer: StringerId) -> Filter<orders::table, Eq<orders::stringer_id, i64>> {
+    orders::table.filter(orders::stringer_id.eq(stringer.0))
+}
+
+/// One stringer's credit notes, by id.
+pub fn credit_notes_of(
+    stringer: StringerId,
+) -> Filter<credit_notes::table, Eq<credit_notes::stringer_id, i64>> {
+    credit_notes::table.filter(credit_notes::stringer_id.eq(stringer.0))
 }

@@ -45,7 +45,7 @@ pub fn set(conn: &mut DbConn, tenant: &Tenant, from: NaiveDate, rate: VatRate) -
     diesel::delete(tenant.vat_rates().filter(vat_rates::valid_from.eq(from))).execute(conn)?;
     diesel::insert_into(vat_rates::table)
         .values((
-            vat_rates::stringer_id.eq(tenant.id().0),
+            tenant.owns(vat_rates::stringer_id),
             vat_rates::valid_from.eq(from),
             vat_rates::rate_bp.eq(rate.0),
             vat_rates::created_at.eq(crate::domain::now_utc()),

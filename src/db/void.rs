@@ -198,7 +198,7 @@ fn insert_placeholders(
     for seq in numbers.seqs() {
         let id = diesel::insert_into(orders_table::table)
             .values((
-                orders_table::stringer_id.eq(tenant.id().0),
+                tenant.owns(orders_table::stringer_id),
                 orders_table::kind.eq(OrderKind::Client.as_str()),
                 orders_table::receipt_year.eq(numbers.year()),
                 orders_table::receipt_seq.eq(seq),

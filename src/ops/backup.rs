@@ -2,11 +2,9 @@
 //! commands may go on writing meanwhile), checked before it is called a backup.
 
 use crate::db::audit::{audit, Problem, YearAudit};
-use crate::db::{Access, DatabaseUrl, Db, DEFAULT_LOCK_TIMEOUT};
+use crate::db::{sqlite_file, Access, DatabaseUrl, Db, DEFAULT_LOCK_TIMEOUT};
 use crate::error::{first_line, Error};
 use crate::files::NewFile;
-use diesel::prelude::*;
-use diesel::sql_types::Text;
 use std::path::Path;
 
 /// What the copy holds, as its audit sees it.
@@ -43,12 +41,7 @@ pub fn backup(db: &mut Db, target: &Path) -> Result<Backup, Error> {
     let copy = NewFile::create(target).map_err(|e| cannot(&e))?;
     // VACUUM cannot run inside a transaction; on its own it is one read transaction. It
     // writes into the empty temporary file.
-    db.without_transaction(|conn| {
-        diesel::sql_query("VACUUM INTO ?")
-            .bind::<Text, _>(copy.temp_path().to_string_lossy().into_owned())
-            .execute(conn)
-    })
-    .map_err(|e| cannot(&e))?;
+    db.without_transaction(|conn| sqlite_file::copy_into(conn, copy.temp_path())).map_err(|e| cannot(&e))?;
     let verified = verify(copy.temp_path(), target, &before)?;
     copy.commit().map_err(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => exists(),
@@ -64,18 +57,13 @@ fn verify(
     expected_problems: &[(String, i32, Problem)],
 ) -> Result<Backup, Error> {
     let mut copy = Db::open(&DatabaseUrl::Sqlite(written.to_path_buf()), Access::Read, DEFAULT_LOCK_TIMEOUT)?;
-    #[derive(QueryableByName)]
-    struct Check {
-        #[diesel(sql_type = Text)]
-        integrity_check: String,
-    }
-    let checks: Vec<Check> = copy.read(|conn| Ok(diesel::sql_query("PRAGMA integrity_check").load(conn)?))?;
-    if checks.len() != 1 || checks[0].integrity_check != "ok" {
+    let checks = copy.read(|conn| Ok(sqlite_file::integrity_check(conn)?))?;
+    if checks != ["ok"] {
         return Err(Error::BackupUnsound {
             path: target.display().to_string(),
             why: format!(
                 "failed SQLite's integrity check ({})",
-                checks.first().map_or("no answer", |c| c.integrity_check.as_str())
+                checks.first().map_or("no answer", String::as_str)
             ),
         });
     }

@@ -9,14 +9,12 @@ use crate::db::credits::{self, CreditNote};
 use crate::db::listings::{self, Filter};
 use crate::db::orders::Order;
 use crate::db::receipts::Frozen;
-use crate::db::schema::payments;
 use crate::db::{items, Db, DbConn, Tenant};
 use crate::domain::journal::check_value;
 use crate::domain::{format_iso_local, local_date, owed_when_paid, year_start, Movement, Price, VatRate};
 use crate::error::Error;
 use crate::files::{cannot_write, NewFile};
 use chrono::{NaiveDate, NaiveDateTime};
-use diesel::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -290,7 +288,7 @@ fn gather(
     let frozen = Frozen::load(conn, Some(tenant))?;
     let items = items::of_year(conn, tenant, year)?;
     let checks = check_values(conn, tenant, from, until)?;
-    let bank = bank_payments(conn, tenant, year)?;
+    let bank = crate::db::payments::transfers_of_year(conn, tenant, year)?;
     let filter = Filter { year: Some(year), ..Filter::default() };
     let mut originals: HashMap<i64, Order> = HashMap::new();
     listings::for_each(conn, Some(tenant), &filter, None, |conn, listed| {
@@ -545,12 +543,7 @@ fn check_values(
     from: NaiveDateTime,
     until: NaiveDateTime,
 ) -> Result<HashMap<(&'static str, i64), String>, Error> {
-    let live_from: i64 = crate::db::schema::chain_heads::table
-        .find(tenant.id().0)
-        .select(crate::db::schema::chain_heads::live_from)
-        .first(conn)
-        .optional()?
-        .unwrap_or(i64::MAX);
+    let live_from = chain::live_from(conn, tenant)?;
     let mut checks = HashMap::new();
     chain::for_each_between(conn, tenant, (from, until), |event| {
         if let (Some(seq), Some(hash)) = (event.seq, &event.hash) {
@@ -567,37 +560,6 @@ fn check_values(
         Ok(())
     })?;
     Ok(checks)
-}
-
-/// A transfer from a bank file: booked, amount, currency, the bank's reference.
-type Transfer = (NaiveDate, i64, String, String);
-
-/// The transfers from bank files applied to the year's orders: (booked, amount, currency,
-/// bank reference) by order.
-fn bank_payments(
-    conn: &mut DbConn,
-    tenant: &Tenant,
-    year: i32,
-) -> Result<HashMap<i64, Vec<Transfer>>, Error> {
-    use crate::db::schema::orders;
-    let rows: Vec<(i64, NaiveDate, i64, String, String)> = payments::table
-        .inner_join(orders::table)
-        .filter(payments::stringer_id.eq(tenant.id().0))
-        .filter(orders::receipt_year.eq(year))
-        .order((payments::order_id, payments::booked_on))
-        .select((
-            payments::order_id,
-            payments::booked_on,
-            payments::amount_minor,
-            payments::currency,
-            payments::bank_reference,
-        ))
-        .load(conn)?;
-    let mut by_order: HashMap<i64, Vec<_>> = HashMap::new();
-    for (order, booked, amount, currency, reference) in rows {
-        by_order.entry(order).or_default().push((booked, amount, currency, reference));
-    }
-    Ok(by_order)
 }
 
 fn closure_row(c: Closure) -> Vec<String> {
