@@ -100,6 +100,48 @@ impl Tag {
     }
 }
 
+impl EntryParts {
+    /// Notes what the element at the end of `path` says, where it belongs: to the entry's
+    /// last transaction, or to the entry.
+    fn note(&mut self, path: &[Tag], value: String) {
+        let within = |tail: &[Tag]| path.ends_with(tail);
+        let in_transaction = path.contains(&Tag::TxDtls);
+        let currency = self.currency.clone();
+        if let (true, Some(tx)) = (in_transaction, self.transactions.last_mut()) {
+            if within(&[Tag::TxDtls, Tag::Amt]) {
+                tx.amount = Some((value, currency.clone()));
+            } else if within(&[Tag::AmtDtls, Tag::TxAmt, Tag::Amt]) {
+                // Where 001.04 files often give the amount only.
+                tx.amount_details = Some((value, currency.clone()));
+            } else if within(&[Tag::AmtDtls, Tag::InstdAmt, Tag::Amt]) {
+                // What the payer instructed: the amount when nothing else says.
+                tx.amount_instructed = Some((value, currency.clone()));
+            } else if within(&[Tag::TxDtls, Tag::CdtDbtInd]) {
+                tx.direction = Some(value);
+            } else if within(&[Tag::Refs, Tag::AcctSvcrRef]) {
+                tx.bank_reference = Some(value);
+            } else if within(&[Tag::CdtrRefInf, Tag::Ref]) || within(&[Tag::CdtrRefInf, Tag::CdtrRef]) {
+                tx.reference = Some(value);
+            }
+        } else if within(&[Tag::Ntry, Tag::Amt]) {
+            self.amount = Some((value, currency.clone()));
+        } else if within(&[Tag::Ntry, Tag::CdtDbtInd]) {
+            self.direction = Some(value);
+        } else if within(&[Tag::Ntry, Tag::Sts]) || within(&[Tag::Ntry, Tag::Sts, Tag::Cd]) {
+            // 001.04 says `<Sts>BOOK</Sts>`, 001.08 `<Sts><Cd>BOOK</Cd></Sts>`.
+            if !value.is_empty() {
+                self.status = Some(value);
+            }
+        } else if within(&[Tag::BookgDt, Tag::Dt]) || within(&[Tag::BookgDt, Tag::DtTm]) {
+            self.booked = Some(value);
+        } else if within(&[Tag::Ntry, Tag::ValDt, Tag::Dt]) || within(&[Tag::Ntry, Tag::ValDt, Tag::DtTm]) {
+            self.valued = Some(value);
+        } else if within(&[Tag::Ntry, Tag::AcctSvcrRef]) {
+            self.bank_reference = Some(value);
+        }
+    }
+}
+
 /// Reads `source` (named `name` in messages), calling `visit` with each transaction as its
 /// entry ends. A file that is no camt.053 or camt.054, that is cut off before its last
 /// closing tag, or an entry that cannot be read, is bad input naming the file (and the
@@ -166,49 +208,15 @@ pub fn read(
                 }),
             },
             Event::End(_) => {
-                let within = |tail: &[Tag]| path.ends_with(tail);
                 let value = std::mem::take(&mut text);
-                let in_transaction = path.contains(&Tag::TxDtls);
                 if document.is_some_and(|depth| path.len() == depth + 1) {
                     document = None;
                 } else if path.last() == Some(&Tag::Ntry) {
                     let booked =
                         entry.finish(entries).map_err(|what| bad(format!("entry {entries}: {what}")))?;
                     booked.into_iter().try_for_each(&mut visit)?;
-                } else if let (true, Some(tx)) = (in_transaction, entry.transactions.last_mut()) {
-                    if within(&[Tag::TxDtls, Tag::Amt]) {
-                        tx.amount = Some((value, entry.currency.clone()));
-                    } else if within(&[Tag::AmtDtls, Tag::TxAmt, Tag::Amt]) {
-                        // Where 001.04 files often give the amount only.
-                        tx.amount_details = Some((value, entry.currency.clone()));
-                    } else if within(&[Tag::AmtDtls, Tag::InstdAmt, Tag::Amt]) {
-                        // What the payer instructed: the amount when nothing else says.
-                        tx.amount_instructed = Some((value, entry.currency.clone()));
-                    } else if within(&[Tag::TxDtls, Tag::CdtDbtInd]) {
-                        tx.direction = Some(value);
-                    } else if within(&[Tag::Refs, Tag::AcctSvcrRef]) {
-                        tx.bank_reference = Some(value);
-                    } else if within(&[Tag::CdtrRefInf, Tag::Ref]) || within(&[Tag::CdtrRefInf, Tag::CdtrRef])
-                    {
-                        tx.reference = Some(value);
-                    }
-                } else if within(&[Tag::Ntry, Tag::Amt]) {
-                    entry.amount = Some((value, entry.currency.clone()));
-                } else if within(&[Tag::Ntry, Tag::CdtDbtInd]) {
-                    entry.direction = Some(value);
-                } else if within(&[Tag::Ntry, Tag::Sts]) || within(&[Tag::Ntry, Tag::Sts, Tag::Cd]) {
-                    // 001.04 says `<Sts>BOOK</Sts>`, 001.08 `<Sts><Cd>BOOK</Cd></Sts>`.
-                    if !value.is_empty() {
-                        entry.status = Some(value);
-                    }
-                } else if within(&[Tag::BookgDt, Tag::Dt]) || within(&[Tag::BookgDt, Tag::DtTm]) {
-                    entry.booked = Some(value);
-                } else if within(&[Tag::Ntry, Tag::ValDt, Tag::Dt])
-                    || within(&[Tag::Ntry, Tag::ValDt, Tag::DtTm])
-                {
-                    entry.valued = Some(value);
-                } else if within(&[Tag::Ntry, Tag::AcctSvcrRef]) {
-                    entry.bank_reference = Some(value);
+                } else {
+                    entry.note(&path, value);
                 }
                 path.pop();
             }

@@ -85,6 +85,32 @@ struct Totals {
     credited: i64,
 }
 
+/// The year's totals per stringer and currency, on stderr.
+fn say_totals(year: i32, totals: &BTreeMap<(String, String), Totals>) {
+    for ((stringer, currency), sums) in totals {
+        let vat: Vec<String> =
+            sums.vat.iter().map(|(rate, vat)| format!(", VAT {} at {rate} %", Price(*vat))).collect();
+        eprintln!(
+            "{stringer} {}, {currency}: {}, total {}, paid {}, unpaid {}{}{}{}",
+            year,
+            output::count(sums.receipts as usize, "receipt"),
+            Price(sums.total),
+            Price(sums.paid),
+            Price(sums.total - sums.paid),
+            match sums.credit_notes {
+                0 => String::new(),
+                n => format!(
+                    ", {} credited {}",
+                    output::count(n as usize, "credit note"),
+                    Price(sums.credited)
+                ),
+            },
+            vat.concat(),
+            if sums.voids > 0 { format!(" ({} void, not counted)", sums.voids) } else { String::new() }
+        );
+    }
+}
+
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     if let (true, Some(dir)) = (opts.auditor, &opts.out_dir) {
@@ -161,28 +187,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         }
         _ => None,
     };
-    for ((stringer, currency), sums) in &totals {
-        let vat: Vec<String> =
-            sums.vat.iter().map(|(rate, vat)| format!(", VAT {} at {rate} %", Price(*vat))).collect();
-        eprintln!(
-            "{stringer} {}, {currency}: {}, total {}, paid {}, unpaid {}{}{}{}",
-            opts.year,
-            output::count(sums.receipts as usize, "receipt"),
-            Price(sums.total),
-            Price(sums.paid),
-            Price(sums.total - sums.paid),
-            match sums.credit_notes {
-                0 => String::new(),
-                n => format!(
-                    ", {} credited {}",
-                    output::count(n as usize, "credit note"),
-                    Price(sums.credited)
-                ),
-            },
-            vat.concat(),
-            if sums.voids > 0 { format!(" ({} void, not counted)", sums.voids) } else { String::new() }
-        );
-    }
+    say_totals(opts.year, &totals);
     if without_rate > 0 {
         eprintln!(
             "warning: {} of a VAT-registered stringer have no VAT rate on record (set the rates in force \

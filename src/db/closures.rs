@@ -470,8 +470,17 @@ pub fn closure_events(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<HashMap
         .collect())
 }
 
-/// The totals of the stringer's events `first..=last`.
-pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryResult<Totals> {
+/// What a closure's events need read to be summed: the events, their orders' frozen sums,
+/// the reminder fees their bank payments included, and their credit notes.
+struct Covered {
+    events: Vec<Summed>,
+    priced: HashMap<i64, Priced>,
+    fees: HashMap<i64, i64>,
+    credits: HashMap<(i32, i64), Refunded>,
+}
+
+/// Reads what the stringer's events `first..=last` cover.
+fn covered(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryResult<Covered> {
     let events: Vec<Summed> = tenant
         .events()
         .filter(receipt_events::seq.between(first, last))
@@ -507,7 +516,7 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         priced.extend(rows.into_iter().map(|row| (row.id, row)));
     }
     // The reminder fees bank payments included: money received besides what was owed.
-    let fees = super::payments::fees(conn, tenant, &wanted)?;
+    let fees = super::applied_payments::fees(conn, tenant, &wanted)?;
     let credits: HashMap<(i32, i64), Refunded> = tenant
         .credit_notes()
         .filter(credit_notes::order_id.eq_any(&wanted))
@@ -526,6 +535,12 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         .into_iter()
         .map(|credit| ((credit.year, credit.seq), credit))
         .collect();
+    Ok(Covered { events, priced, fees, credits })
+}
+
+/// The totals of the stringer's events `first..=last`.
+pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryResult<Totals> {
+    let Covered { events, priced, fees, credits } = covered(conn, tenant, first, last)?;
     let rate = |bp: Option<i32>| bp.map_or("-".to_string(), |bp| bp.to_string());
     let mut totals = Totals::default();
     // The money, summed as `takings` sums it.

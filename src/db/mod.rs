@@ -7,6 +7,7 @@
 //! table locks. Every wait is bounded: for the server, for a lock, for a pooler's queue.
 
 pub mod accounts;
+pub mod applied_payments;
 pub mod audit;
 pub mod chain;
 pub mod closures;

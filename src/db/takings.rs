@@ -4,7 +4,7 @@
 
 use super::listings::{self, Basis};
 use super::receipts::Frozen;
-use super::{credits, payments, DbConn, Tenant};
+use super::{applied_payments, credits, DbConn, Tenant};
 use crate::domain::{day_start, local_date, now_utc, owed_when_paid, DayMoney, Movement, PaymentMethod};
 use crate::error::Error;
 use chrono::NaiveDate;
@@ -78,7 +78,7 @@ fn of(
     })?;
     let ids: Vec<i64> = later.iter().map(|(order, _)| order.id.0).collect();
     let taken_back = credits::taken_back(conn, tenant, &ids)?;
-    let fees = payments::fees(conn, tenant, &ids)?;
+    let fees = applied_payments::fees(conn, tenant, &ids)?;
     for (order, rate) in later {
         let credits = taken_back.get(&order.id.0).map(Vec::as_slice).unwrap_or_default();
         let paid_at = order.paid_at.unwrap_or(bounds.0);

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::signing;
 use chrono::{NaiveDate, NaiveDateTime};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// The first place a stringer's chain does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -39,6 +39,90 @@ pub struct Verified {
     pub broken: Option<Break>,
 }
 
+/// What was read for a page of events to check what they cover: the documents' content
+/// hashes, the reminders they issued, the personal values kept beside them.
+struct Covered {
+    contents: HashMap<Document, String>,
+    reminders: HashMap<i64, Vec<crate::db::reminders::Reminder>>,
+    kept: HashMap<i64, events::Kept>,
+}
+
+impl Covered {
+    fn read(conn: &mut DbConn, tenant: &Tenant, page: &[chain::Row]) -> Result<Covered, Error> {
+        let documents: Vec<Document> = page
+            .iter()
+            .filter(|row| row.document_hash.is_some())
+            .filter_map(|row| Document::of(&row.kind, row.order_id, row.year, row.first_seq))
+            .collect();
+        let reminded: Vec<i64> = page
+            .iter()
+            .filter(|row| row.kind == EventKind::Reminder.as_str())
+            .filter_map(|row| row.order_id)
+            .collect();
+        let ids: Vec<i64> = page.iter().map(|row| row.id).collect();
+        Ok(Covered {
+            contents: document_hash::hashes(conn, tenant.id().0, &documents)?,
+            reminders: reminders::of_orders(conn, tenant, &reminded)?,
+            kept: events::kept_values(conn, &ids)?,
+        })
+    }
+
+    /// Why `row` no longer holds what it covers (a seal, a reminder, a personal value, a
+    /// document's content), if it does not.
+    fn break_at(
+        &self,
+        conn: &mut DbConn,
+        tenant: &Tenant,
+        row: &chain::Row,
+    ) -> Result<Option<String>, Error> {
+        if row.kind == EventKind::Seal.as_str() {
+            let (count, digest) = sealing::seal_digest(conn, tenant.id().0, row.seq.unwrap_or(0))?;
+            if row.old_value.as_deref() != Some(count.to_string().as_str())
+                || row.new_value.as_ref() != Some(&digest)
+            {
+                let what = "the documents it sealed no longer match it (a frozen field of an older document changed)";
+                return Ok(Some(what.into()));
+            }
+        }
+        if row.kind == EventKind::Reminder.as_str() {
+            // A reminder's frozen content is the event's own `new` value.
+            let level = row.old_value.as_deref().and_then(|l| l.parse::<i32>().ok());
+            let issued = row
+                .order_id
+                .and_then(|order| self.reminders.get(&order))
+                .and_then(|all| all.iter().find(|r| Some(r.level.get()) == level));
+            if issued.map(|r| r.journaled()) != row.new_value {
+                let order = row.order_id.unwrap_or_default();
+                let what = format!(
+                    "the reminder it issued (order {order}, level {}) no longer matches it (changed or removed)",
+                    row.old_value.as_deref().unwrap_or("?")
+                );
+                return Ok(Some(what));
+            }
+        }
+        if let Some((salt, old, new)) = self.kept.get(&row.id) {
+            let digest = |value: &Option<String>| value.as_deref().map(|v| personal::digest(salt, v));
+            if digest(old) != row.old_value || digest(new) != row.new_value {
+                let what =
+                    "a personal value kept beside it no longer matches the digest it carries (changed)";
+                return Ok(Some(what.into()));
+            }
+        }
+        if let Some(stored) = &row.document_hash {
+            let document = Document::of(&row.kind, row.order_id, row.year, row.first_seq);
+            if document.and_then(|d| self.contents.get(&d)) != Some(stored) {
+                let what = match document {
+                    Some(Document::Receipt { order }) => format!("the document it issued (order {order}) no longer matches its content hash (a frozen field changed)"),
+                    Some(Document::CreditNote { year, seq }) => format!("the document it issued (credit note C-{year}-{seq:04}) no longer matches its content hash (a frozen field changed)"),
+                    None => "it carries a content hash but issued no document".to_string(),
+                };
+                return Ok(Some(what));
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// Recomputes the tenant's chain from its genesis, event by event in `seq` order, read page
 /// by page: every `seq` 1..N present once, each previous hash the one before's, each hash
 /// its event's, instants never going back, and the head on the last event.
@@ -63,20 +147,7 @@ pub fn verify_chain(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Erro
     loop {
         let page = chain::page(conn, tenant, expected, PAGE)?;
         let full = page.len() as i64 == PAGE;
-        let documents: Vec<Document> = page
-            .iter()
-            .filter(|row| row.document_hash.is_some())
-            .filter_map(|row| Document::of(&row.kind, row.order_id, row.year, row.first_seq))
-            .collect();
-        let contents = document_hash::hashes(conn, tenant.id().0, &documents)?;
-        let reminded: Vec<i64> = page
-            .iter()
-            .filter(|row| row.kind == EventKind::Reminder.as_str())
-            .filter_map(|row| row.order_id)
-            .collect();
-        let reminders = reminders::of_orders(conn, tenant, &reminded)?;
-        let ids: Vec<i64> = page.iter().map(|row| row.id).collect();
-        let kept = events::kept_values(conn, &ids)?;
+        let covered = Covered::read(conn, tenant, &page)?;
         for row in &page {
             let seq = row.seq.unwrap_or(0);
             if seq != expected {
@@ -100,49 +171,8 @@ pub fn verify_chain(conn: &mut DbConn, tenant: &Tenant) -> Result<Verified, Erro
                 let what = format!("its content does not match its hash (a {} event, changed)", row.kind);
                 return Ok(finish(seq - 1, None, Some(broken(seq, what))));
             }
-            if row.kind == EventKind::Seal.as_str() {
-                let (count, digest) = sealing::seal_digest(conn, tenant.id().0, seq)?;
-                if row.old_value.as_deref() != Some(count.to_string().as_str())
-                    || row.new_value.as_ref() != Some(&digest)
-                {
-                    let what = "the documents it sealed no longer match it (a frozen field of an older document changed)";
-                    return Ok(finish(seq - 1, None, Some(broken(seq, what.into()))));
-                }
-            }
-            if row.kind == EventKind::Reminder.as_str() {
-                // A reminder's frozen content is the event's own `new` value.
-                let level = row.old_value.as_deref().and_then(|l| l.parse::<i32>().ok());
-                let issued = row
-                    .order_id
-                    .and_then(|order| reminders.get(&order))
-                    .and_then(|all| all.iter().find(|r| Some(r.level.get()) == level));
-                if issued.map(|r| r.journaled()) != row.new_value {
-                    let order = row.order_id.unwrap_or_default();
-                    let what = format!(
-                        "the reminder it issued (order {order}, level {}) no longer matches it (changed or removed)",
-                        row.old_value.as_deref().unwrap_or("?")
-                    );
-                    return Ok(finish(seq - 1, None, Some(broken(seq, what))));
-                }
-            }
-            if let Some((salt, old, new)) = kept.get(&row.id) {
-                let digest = |value: &Option<String>| value.as_deref().map(|v| personal::digest(salt, v));
-                if digest(old) != row.old_value || digest(new) != row.new_value {
-                    let what =
-                        "a personal value kept beside it no longer matches the digest it carries (changed)";
-                    return Ok(finish(seq - 1, None, Some(broken(seq, what.into()))));
-                }
-            }
-            if let Some(stored) = &row.document_hash {
-                let document = Document::of(&row.kind, row.order_id, row.year, row.first_seq);
-                if document.and_then(|d| contents.get(&d)) != Some(stored) {
-                    let what = match document {
-                        Some(Document::Receipt { order }) => format!("the document it issued (order {order}) no longer matches its content hash (a frozen field changed)"),
-                        Some(Document::CreditNote { year, seq }) => format!("the document it issued (credit note C-{year}-{seq:04}) no longer matches its content hash (a frozen field changed)"),
-                        None => "it carries a content hash but issued no document".to_string(),
-                    };
-                    return Ok(finish(seq - 1, None, Some(broken(seq, what))));
-                }
+            if let Some(what) = covered.break_at(conn, tenant, row)? {
+                return Ok(finish(seq - 1, None, Some(broken(seq, what))));
             }
             prev = hash;
             last_at = row.created_at;
@@ -206,6 +236,52 @@ pub fn verify_journal(
     Ok((chain, closures))
 }
 
+/// The stringer's keys as the journal recorded them: each with the event that recorded it,
+/// and from which event on the key given (if any) is trusted.
+struct Keys {
+    trusted_from: Option<i64>,
+    key_at: Vec<(i64, String)>,
+}
+
+/// The stringer's keys, each rotation signed by the key before, and the key given among
+/// them; their fingerprints noted in `found`. A break when they are not.
+fn keys(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    given_key: Option<&str>,
+    found: &mut ClosuresVerified,
+) -> Result<Result<Keys, ClosureBreak>, Error> {
+    let mut trusted_from: Option<i64> = None;
+    let mut key_at: Vec<(i64, String)> = Vec::new();
+    for closures::KeyEvent { seq, old, new, rotation } in closures::key_events(conn, tenant)? {
+        let Some(new) = new else { continue };
+        if let Some((_, before)) = key_at.last() {
+            let signed = rotation.as_deref().is_some_and(|sig| {
+                signing::verifies(before, closures::rotation_message(tenant, &new).as_bytes(), sig)
+            });
+            if old.as_deref() != Some(before.as_str()) || !signed {
+                let what =
+                    format!("the key recorded at event {seq} was not handed over by the key before it");
+                return Ok(Err(ClosureBreak { closure: 0, what }));
+            }
+        }
+        if given_key == Some(new.as_str()) {
+            trusted_from = Some(seq);
+        }
+        found.keys.push(signing::fingerprint(&new));
+        key_at.push((seq, new));
+    }
+    if let (Some(given), None) = (given_key, trusted_from) {
+        let what = format!(
+            "the public key given (fingerprint {}) was never recorded for {}: its keys were replaced",
+            signing::fingerprint(given),
+            tenant.handle()
+        );
+        return Ok(Err(ClosureBreak { closure: 0, what }));
+    }
+    Ok(Ok(Keys { trusted_from, key_at }))
+}
+
 /// Recomputes the stringer's closures (after its chain was verified): numbered 1..N, each
 /// after the one before and covering the events after it, its digest its content's, signed
 /// by the key recorded when it was made (and, with `given_key`, by that key or one it handed
@@ -218,41 +294,13 @@ pub fn verify_closures(
     anchors: &[String],
 ) -> Result<ClosuresVerified, Error> {
     let mut found = ClosuresVerified::default();
-    let keys = closures::key_events(conn, tenant)?;
-    // Each key from the event that recorded it on; rotations signed by the key before.
-    let mut trusted_from: Option<i64> = None;
-    let mut key_at: Vec<(i64, String)> = Vec::new();
-    for closures::KeyEvent { seq, old, new, rotation } in &keys {
-        let Some(new) = new else { continue };
-        if let Some((_, before)) = key_at.last() {
-            let signed = rotation.as_deref().is_some_and(|sig| {
-                signing::verifies(before, closures::rotation_message(tenant, new).as_bytes(), sig)
-            });
-            if old.as_deref() != Some(before.as_str()) || !signed {
-                found.broken = Some(ClosureBreak {
-                    closure: 0,
-                    what: format!("the key recorded at event {seq} was not handed over by the key before it"),
-                });
-                return Ok(found);
-            }
+    let Keys { trusted_from, key_at } = match keys(conn, tenant, given_key, &mut found)? {
+        Ok(keys) => keys,
+        Err(broken) => {
+            found.broken = Some(broken);
+            return Ok(found);
         }
-        if given_key == Some(new.as_str()) {
-            trusted_from = Some(*seq);
-        }
-        found.keys.push(signing::fingerprint(new));
-        key_at.push((*seq, new.clone()));
-    }
-    if let (Some(given), None) = (given_key, trusted_from) {
-        found.broken = Some(ClosureBreak {
-            closure: 0,
-            what: format!(
-                "the public key given (fingerprint {}) was never recorded for {}: its keys were replaced",
-                signing::fingerprint(given),
-                tenant.handle()
-            ),
-        });
-        return Ok(found);
-    }
+    };
     let closures = closures::all(conn, tenant)?;
     let closure_events = closures::closure_events(conn, tenant)?;
     let declared = closures::declared_lost(conn, tenant)?;

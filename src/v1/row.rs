@@ -73,50 +73,12 @@ impl<'a> V1Row<'a> {
         let notes = text(columns.notes, "notes");
         let email = text(columns.email, "email").map(str::trim);
 
+        let v1_id = noted(problems, line, "v1_id", v1_id_of(v1_id));
+        let kind = noted(problems, line, "kind", kind_of(kind));
+        let stringer = noted(problems, line, "stringer", stringer_of(stringer.or(default_stringer)));
+        let price_minor = price.and_then(|p| noted(problems, line, "price", p.parse::<Price>().map(|p| p.0)));
         let mut fail =
             |column: &'static str, message: String| problems.push(Problem::field(line, column, message));
-        let v1_id = match v1_id.map(|v| (v, v.trim().parse::<i64>())) {
-            Some((_, Ok(id))) if id > 0 => Some(id),
-            Some((v, _)) => {
-                fail("v1_id", format!("\"{v}\" is not a V1 id (a positive integer)"));
-                None
-            }
-            None => {
-                fail("v1_id", "is empty (every row needs its V1 id)".into());
-                None
-            }
-        };
-        let kind = match kind.map(|k| (k, k.parse::<OrderKind>())) {
-            Some((_, Ok(kind))) => Some(kind),
-            Some((_, Err(e))) => {
-                fail("kind", e);
-                None
-            }
-            None => {
-                fail("kind", "is empty (expected client or self)".into());
-                None
-            }
-        };
-        let stringer = match stringer.or(default_stringer) {
-            Some(handle) => match validate_handle(handle) {
-                Ok(_) => Some(handle),
-                Err(e) => {
-                    fail("stringer", e);
-                    None
-                }
-            },
-            None => {
-                fail("stringer", "is empty and no --stringer was given".into());
-                None
-            }
-        };
-        let price_minor = price.and_then(|p| match p.parse::<Price>() {
-            Ok(price) => Some(price.0),
-            Err(e) => {
-                fail("price", e);
-                None
-            }
-        });
         if let Some(Err(e)) = email.map(check_email) {
             fail("email", e);
         }
@@ -181,4 +143,36 @@ impl<'a> V1Row<'a> {
             paid_at: resolve(self.paid_at, "paid_at")?,
         })
     }
+}
+
+/// What a check said of a column: its value, or the problem noted.
+fn noted<T>(
+    problems: &mut Problems,
+    line: u64,
+    column: &'static str,
+    checked: Result<T, String>,
+) -> Option<T> {
+    checked.map_err(|problem| problems.push(Problem::field(line, column, problem))).ok()
+}
+
+/// The V1 id of a row: a positive integer.
+fn v1_id_of(value: Option<&str>) -> Result<i64, String> {
+    let value = value.ok_or("is empty (every row needs its V1 id)")?;
+    value
+        .trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or(format!("\"{value}\" is not a V1 id (a positive integer)"))
+}
+
+/// The kind of a row: client or self.
+fn kind_of(value: Option<&str>) -> Result<OrderKind, String> {
+    value.ok_or("is empty (expected client or self)")?.parse()
+}
+
+/// The stringer of a row, or the one the import names.
+fn stringer_of(value: Option<&str>) -> Result<&str, String> {
+    let handle = value.ok_or("is empty and no --stringer was given")?;
+    validate_handle(handle).map(|_| handle)
 }

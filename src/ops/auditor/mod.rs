@@ -282,94 +282,24 @@ fn gather(
         return Err(Error::Internal { what: "the auditor's export", detail: "a table is missing".into() });
     };
     let zone = tenant.zone();
-    let day = |at: NaiveDateTime| dotted(local_date(at, zone));
-    let money = |minor: i64| Price(minor).to_string();
     let (from, until) = (year_start(year, zone), year_start(year + 1, zone));
-    let frozen = Frozen::load(conn, Some(tenant))?;
-    let items = items::of_year(conn, tenant, year)?;
-    let checks = check_values(conn, tenant, from, until)?;
-    let bank = crate::db::payments::transfers_of_year(conn, tenant, year)?;
+    let known = Known {
+        frozen: Frozen::load(conn, Some(tenant))?,
+        items: items::of_year(conn, tenant, year)?,
+        checks: check_values(conn, tenant, from, until)?,
+        bank: crate::db::applied_payments::transfers_of_year(conn, tenant, year)?,
+    };
     let filter = Filter { year: Some(year), ..Filter::default() };
     let mut originals: HashMap<i64, Order> = HashMap::new();
     listings::for_each(conn, Some(tenant), &filter, None, |conn, listed| {
         let order = listed.order;
-        let Some(number) = order.number else { return Ok(()) };
-        let number = number.to_string();
-        // A receipt numbered before rates were kept has no VAT columns, as in `export`.
-        let rate = frozen.vat_rate(&order, tenant).unwrap_or(None);
-        let total = order.total().map_or(0, |p| p.0);
-        let void = order.voided_at.is_some();
-        let vat_of = |rate: Option<VatRate>| rate.map_or(0, |r| r.included_in(total));
-        documents.push(&[
-            number.clone(),
-            "receipt".into(),
-            if void { "void" } else { "issued" }.into(),
-            order.strung_at.map(day).unwrap_or_default(),
-            order.strung_at.map(|at| format_iso_local(at, zone)).unwrap_or_default(),
-            order.id.0.to_string(),
-            order.customer.clone().unwrap_or_default(),
-            work(&order),
-            money(total),
-            rate.map(|r| r.to_string()).unwrap_or_default(),
-            money(vat_of(rate)),
-            money(total - vat_of(rate)),
-            order.currency.to_string(),
-            order.paid_at.map(day).unwrap_or_default(),
-            order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
-            String::new(),
-            order.void_reason.clone().unwrap_or_default(),
-            checks.get(&("mint", order.id.0)).cloned().unwrap_or_default(),
-        ])?;
-        let stringing = Some(work(&order)).filter(|w| !w.is_empty()).unwrap_or_else(|| "stringing".into());
-        lines.push(&[number.clone(), "1".into(), stringing, money(order.price.map_or(0, |p| p.0))])?;
-        for (item, position) in items.get(&order.id.0).into_iter().flatten().zip(2..) {
-            lines.push(&[number.clone(), position.to_string(), item.text.clone(), money(item.price.0)])?;
-        }
-        if let (Some(rate), false) = (rate, void) {
-            vat.push(&[
-                number.clone(),
-                rate.to_string(),
-                money(total),
-                money(vat_of(Some(rate))),
-                money(total - vat_of(Some(rate))),
-            ])?;
-        }
-        if let (Some(paid_at), false) = (order.paid_at, void) {
-            match bank.get(&order.id.0) {
-                Some(transfers) => {
-                    for (booked, amount, currency, reference) in transfers {
-                        let method = "transfer".to_string();
-                        payments.push(&[
-                            number.clone(),
-                            dotted(*booked),
-                            method,
-                            money(*amount),
-                            currency.clone(),
-                            reference.clone(),
-                        ])?;
-                    }
-                }
-                None => {
-                    // What was owed when it was paid, as every sum of a day's money counts it.
-                    let taken_back = match order.credited.0 {
-                        0 => Vec::new(),
-                        _ => credits::taken_back(conn, tenant, &[order.id.0])?
-                            .remove(&order.id.0)
-                            .unwrap_or_default(),
-                    };
-                    let owed = owed_when_paid(total, &taken_back, paid_at);
-                    let paid = Movement::payment(order.payment_method, rate, owed, 0);
-                    payments.push(&[
-                        number.clone(),
-                        day(paid_at),
-                        order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
-                        money(paid.amount),
-                        order.currency.to_string(),
-                        String::new(),
-                    ])?
-                }
-            }
-        }
+        receipt_rows(
+            conn,
+            tenant,
+            &order,
+            &known,
+            [&mut *documents, &mut *lines, &mut *vat, &mut *payments],
+        )?;
         // Kept for its credit notes' rows, when it has any.
         if order.credited.0 > 0 {
             originals.insert(order.id.0, order);
@@ -382,11 +312,125 @@ fn gather(
             tenant,
             &note,
             &mut originals,
-            &checks,
+            &known.checks,
             [&mut *documents, &mut *lines, &mut *vat, &mut *payments],
         )?;
     }
-    for reminder in crate::db::reminders::in_period(conn, tenant, (from, until))? {
+    reminder_rows(conn, tenant, (from, until), reminders)?;
+    journal_rows(conn, tenant, (from, until), journal)?;
+    for closure in closures::all(conn, tenant)? {
+        if closure.day >= first_day(year) && closure.day < first_day(year + 1) {
+            closures.push(&closure_row(closure))?;
+        }
+    }
+    let (report, broken) = verify_report(conn, tenant)?;
+    Ok((report, broken))
+}
+
+/// What the year's rows are made from besides the orders: what the documents froze, the
+/// items, the check values, the bank transfers.
+struct Known {
+    frozen: Frozen,
+    items: HashMap<i64, Vec<crate::domain::Item>>,
+    checks: HashMap<(&'static str, i64), String>,
+    bank: HashMap<i64, Vec<crate::db::applied_payments::Transfer>>,
+}
+
+/// A receipt's rows: the document, its lines, its VAT, and the money received for it.
+fn receipt_rows(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: &Order,
+    known: &Known,
+    [documents, lines, vat, payments]: [&mut Csv; 4],
+) -> Result<(), Error> {
+    let Some(number) = order.number else { return Ok(()) };
+    let number = number.to_string();
+    let zone = tenant.zone();
+    let day = |at: NaiveDateTime| dotted(local_date(at, zone));
+    let money = |minor: i64| Price(minor).to_string();
+    // A receipt numbered before rates were kept has no VAT columns, as in `export`.
+    let rate = known.frozen.vat_rate(order, tenant).unwrap_or(None);
+    let total = order.total().map_or(0, |p| p.0);
+    let void = order.voided_at.is_some();
+    let vat_of = |rate: Option<VatRate>| rate.map_or(0, |r| r.included_in(total));
+    documents.push(&[
+        number.clone(),
+        "receipt".into(),
+        if void { "void" } else { "issued" }.into(),
+        order.strung_at.map(day).unwrap_or_default(),
+        order.strung_at.map(|at| format_iso_local(at, zone)).unwrap_or_default(),
+        order.id.0.to_string(),
+        order.customer.clone().unwrap_or_default(),
+        work(order),
+        money(total),
+        rate.map(|r| r.to_string()).unwrap_or_default(),
+        money(vat_of(rate)),
+        money(total - vat_of(rate)),
+        order.currency.to_string(),
+        order.paid_at.map(day).unwrap_or_default(),
+        order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
+        String::new(),
+        order.void_reason.clone().unwrap_or_default(),
+        known.checks.get(&("mint", order.id.0)).cloned().unwrap_or_default(),
+    ])?;
+    let stringing = Some(work(order)).filter(|w| !w.is_empty()).unwrap_or_else(|| "stringing".into());
+    lines.push(&[number.clone(), "1".into(), stringing, money(order.price.map_or(0, |p| p.0))])?;
+    for (item, position) in known.items.get(&order.id.0).into_iter().flatten().zip(2..) {
+        lines.push(&[number.clone(), position.to_string(), item.text.clone(), money(item.price.0)])?;
+    }
+    if let (Some(rate), false) = (rate, void) {
+        let included = vat_of(Some(rate));
+        vat.push(&[
+            number.clone(),
+            rate.to_string(),
+            money(total),
+            money(included),
+            money(total - included),
+        ])?;
+    }
+    let (Some(paid_at), false) = (order.paid_at, void) else { return Ok(()) };
+    if let Some(transfers) = known.bank.get(&order.id.0) {
+        for (booked, amount, currency, reference) in transfers {
+            let method = "transfer".to_string();
+            payments.push(&[
+                number.clone(),
+                dotted(*booked),
+                method,
+                money(*amount),
+                currency.clone(),
+                reference.clone(),
+            ])?;
+        }
+        return Ok(());
+    }
+    // What was owed when it was paid, as every sum of a day's money counts it.
+    let taken_back = match order.credited.0 {
+        0 => Vec::new(),
+        _ => credits::taken_back(conn, tenant, &[order.id.0])?.remove(&order.id.0).unwrap_or_default(),
+    };
+    let paid = Movement::payment(order.payment_method, rate, owed_when_paid(total, &taken_back, paid_at), 0);
+    payments.push(&[
+        number,
+        day(paid_at),
+        order.payment_method.map(|m| m.to_string()).unwrap_or_default(),
+        money(paid.amount),
+        order.currency.to_string(),
+        String::new(),
+    ])
+}
+
+/// The reminders issued in the period, each with its invoice and check value.
+fn reminder_rows(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    period: (NaiveDateTime, NaiveDateTime),
+    reminders: &mut Csv,
+) -> Result<(), Error> {
+    let zone = tenant.zone();
+    let day = |at: NaiveDateTime| dotted(local_date(at, zone));
+    let money = |minor: i64| Price(minor).to_string();
+    for reminder in crate::db::reminders::in_period(conn, tenant, period)? {
         let invoice = originals_number(conn, tenant, reminder.order)?;
         let check = crate::db::reminders::issuing_hash(conn, tenant, reminder.order, reminder.level)?;
         let delivered = match (reminder.sent_at, reminder.printed_at) {
@@ -409,7 +453,17 @@ fn gather(
             check.unwrap_or_default(),
         ])?;
     }
-    chain::for_each_between(conn, tenant, (from, until), |e| {
+    Ok(())
+}
+
+/// The journal's events of the period, each with its chain columns.
+fn journal_rows(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    period: (NaiveDateTime, NaiveDateTime),
+    journal: &mut Csv,
+) -> Result<(), Error> {
+    chain::for_each_between(conn, tenant, period, |e| {
         let number = |n: Option<i64>| n.map(|n| n.to_string()).unwrap_or_default();
         let text = |t: Option<String>| t.unwrap_or_default();
         journal.push(&[
@@ -430,14 +484,7 @@ fn gather(
             text(e.prev_hash),
             text(e.hash),
         ])
-    })?;
-    for closure in closures::all(conn, tenant)? {
-        if closure.day >= first_day(year) && closure.day < first_day(year + 1) {
-            closures.push(&closure_row(closure))?;
-        }
-    }
-    let (report, broken) = verify_report(conn, tenant)?;
-    Ok((report, broken))
+    })
 }
 
 /// The receipt number of one of the tenant's orders (a reminded invoice's).

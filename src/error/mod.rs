@@ -7,6 +7,10 @@ use std::fmt;
 use std::process::ExitCode;
 
 /// Exit codes of the command-line contract.
+mod reasons;
+mod sentences;
+use sentences::*;
+
 pub mod exit {
     pub const FAILURE: u8 = 1;
     pub const USAGE: u8 = 2;
@@ -425,73 +429,6 @@ pub enum Wanted {
     Send,
 }
 
-fn unnumbered(order: OrderId, wanted: Wanted) -> String {
-    match wanted {
-        Wanted::Void => format!(
-            "order {order} has no receipt number, so there is nothing to void \
-             (an order without a number can be deleted: `receipts order delete {order}`)"
-        ),
-        Wanted::Restring => format!(
-            "order {order} was never strung, so there is nothing to restring: mint it when it is \
-             strung (`receipts mint --order {order}`), or edit it"
-        ),
-        Wanted::Send => format!(
-            "order {order} has no receipt number yet, so there is no document to send: mint it when it \
-             is strung (`receipts mint --order {order}`)"
-        ),
-        Wanted::Receipt => format!(
-            "order {order} has no receipt number yet, so it has no receipt: mint it when it is \
-             strung (`receipts mint --order {order}`)"
-        ),
-    }
-}
-
-fn held_numbers(numbers: &str, stringer: &str, held: &[(ReceiptNumber, OrderId)], more: bool) -> String {
-    if let [(number, order)] = held {
-        return format!(
-            "{number} of stringer {stringer} belongs to order {order}, so it is not lost: \
-             void that order with `receipts void --order {order} --reason ...`"
-        );
-    }
-    let shown: Vec<String> = held.iter().map(|(number, order)| format!("{number} (order {order})")).collect();
-    format!(
-        "{numbers} of stringer {stringer} includes numbers that orders hold, so they are not lost: {}{}; \
-         void only the numbers no order holds (`receipts audit` lists them as gaps)",
-        shown.join(", "),
-        if more { ", ..." } else { "" }
-    )
-}
-
-fn zone_moves(stringer: &str, from: &str, to: &str, moved: &[String], count: i64) -> String {
-    let more = count - moved.len() as i64;
-    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-    format!(
-        "changing the time zone of {stringer} from {from} to {to} would move {} into another year: {}{more}; \
-         receipts keep their numbers, so the zone stays {from}",
-        issued_receipts(count as usize),
-        moved.join(", ")
-    )
-}
-
-fn rate_moves(stringer: &str, shown: &[String], count: usize) -> String {
-    let more = if count > shown.len() { format!(" and {} more", count - shown.len()) } else { String::new() };
-    format!(
-        "this VAT rate would change the rate that {} of {stringer} show: {}{more}; a rate applies to receipts \
-         from its date on, and issued receipts keep theirs (choose a later --vat-from)",
-        issued_receipts(count),
-        shown.join(", ")
-    )
-}
-
-/// "1 issued receipt", "11 issued receipts".
-fn issued_receipts(count: usize) -> String {
-    if count == 1 {
-        "1 issued receipt".into()
-    } else {
-        format!("{count} issued receipts")
-    }
-}
-
 /// Why trying again may work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Busy {
@@ -689,100 +626,6 @@ pub fn exit_number_of(error: &anyhow::Error) -> u8 {
 /// The first line of a client library's message, trimmed: errors are one line.
 pub fn first_line(text: &str) -> String {
     text.lines().map(str::trim).find(|line| !line.is_empty()).unwrap_or_default().to_string()
-}
-
-/// Why no reminder goes, as the command line says it: with the commands that help.
-impl std::fmt::Display for NoReminder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        use NoReminder::*;
-        match self {
-            NotNumbered => write!(f, "it has no receipt number, so no invoice was issued"),
-            Void { number, reason } => write!(f, "{number} is void ({reason})"),
-            OwnRacket { number } => write!(f, "{number} is the stringer's own racket, which asks for no money"),
-            Paid { number, on } => write!(f, "{number} is paid (on {on})"),
-            CreditedInFull { number, by } => {
-                write!(f, "{number} is credited in full (by {}), so nothing is owed", by.join(", "))
-            }
-            AsksNothing { number } => write!(f, "{number} asks for no money"),
-            FromV1 { number } => {
-                write!(f, "{number} was brought in by migrate-v1, and the old system's invoices are chased by hand")
-            }
-            BankPaymentWaits { number, amount, booked_on } => write!(
-                f,
-                "a bank transaction of {amount} booked on {booked_on} names invoice {number} and waits in \
-                 `receipts payments list --open`: settle it first"
-            ),
-            BeforeRemindFrom { number, from } => write!(
-                f,
-                "invoice {number} was numbered before the stringer's --remind-from {from}, and is chased by hand"
-            ),
-            NotDelivered { number, order } => write!(
-                f,
-                "the customer has not got invoice {number}: the racket waits for pickup and the invoice was never \
-                 sent (send it: `receipts send {order}`)"
-            ),
-            FinalReached { number, on } => write!(
-                f,
-                "invoice {number} had its final reminder on {on}: there is no fourth (collection is by hand)"
-            ),
-            NotOverdue { number, last: None, until } => {
-                write!(f, "invoice {number} is due on {until}: not overdue yet")
-            }
-            NotOverdue { number, last: Some(level), until } => {
-                write!(f, "reminder {level} of invoice {number} gives until {until}: not overdue yet")
-            }
-            NotDueYet { number, level, on } => write!(f, "reminder {level} of invoice {number} is due on {on}"),
-            IssuedMeanwhile { number, level } => {
-                write!(f, "reminder {level} of invoice {number} was issued meanwhile")
-            }
-            NoSuchLevel { level } => write!(f, "it has no reminder {level}"),
-            NoneToSendAgain { number } => write!(f, "invoice {number} has no reminder yet to send again"),
-            NoAddress { order } => write!(
-                f,
-                "its customer has no e-mail address: pass --out-dir DIR to write the reminder for the post, or \
-                 set the address (`receipts order edit {order} --email ...`)"
-            ),
-        }
-    }
-}
-
-impl std::fmt::Display for LastReminder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let how = match (self.sent, &self.to) {
-            (true, Some(to)) => format!("sent to {to}"),
-            (true, None) => "sent".to_string(),
-            (false, _) => "written for the post".to_string(),
-        };
-        write!(f, "reminder {} was {how} on {}", self.level, self.on)
-    }
-}
-
-/// Why no credit note can be issued, as the command line says it.
-impl std::fmt::Display for NoCredit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NoCredit::NotNumbered => {
-                write!(
-                    f,
-                    "it has no receipt number, so no document was issued to take back (edit or delete it)"
-                )
-            }
-            NoCredit::Void { number, reason } => {
-                write!(f, "{number} is void ({reason}): a void number's document never left the shop")
-            }
-            NoCredit::OwnRacket { number } => {
-                write!(f, "{number} is the stringer's own racket, whose document asks for no money")
-            }
-            NoCredit::AsksNothing { number } => {
-                write!(f, "{number} asks for no money, so there is nothing to credit")
-            }
-            NoCredit::CreditedInFull { number, by } => write!(
-                f,
-                "{number} is credited in full already (by {}): nothing is left to credit",
-                by.join(", ")
-            ),
-        }
-    }
 }
 
 #[cfg(test)]
