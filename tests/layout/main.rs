@@ -2,6 +2,7 @@
 //! imports it back, however long the way round (a strongly connected set of files), and the
 //! top modules (`cli`, `web`, `ops`, `db`, `domain`, ...) form no circle either. Every
 //! `crate::` and `super::` path of `src/` is resolved to the file that defines its module.
+//! And every file is a room of its own size (at most 700 lines) that says what it owns.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -223,4 +224,24 @@ fn a_circle_is_found_where_there_is_one() {
     let edges = references(&files);
     assert!(!edges.contains_key("d.rs"), "a comment imports nothing");
     assert_eq!(circles(&edges), [vec!["a.rs".to_string(), "b.rs".into(), "c.rs".into()]]);
+}
+
+#[test]
+fn no_source_file_is_over_700_lines() {
+    let long: Vec<(String, usize)> = source_files()
+        .into_iter()
+        .map(|(file, source)| (file, source.lines().count()))
+        .filter(|(_, lines)| *lines > 700)
+        .collect();
+    assert!(long.is_empty(), "a room of its own for each: {long:?}");
+}
+
+#[test]
+fn every_module_says_what_it_owns() {
+    let silent: Vec<String> = source_files()
+        .into_iter()
+        .filter(|(_, source)| !source.starts_with("//!"))
+        .map(|(file, _)| file)
+        .collect();
+    assert!(silent.is_empty(), "without a //! line: {silent:?}");
 }
