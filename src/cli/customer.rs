@@ -323,7 +323,8 @@ struct HistoryRow {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let tenant = opts.stringer.whose().of_customer(&mut db, opts.customer)?;
-    let (customer, rackets, history) = register::customer(&mut db, &tenant, opts.customer)?;
+    let register::CustomerSeen { customer, rackets, history } =
+        register::customer(&mut db, &tenant, opts.customer)?;
     let zone = tenant.zone();
     let view = View {
         id: customer.id.0,
@@ -334,7 +335,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         address: customer.address_lines(),
         notes: customer.notes.clone(),
         forgotten: customer.forgotten_at.is_some(),
-        rackets: rackets.iter().map(RacketRow::from).collect(),
+        rackets: rackets.iter().map(|(racket, _)| RacketRow::from(racket)).collect(),
         history: history
             .iter()
             .map(|order| HistoryRow {

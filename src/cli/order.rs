@@ -404,7 +404,7 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
-    let (order, billing, items) = ops::orders::show(&mut db, &tenant, order)?;
+    let ops::views::OrderSeen { order, billing, items, .. } = ops::orders::show(&mut db, &tenant, order)?;
     let mut view = OrderView::new(order, &tenant, billing);
     view.items = Some(
         items

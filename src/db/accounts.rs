@@ -5,7 +5,8 @@
 
 use super::schema::{accounts, login_failures, sessions, stringers};
 use super::{DbConn, Tenant};
-use crate::domain::{now_utc, Language};
+use crate::domain::journal::hex;
+use crate::domain::{now_utc, random_token, Language};
 use crate::error::Error;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -208,18 +209,6 @@ pub enum Login {
     Refused,
     /// Too many failures of this username lately.
     Throttled,
-}
-
-/// 32 random bytes from the operating system, as 64 hex digits.
-pub fn random_token() -> Result<String, Error> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| Error::Internal { what: "drawing a random token", detail: e.to_string() })?;
-    Ok(hex(&bytes))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn token_hash(token: &str) -> String {

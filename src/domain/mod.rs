@@ -16,6 +16,7 @@ mod reminder;
 mod tension;
 mod text;
 mod time;
+mod token;
 mod vat;
 
 pub use business::{till_law, Business, TillLaw};
@@ -35,6 +36,7 @@ pub use time::{
     format_local, format_utc, local_date, local_noon, local_year, now_utc, parse_day, parse_timezone,
     year_start, Dated, Timestamp, YEARS,
 };
+pub use token::random_token;
 pub use vat::{address_limit_passed, VatRate};
 
 use serde::Serialize;

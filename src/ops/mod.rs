@@ -24,6 +24,7 @@ pub mod sessions;
 pub mod stringers;
 pub mod strings;
 pub mod takings;
+pub mod views;
 pub mod void;
 
 use crate::db::{Db, Tenant};

@@ -3,13 +3,11 @@
 //! transaction).
 
 use crate::db::intake::{self, Details, Intake, Taken};
-use crate::db::items;
 use crate::db::listings::{self, Filter, Listed};
 use crate::db::order_edit::{self, Edit};
 use crate::db::orders::{self, Order, Pickup};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Db, Tenant};
-use crate::domain::Item;
 use crate::domain::{OrderId, OrderKind};
 use crate::error::Error;
 use chrono::NaiveDateTime;
@@ -48,16 +46,8 @@ pub fn list(
 }
 
 /// One order with what its document bills and its items.
-pub fn show(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<(Order, Billing, Vec<Item>), Error> {
-    db.read(|conn| {
-        let order = orders::find(conn, tenant, order)?;
-        let billing = Frozen::load(conn, Some(tenant))?
-            .billing(&order, tenant)
-            .with_credit_notes(conn, tenant, &order, true)?
-            .with_reminders(conn, tenant, &order, true)?;
-        let items = items::of(conn, order.id)?;
-        Ok((order, billing, items))
-    })
+pub fn show(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<super::views::OrderSeen, Error> {
+    db.read(|conn| super::views::order(conn, tenant, order))
 }
 
 /// Edits an order: None when nothing changed; else the order, and the small-amount limit

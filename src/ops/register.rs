@@ -37,18 +37,11 @@ pub fn search_customers(
     })
 }
 
-/// A customer with their rackets and their orders, newest first.
-pub fn customer(
-    db: &mut Db,
-    tenant: &Tenant,
-    customer: CustomerId,
-) -> Result<(Customer, Vec<Racket>, Vec<Order>), Error> {
-    db.read(|conn| {
-        let found = customers::find(conn, tenant, customer)?;
-        let rackets = rackets::of_customer(conn, tenant, found.id)?;
-        let history = customers::history(conn, tenant, found.id)?;
-        Ok((found, rackets, history))
-    })
+pub use super::views::CustomerSeen;
+
+/// A customer, their rackets with their last jobs, and their orders, newest first.
+pub fn customer(db: &mut Db, tenant: &Tenant, customer: CustomerId) -> Result<CustomerSeen, Error> {
+    db.read(|conn| super::views::customer(conn, tenant, customer))
 }
 
 pub fn merge_customers(

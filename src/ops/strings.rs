@@ -26,5 +26,5 @@ pub fn add_reel(
 }
 
 pub fn list(db: &mut Db, tenant: &Tenant) -> Result<Vec<Stocked>, Error> {
-    db.read(|conn| stock::list(conn, tenant))
+    db.read(|conn| super::views::strings(conn, tenant))
 }

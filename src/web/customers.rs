@@ -5,9 +5,9 @@ use super::pages::{string_and_tension, Id};
 use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
-use crate::db::customers::{self, Page, Start};
-use crate::db::rackets;
+use crate::db::customers::{Page, Start};
 use crate::domain::{format_local, CustomerId};
+use crate::ops::views;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -48,7 +48,7 @@ pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Qu
     let text = q.clone();
     let found = visit.read(&counter, move |conn, session| {
         let text = Some(text.as_str()).filter(|t| !t.is_empty());
-        customers::search(conn, &session.tenant, text, Some(Page { start, limit: PAGE + 1 }))
+        views::customers(conn, &session.tenant, text, Some(Page { start, limit: PAGE + 1 }))
     });
     let (staff, mut found) = match found.await {
         Ok(found) => found,
@@ -105,18 +105,9 @@ struct CustomerPage {
 /// `GET /customers/{id}`: the customer, their rackets with their last job ("the same as
 /// last time" one click away), their orders newest first.
 pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Response {
-    let found = visit.read(&counter, move |conn, session| {
-        let tenant = &session.tenant;
-        let customer = customers::find(conn, tenant, CustomerId(id))?;
-        let mut lines = Vec::new();
-        for racket in rackets::of_customer(conn, tenant, customer.id)? {
-            let last = rackets::last_job(conn, tenant, racket.id)?;
-            lines.push((racket, last));
-        }
-        let history = customers::history(conn, tenant, customer.id)?;
-        Ok((customer, lines, history))
-    });
-    let (staff, (customer, lines, history)) = match found.await {
+    let found =
+        visit.read(&counter, move |conn, session| views::customer(conn, &session.tenant, CustomerId(id)));
+    let (staff, views::CustomerSeen { customer, rackets: lines, history }) = match found.await {
         Ok(found) => found,
         Err(response) => return response,
     };

@@ -5,9 +5,9 @@ use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::takings::Days;
-use crate::db::{stock, takings};
 use crate::domain::{local_date, now_utc, parse_day, MoneyLine, Price};
 use crate::error::Error;
+use crate::ops::views;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -48,7 +48,7 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
             Ok(date) => date.unwrap_or_else(|| local_date(now_utc(), tenant.zone())),
             Err(problem) => return Err(Error::Invalid { field: "date", problem }),
         };
-        let counted = takings::count(conn, Some(tenant), Days::On(date))?.pop();
+        let counted = views::takings(conn, Some(tenant), Days::On(date))?.pop();
         Ok((date, counted.map(|counted| counted.money).unwrap_or_default()))
     });
     let (staff, (date, money)) = match counted.await {
@@ -110,7 +110,7 @@ struct StringsPage {
 /// `GET /strings`: each stocked string, what is left, the low ones marked.
 pub async fn strings(State(counter): State<Shared>, visit: Visit) -> Response {
     let (staff, stocked) =
-        match visit.read(&counter, |conn, session| stock::list(conn, &session.tenant)).await {
+        match visit.read(&counter, |conn, session| views::strings(conn, &session.tenant)).await {
             Ok(found) => found,
             Err(response) => return response,
         };

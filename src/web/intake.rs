@@ -8,10 +8,10 @@ use super::session::{Nav, Posted, Staff, Visit};
 use super::words::Words;
 use super::Shared;
 use crate::db::intake::{Details, Intake};
-use crate::db::{customers, rackets, stringers};
 use crate::domain::{format_local, now_utc, CustomerId, Item, OrderKind, RacketId};
 use crate::error::{Class, Error};
 use crate::ops;
+use crate::ops::views;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -132,17 +132,11 @@ pub struct Preset {
 pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Query<Preset>) -> Response {
     let (customer_id, racket_id) = (preset.customer_id, preset.racket_id);
     let named = visit.read(&counter, move |conn, session| {
-        let tenant = &session.tenant;
-        let customer = customer_id.map(|id| customers::find(conn, tenant, CustomerId(id))).transpose()?;
-        let racket = racket_id.map(|id| rackets::find(conn, tenant, RacketId(id))).transpose()?;
-        let names = match customer {
-            Some(_) => Vec::new(),
-            None => customers::newest(conn, tenant, NAMES_OFFERED)?,
-        };
-        let turnaround = stringers::profile(conn, tenant)?.turnaround_hours;
-        Ok((customer, racket, names, turnaround))
+        let (customer, racket) = (customer_id.map(CustomerId), racket_id.map(RacketId));
+        views::new_order(conn, &session.tenant, customer, racket, NAMES_OFFERED)
     });
-    let (staff, (customer, racket, names, turnaround)) = match named.await {
+    let (staff, views::NewOrder { customer, racket, names, turnaround_hours: turnaround }) = match named.await
+    {
         Ok(named) => named,
         Err(response) => return response,
     };

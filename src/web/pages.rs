@@ -6,20 +6,19 @@ use super::problem::{self, PageError, PageResult};
 use super::session::{Nav, Owner, Posted, Staff, Visit};
 use super::words::Words;
 use super::Shared;
-use crate::db::accounts::random_token;
 use crate::db::mint::Outcome;
-use crate::db::orders::{self, Actions, Pickup};
-use crate::db::queue::{self, Queued};
+use crate::db::orders::{Actions, Pickup};
+use crate::db::queue::Queued;
 use crate::db::receipts::Options;
 use crate::db::Tenant;
-use crate::db::{credits, sends};
 use crate::domain::{
-    format_local, now_utc, strings_line, CreditNumber, OrderId, PaymentMethod, Price, Refund,
+    format_local, now_utc, random_token, strings_line, CreditNumber, OrderId, PaymentMethod, Price, Refund,
 };
 use crate::error::Error;
 use crate::mail::SmtpUrl;
 use crate::ops::label::{self, Which};
 use crate::ops::outbox::Asked;
+use crate::ops::views;
 use crate::ops::{self, credits as credit_ops, mint, Whose};
 use crate::receipt::label::Size;
 use crate::receipt::pdf;
@@ -96,7 +95,7 @@ struct QueuePage {
 pub async fn queue(State(counter): State<Shared>, visit: Visit) -> Response {
     let now = now_utc();
     let (staff, queue) =
-        match visit.read(&counter, move |conn, session| queue::of(conn, &session.tenant, now)).await {
+        match visit.read(&counter, move |conn, session| views::queue(conn, &session.tenant, now)).await {
             Ok(found) => found,
             Err(response) => return response,
         };
@@ -140,17 +139,8 @@ struct OrderPage {
 
 /// `/orders/{id}`: the order, its number once strung, and the day's actions.
 pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Response {
-    let found = visit.read(&counter, move |conn, session| {
-        let order = orders::find(conn, &session.tenant, OrderId(id))?;
-        let sent = sends::last(conn, &session.tenant, order.id)?.is_some();
-        let credit_notes = match order.credited.0 {
-            0 => Vec::new(),
-            _ => credits::of_order(conn, &session.tenant, order.id)?,
-        };
-        let methods = crate::db::stringers::counter_methods(conn, &session.tenant)?;
-        Ok((order, sent, credit_notes, methods))
-    });
-    let (staff, (order, sent, credit_notes, methods)) = match found.await {
+    let found = visit.read(&counter, move |conn, session| views::order(conn, &session.tenant, OrderId(id)));
+    let (staff, views::OrderSeen { order, sent, credit_notes, methods, .. }) = match found.await {
         Ok(found) => found,
         Err(response) => return response,
     };

@@ -84,6 +84,11 @@ fn label(w: &'static Words, field: &str) -> Option<&'static str> {
     })
 }
 
+/// The 403 of a form whose CSRF token is not the session's.
+pub fn stale_form(w: &'static Words) -> Response {
+    super::rendered(StatusCode::FORBIDDEN, &ProblemPage { w, message: w.stale_form.to_string() })
+}
+
 /// The 403 of a page only the owner may open.
 pub fn owner_only(w: &'static Words) -> Response {
     super::rendered(StatusCode::FORBIDDEN, &ProblemPage { w, message: w.owner_only.to_string() })

@@ -4,7 +4,7 @@ use super::form::Fields;
 use super::problem::{self, PageError, PageResult};
 use super::words::{language_of, Words};
 use super::{Counter, Shared};
-use crate::db::accounts::{self, Login, Role, Session};
+use crate::db::accounts::{Login, Role, Session};
 use crate::db::DbConn;
 use crate::error::Error;
 use crate::ops::sessions;
@@ -12,7 +12,7 @@ use askama::Template;
 use axum::extract::{FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use subtle::ConstantTimeEq;
 
@@ -180,7 +180,7 @@ where
         let form = Fields::read(Request::from_parts(parts, body), counter).await;
         let form = form.map_err(|e| problem::failure(e, by.words()))?;
         if !by.admits(form.get("csrf").unwrap_or_default()) {
-            return Err((StatusCode::FORBIDDEN, Html("<!doctype html><title>403</title><p>Forbidden: this form is stale or not ours. Reload the page and try again.</p>")).into_response());
+            return Err(problem::stale_form(by.words()));
         }
         Ok(Posted { by, form })
     }
@@ -268,7 +268,7 @@ fn login_page(
         Refusal::Refused => w.login_refused,
         Refusal::Throttled => w.login_throttled,
     });
-    let csrf = accounts::random_token().map_err(|e| PageError::Failed(e, w))?;
+    let csrf = crate::domain::random_token().map_err(|e| PageError::Failed(e, w))?;
     let cookie = cookie(counter, LOGIN_COOKIE, "/login", csrf.clone());
     let page = super::rendered(status, &LoginPage { w, csrf, username, problem });
     Ok((CookieJar::new().add(cookie), page).into_response())

@@ -166,6 +166,9 @@ impl Browser {
         if !self.cookies.is_empty() {
             request = request.header("cookie", self.cookies.join("; "));
         }
+        if let Some(language) = self.language {
+            request = request.header("accept-language", language);
+        }
         let response = request.send_form(form.iter().copied());
         self.answer(response)
     }
@@ -700,6 +703,10 @@ on_both_backends! {
         anna.log_in("anna", PASSWORD);
         let page = anna.get("/").text();
         assert!(page.contains(r#"<html lang="de">"#) && page.contains("Zu bespannen"), "{page}");
+        // A form posted with a stale token is refused in the page's language too.
+        let stale = anna.post("/logout", &[("csrf", "0000")]);
+        assert_eq!(stale.status, 403);
+        assert!(stale.text().contains("Dieses Formular ist veraltet"), "{}", stale.text());
         // Used a while ago, within --session-idle: it goes on, and its use is recorded.
         let back = |interval: &str, sqlite: &str| {
             db.execute(&format!("UPDATE sessions SET last_seen_at = created_at - INTERVAL '{interval}'"))
