@@ -318,7 +318,8 @@ static FR: Words = Words {
     amount: nouns::FR.amount,
     low: "bas",
     owner_only: "Seul le propriétaire peut le faire.",
-    stale_form: "Ce formulaire est périmé ou ne vient pas d'ici : rien n'a changé. Rechargez la page et réessayez.",
+    stale_form:
+        "Ce formulaire est périmé ou ne vient pas d'ici : rien n'a changé. Rechargez la page et réessayez.",
     reason: "Motif",
     bank_file: "Fichier bancaire",
     receipt_number: "Quittance",
