@@ -476,9 +476,50 @@ pub fn message_id(message: &Message) -> String {
     message.headers().get_raw("Message-ID").unwrap_or_default().to_string()
 }
 
-/// A note of the program to the stringer itself (a closure's digest, kept outside the
-/// database): from and to the stringer's own address.
-pub fn note_to_self(name: &str, address: &str, subject: &str, body: String) -> Result<Message, Error> {
+/// A closure as the stringer keeps it outside the database: the digest that anchors the
+/// journal up to its last event, and the key that signed it.
+pub struct Anchor {
+    pub seq: i64,
+    pub day: chrono::NaiveDate,
+    /// The first and the last event it covers.
+    pub events: (i64, i64),
+    pub digest: String,
+    /// The signing key's fingerprint.
+    pub key: String,
+}
+
+/// The message that carries closures' digests to the stringer's own address (`handle`'s):
+/// anchors that `audit --verify --anchor` proves the journal against.
+pub fn closure_digests(
+    name: &str,
+    address: &str,
+    handle: &str,
+    anchors: &[Anchor],
+) -> Result<Message, Error> {
+    let (Some(first), Some(last)) = (anchors.first(), anchors.last()) else {
+        return Err(Error::Internal { what: "a message of closures", detail: "no closure".into() });
+    };
+    let subject = if first.seq == last.seq {
+        format!("Closure {} of {} – {handle}", first.seq, first.day)
+    } else {
+        format!("Closures {}–{} of {}–{} – {handle}", first.seq, last.seq, first.day, last.day)
+    };
+    let mut body = String::from(
+        "Keep this message: the digests below are anchors outside the database. \
+         `receipts audit --verify --anchor DIGEST` proves the journal up to them.\n\n",
+    );
+    for anchor in anchors {
+        let (from, to) = anchor.events;
+        body.push_str(&format!(
+            "closure {} of {}: events {from}..{to}\ndigest {}\nsigned by key {}\n\n",
+            anchor.seq, anchor.day, anchor.digest, anchor.key
+        ));
+    }
+    note_to_self(name, address, &subject, body)
+}
+
+/// A note of the program to the stringer itself: from and to the stringer's own address.
+fn note_to_self(name: &str, address: &str, subject: &str, body: String) -> Result<Message, Error> {
     let mailbox: Mailbox = address
         .parse::<lettre::Address>()
         .map(|address| Mailbox::new(Some(name.to_string()), address))

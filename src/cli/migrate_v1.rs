@@ -45,7 +45,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     // A dry run only looks: it never creates or writes the database, and with no database
     // yet it plans against an empty one.
     let mut db = match ctx.open(if opts.dry_run { Access::Read } else { Access::Write }) {
-        Err(crate::Error::InputFile(_)) if opts.dry_run => Db::empty()?,
+        Err(crate::Error::NoDatabase { .. }) if opts.dry_run => Db::empty()?,
         opened => opened?,
     };
     let options = Options {

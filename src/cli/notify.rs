@@ -120,9 +120,12 @@ fn pending(db: &mut Db, opts: &Opts) -> anyhow::Result<()> {
     })?;
     if server.is_none() {
         output::rows(opts.format, &planned)?;
-        eprintln!("dry run: {} would be sent; nothing was sent", output::count(batch.done, "notice"));
+        eprintln!("dry run: {} would be sent; nothing was sent", output::count(batch.tally.done, "notice"));
     } else {
-        eprintln!("{} sent, {} failed", output::count(batch.done, "notice"), batch.failed.len());
+        eprintln!("{} sent, {} failed", output::count(batch.tally.done, "notice"), batch.tally.failed.len());
     }
-    Ok(batch.outcome()?)
+    if batch.tally.stopped.is_some() {
+        eprintln!("the run stopped: what was not sent goes with the next run");
+    }
+    Ok(batch.tally.outcome()?)
 }

@@ -428,10 +428,10 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
     let order = opts.target.order;
     let tenant = opts.target.stringer.whose().of_order(&mut db, order)?;
     // Times of what happened: never in the future, this year or last unless --backdate.
-    let happened = |at: Option<Timestamp>, done: &str| -> Result<Option<NaiveDateTime>, Error> {
+    let happened = |at: Option<Timestamp>, done: &'static str| -> Result<Option<NaiveDateTime>, Error> {
         let Some(at) = at else { return Ok(None) };
         let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-        check_past(at, now_utc(), tenant.zone(), opts.backdate, done).map_err(Error::BadInput)?;
+        check_past(at, now_utc(), tenant.zone(), opts.backdate, done)?;
         Ok(Some(at))
     };
     let (details, due, items) = opts.details.into_changes()?;
@@ -503,7 +503,7 @@ fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
     let at = match opts.at {
         Some(at) => {
             let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            check_past(at, now, tenant.zone(), opts.backdate, "picked up").map_err(Error::BadInput)?;
+            check_past(at, now, tenant.zone(), opts.backdate, "picked up").map_err(Error::from)?;
             at
         }
         None => now,

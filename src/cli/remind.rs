@@ -193,15 +193,15 @@ fn due(db: &mut crate::db::Db, ways: Ways, opts: &Opts) -> anyhow::Result<()> {
     let verb = if dry_run { "would go" } else { "went" };
     eprintln!(
         "{} {verb}, {} to print, {} failed, {} overdue not due yet, {} held back by the bank{}",
-        output::count(run.done, "reminder"),
+        output::count(run.tally.done, "reminder"),
         run.to_print,
-        run.failed.len(),
+        run.tally.failed.len(),
         run.waiting,
         run.held.len(),
         if dry_run { "; dry run: nothing was issued or sent" } else { "" }
     );
-    if run.stopped.is_some() {
+    if run.tally.stopped.is_some() {
         eprintln!("the run stopped: a reminder issued and not sent goes unchanged with the next run");
     }
-    Ok(run.outcome()?)
+    Ok(run.tally.outcome()?)
 }

@@ -148,14 +148,17 @@ fn unsent(db: &mut Db, server: Option<&SmtpUrl>, opts: &Opts, options: Options) 
         output::rows(opts.format, &planned)?;
         eprintln!(
             "dry run: {} would be sent, {skipped} skipped without a customer e-mail address; nothing was sent",
-            output::count(batch.done, "message")
+            output::count(batch.tally.done, "message")
         );
     } else {
         eprintln!(
             "{} sent, {} failed, {skipped} skipped without a customer e-mail address",
-            output::count(batch.done, "message"),
-            batch.failed.len(),
+            output::count(batch.tally.done, "message"),
+            batch.tally.failed.len(),
         );
     }
-    Ok(batch.outcome()?)
+    if batch.tally.stopped.is_some() {
+        eprintln!("the run stopped: what was not sent goes with the next run");
+    }
+    Ok(batch.tally.outcome()?)
 }

@@ -115,9 +115,7 @@ pub(super) fn open_sqlite(
     match access {
         Access::Read => {
             if !path.is_file() {
-                return Err(Error::InputFile(format!(
-                    "there is no database at {shown}: check --database-url or DATABASE_URL"
-                )));
+                return Err(Error::NoDatabase { path: shown });
             }
             let open = |mode: &str| {
                 SqliteConnection::establish(&sqlite_uri(path, mode))
@@ -150,10 +148,7 @@ pub(super) fn open_sqlite(
         Access::Write | Access::Migrate => {
             // A typo in a directory name must not start a second numbering somewhere else.
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
-                return Err(Error::InputFile(format!(
-                    "there is no directory {} for the database {shown}: check --database-url or DATABASE_URL",
-                    dir.display()
-                )));
+                return Err(Error::NoDatabaseDirectory { dir: dir.display().to_string(), path: shown });
             }
             let mut conn = SqliteConnection::establish(&sqlite_uri(path, "mode=rwc"))
                 .map_err(|e| problem(first_line(&e.to_string())))?;

@@ -138,7 +138,7 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
     let refund = refund_of(&order, request.refund)?;
     // Money paid back by the shop's own bank transfer is no payment at the counter.
     if let Some(method) = refund.method().filter(|&m| m != PaymentMethod::Transfer) {
-        super::stringers::check_counter_payment(conn, tenant, method, "--refund")?;
+        super::stringers::check_counter_payment(conn, tenant, method, "refund")?;
     }
     let year = credit_year(tenant, request.issued_at)?;
     check_time(conn, tenant, &order, year, request)?;
@@ -377,14 +377,10 @@ fn check_time(
         .first(conn)
         .optional()?;
     match last {
-        Some((seq, at)) if at > request.issued_at => Err(Error::Invalid {
-            field: "at",
-            problem: format!(
-                "is {}, before {} of {}: credit notes follow time (pass --backdate if that is meant)",
-                format_local(request.issued_at, zone),
-                CreditNumber::new(year, seq),
-                format_local(at, zone)
-            ),
+        Some((seq, at)) if at > request.issued_at => Err(Error::CreditOutOfOrder {
+            at: format_local(request.issued_at, zone),
+            previous: CreditNumber::new(year, seq),
+            previous_at: format_local(at, zone),
         }),
         _ => Ok(()),
     }

@@ -127,20 +127,22 @@ impl PostalText {
         if [&street, &house_number, &postcode, &town, &country].iter().all(|field| field.is_none()) {
             return Ok(None);
         }
-        let required = |value: Option<String>, flag: &str| {
-            value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| {
-                Error::BadInput(format!(
-                    "a structured customer address needs --customer-postcode, --customer-town and \
-                     --customer-country: {flag} is missing"
-                ))
+        let required = |value: Option<String>, field: &'static str| {
+            value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| Error::Invalid {
+                field,
+                problem: "is missing: a structured customer address needs a postcode, a town and a country"
+                    .into(),
             })
         };
+        let (postcode, town) = (required(postcode, "customer_postcode")?, required(town, "customer_town")?);
+        let country = required(country, "customer_country")?;
         let postal = Postal {
             street: street.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
             house_number: house_number.map(|s| s.trim().to_string()).filter(|s| !s.is_empty()),
-            postcode: required(postcode, "--customer-postcode")?,
-            town: required(town, "--customer-town")?,
-            country: check_country(&required(country, "--customer-country")?).map_err(Error::BadInput)?,
+            postcode,
+            town,
+            country: check_country(&country)
+                .map_err(|problem| Error::Invalid { field: "customer_country", problem })?,
         };
         postal.check(Who::Customer)?;
         for line in postal.lines() {
@@ -210,9 +212,10 @@ pub fn take(
     let mut details = details.clone();
     if kind == OrderKind::Own {
         if intake != &Intake::default() {
-            return Err(Error::BadInput(
-                "the stringer's own racket (--kind self) has no customer or racket of the register".into(),
-            ));
+            return Err(Error::Invalid {
+                field: "kind",
+                problem: "self (the stringer's own racket) has no customer or racket of the register".into(),
+            });
         }
         let order = orders::add(conn, tenant, kind, ordered_at, &details)?;
         return Ok(Taken { order, customer: None, racket: None, copied_from: None });
@@ -245,10 +248,13 @@ pub fn take(
     };
     let copied_from = match (intake.same, &racket) {
         (false, _) => None,
-        (true, None) => return Err(Error::BadInput(
-            "--same copies a racket's last job: name the racket with --racket-id, --racket-tag or --racket"
-                .into(),
-        )),
+        (true, None) => {
+            return Err(Error::Invalid {
+                field: "same",
+                problem: "copies a racket's last job: name the racket (by its id, its tag or its model)"
+                    .into(),
+            })
+        }
         (true, Some((racket, _))) => {
             let last = rackets::last_job(conn, tenant, racket.id)?
                 .ok_or(Error::NothingToCopy { racket: racket.id })?;

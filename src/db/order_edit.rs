@@ -71,7 +71,7 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
         ..Edit::default()
     };
     if *edit != only_notes {
-        refuse_if_void(&order, "edited (only --notes can still change)")?;
+        refuse_if_void(&order, "edited (only its notes can still change)")?;
     }
     let items = super::items::of(conn, id)?;
     let new_items = edit.items.as_ref().filter(|new| **new != items);
@@ -107,14 +107,12 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, id: OrderId, edit: &Edit) -> Res
     }
     if let Some(Some(_)) = edit.paid_at {
         match edit.method {
-            Some(method) => super::stringers::check_counter_payment(conn, tenant, method, "--method")?,
+            Some(method) => super::stringers::check_counter_payment(conn, tenant, method, "method")?,
             None => super::stringers::check_method_named(conn, tenant)?,
         }
     }
     if edit.paid_at == Some(None) && order.paid_at.is_some() && edit.reason.is_none() {
-        return Err(Error::Usage(format!(
-            "clearing the payment of order {id} needs a reason for the journal: pass --reason TEXT"
-        )));
+        return Err(Error::ReasonRequired { order: id });
     }
     if let Some(new_items) = new_items {
         super::items::replace(conn, id, new_items)?;

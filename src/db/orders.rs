@@ -310,11 +310,14 @@ pub(super) fn check_due(
 ) -> Result<(), Error> {
     if due_at < ordered_at {
         let zone = tenant.zone();
-        return Err(Error::BadInput(format!(
-            "--due {} lies before the order was taken ({}): a racket is promised after it is brought in",
-            format_local(due_at, zone),
-            format_local(ordered_at, zone)
-        )));
+        return Err(Error::Invalid {
+            field: "due",
+            problem: format!(
+                "{} lies before the order was taken ({}): a racket is promised after it is brought in",
+                format_local(due_at, zone),
+                format_local(ordered_at, zone)
+            ),
+        });
     }
     Ok(())
 }
@@ -574,7 +577,7 @@ pub fn pickup(conn: &mut DbConn, tenant: &Tenant, id: OrderId, pickup: Pickup) -
         return Err(Error::PickedUp { order: id, on, what: "a racket is picked up once" });
     }
     if let Some(method) = pickup.paid {
-        super::stringers::check_counter_payment(conn, tenant, method, "--paid")?;
+        super::stringers::check_counter_payment(conn, tenant, method, "paid")?;
     }
     if let (Some(_), Some(paid_at)) = (pickup.paid, order.paid_at) {
         let on = format_local(paid_at, zone);

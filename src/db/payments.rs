@@ -77,7 +77,7 @@ impl Outcome {
             Outcome::OtherCurrency => "another currency than the invoice's",
             Outcome::BeforeIssue => "booked before the invoice was issued: not its payment",
             Outcome::OtherStringer => {
-                "names a receipt of another stringer: import the file without --stringer, or as that stringer"
+                "names a receipt of another stringer: import the file as that stringer, or for every stringer"
             }
             Outcome::BatchTotalOnly => {
                 "booked in a batch that gives only its total (the amount shown), not this payment's own: check it by hand"

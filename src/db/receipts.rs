@@ -452,13 +452,8 @@ pub fn slip(
     match slip_kind(&account, &order.currency) {
         None => Ok(None),
         Some(SlipKind::QrBill) => {
-            let postal = Postal::of(&issuer.business).ok_or_else(|| {
-                Error::BadInput(format!(
-                    "a QR-bill needs the stringer's structured address: set it with `receipts stringer edit {} \
-                     --street ... --house-number ... --postcode ... --town ... --country ...`",
-                    tenant.handle()
-                ))
-            })?;
+            let postal = Postal::of(&issuer.business)
+                .ok_or_else(|| Error::NoStructuredAddress { stringer: tenant.handle().to_string() })?;
             let reference = if account.is_qr_iban() {
                 Reference::qrr(tenant.id(), number)
             } else {

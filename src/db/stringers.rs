@@ -109,12 +109,7 @@ impl Stringer {
     /// The address the stringer's mail goes out from; refused when there is none yet.
     pub fn sender(&self) -> Result<String, Error> {
         let handle = &self.handle;
-        self.business.email.clone().ok_or_else(|| {
-            Error::BadInput(format!(
-                "stringer {handle} has no e-mail address to send from: set it with `receipts stringer edit \
-                 {handle} --email ...`"
-            ))
-        })
+        self.business.email.clone().ok_or_else(|| Error::NoSender { stringer: handle.clone() })
     }
 }
 
@@ -367,14 +362,8 @@ fn check_payable(profile: &Stringer) -> Result<(), Error> {
         )));
     }
     if iban.is_swiss() {
-        let postal = Postal::of(business).ok_or_else(|| {
-            Error::BadInput(format!(
-                "a Swiss IBAN pays through QR-bills, which need the stringer's structured address: \\
-                 set --postcode, --town and --country (and --street, --house-number) with the IBAN \
-                 (`receipts stringer edit {} ...`)",
-                profile.handle
-            ))
-        })?;
+        let postal = Postal::of(business)
+            .ok_or_else(|| Error::NoStructuredAddress { stringer: profile.handle.clone() })?;
         postal.check(Who::Stringer)?;
     }
     Ok(())
@@ -464,15 +453,15 @@ fn refuse_changing_vat(
 /// Refuses a payment entered without its method where the country wants counter payments
 /// through a certified till: which it was decides whether the program may record it.
 pub fn check_method_named(conn: &mut DbConn, tenant: &Tenant) -> Result<(), Error> {
-    match check_counter_payment(conn, tenant, PaymentMethod::Cash, "--method") {
+    match check_counter_payment(conn, tenant, PaymentMethod::Cash, "method") {
         Err(Error::TillRequired { country, law, .. }) => Err(Error::MethodRequired { country, law }),
         other => other,
     }
 }
 
 /// Refuses a payment by `method` at the counter where the stringer's country wants it
-/// recorded by a certified till (`domain::till_law`); `way` is the flag that records it as
-/// taken through the shop's till instead (`--paid`, `--method`, `--refund`).
+/// recorded by a certified till (`domain::till_law`); `way` is the input that records it as
+/// taken through the shop's till instead (`paid`, `method`, `refund`).
 pub fn check_counter_payment(
     conn: &mut DbConn,
     tenant: &Tenant,

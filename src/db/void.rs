@@ -106,12 +106,15 @@ pub fn void_lost_numbers(
         } else {
             format!("the last number issued is {}", series.number(ReceiptNumber::new(year, counter)))
         };
-        return Err(Error::BadInput(format!(
-            "{lost} lies above the counter of {} for {year} ({issued}): numbers above it \
-             can only be voided as a range that starts at {next}, e.g. --number {next}..{}",
-            tenant.handle(),
-            series.number(numbers.last)
-        )));
+        return Err(Error::Invalid {
+            field: "number",
+            problem: format!(
+                "{lost} lies above the counter of {} for {year} ({issued}): numbers above it \
+                 can only be voided as a range that starts at {next}, e.g. {next}..{}",
+                tenant.handle(),
+                series.number(numbers.last)
+            ),
+        });
     }
     match series {
         Series::Receipts => refuse_held_numbers(conn, tenant, numbers)?,

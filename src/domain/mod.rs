@@ -34,7 +34,7 @@ pub use text::{count, fold, folded_letters};
 pub use time::{
     check_not_future, check_past, check_strung_at, day_start, default_timezone, format_iso_local,
     format_local, format_utc, local_date, local_noon, local_year, now_utc, parse_day, parse_timezone,
-    year_start, Dated, Timestamp, YEARS,
+    year_start, Dated, Timestamp, Unlikely, YEARS,
 };
 pub use token::random_token;
 pub use vat::{address_limit_passed, VatRate};

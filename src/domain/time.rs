@@ -246,15 +246,15 @@ pub fn check_strung_at(
     now: NaiveDateTime,
     zone: Tz,
     backdate: bool,
-) -> Result<Dated, String> {
+) -> Result<Dated, Unlikely> {
     let year = local_year(at, zone);
     if !YEARS.contains(&year) {
-        return Err(format!(
+        return Err(Unlikely::Wrong(format!(
             "{} is in the year {year}: receipts are numbered in the years {} to {}",
             format_local(at, zone),
             YEARS.start(),
             YEARS.end()
-        ));
+        )));
     }
     check_past(at, now, zone, backdate, "strung")
 }
@@ -268,6 +268,15 @@ pub enum Dated {
     BeforeLastYear { year: i32 },
 }
 
+/// Why a time given by hand for something that happened is not taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unlikely {
+    /// In the future, or outside the years numbers are given in: the parser's words.
+    Wrong(String),
+    /// Before last year without being said to be (`at` as local time): the doors say how.
+    LongAgo { at: String, year: i32, this_year: i32, done: &'static str },
+}
+
 /// A time given by hand for something that happened (`done`: "strung", "paid", "picked
 /// up"): never in the future beyond a few minutes of clock skew, and this year or last year
 /// unless `backdate` (typo protection: `2062` for `2026`).
@@ -276,19 +285,16 @@ pub fn check_past(
     now: NaiveDateTime,
     zone: Tz,
     backdate: bool,
-    done: &str,
-) -> Result<Dated, String> {
-    check_not_future(at, now, zone, &format!("nothing is {done} before it happens"))?;
+    done: &'static str,
+) -> Result<Dated, Unlikely> {
+    check_not_future(at, now, zone, &format!("nothing is {done} before it happens"))
+        .map_err(Unlikely::Wrong)?;
     let (year, this_year) = (local_year(at, zone), local_year(now, zone));
     if year >= this_year - 1 {
         return Ok(Dated::Recent);
     }
     if !backdate {
-        return Err(format!(
-            "{} is in {year}, not in {this_year} or {}: pass --backdate if it really was {done} then",
-            format_local(at, zone),
-            this_year - 1
-        ));
+        return Err(Unlikely::LongAgo { at: format_local(at, zone), year, this_year, done });
     }
     Ok(Dated::BeforeLastYear { year })
 }
@@ -383,16 +389,21 @@ mod tests {
     #[test]
     fn a_strung_time_must_be_plausible() {
         let now = utc("2026-11-23 15:00:00");
-        let check = |at: &str, backdate: bool| check_strung_at(utc(at), now, Zurich, backdate);
+        let check = |at: &str, backdate: bool| {
+            check_strung_at(utc(at), now, Zurich, backdate).map_err(|e| match e {
+                Unlikely::Wrong(text) => text,
+                Unlikely::LongAgo { .. } => format!("{e:?}"),
+            })
+        };
         assert_eq!(check("2026-11-23 15:09:00", false), Ok(Dated::Recent));
         assert_eq!(check("2025-01-01 10:00:00", false), Ok(Dated::Recent));
         assert!(check("2026-11-23 15:11:00", false).unwrap_err().contains("in the future"));
         assert!(check("2062-01-01 10:00:00", true).unwrap_err().contains("in the future"));
-        assert!(check("2024-12-31 10:00:00", false).unwrap_err().contains("pass --backdate"));
+        assert!(check("2024-12-31 10:00:00", false).unwrap_err().contains("LongAgo"));
         assert_eq!(check("2024-12-31 10:00:00", true), Ok(Dated::BeforeLastYear { year: 2024 }));
         assert!(check("1969-06-01 10:00:00", true).unwrap_err().contains("1970 to 9998"));
         let tokyo = chrono_tz::Asia::Tokyo;
-        let far = check_strung_at(utc("9999-12-31 23:59:00"), now, tokyo, true).unwrap_err();
+        let far = format!("{:?}", check_strung_at(utc("9999-12-31 23:59:00"), now, tokyo, true).unwrap_err());
         assert!(far.contains("in the year 10000"), "{far}");
     }
 

@@ -1,12 +1,11 @@
 //! Random tokens the program hands out: sessions, a form's CSRF token, one-time codes.
 
 use super::journal::hex;
-use crate::error::Error;
 
 /// 32 random bytes from the operating system, as 64 hex digits.
-pub fn random_token() -> Result<String, Error> {
+/// (domain knows no `Error`: the caller says what it was drawing for, see `Error::from`.)
+pub fn random_token() -> Result<String, getrandom::Error> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| Error::Internal { what: "drawing a random token", detail: e.to_string() })?;
+    getrandom::fill(&mut bytes)?;
     Ok(hex(&bytes))
 }

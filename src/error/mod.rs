@@ -6,11 +6,13 @@ use crate::domain::{CreditNumber, LastReminder, NoCredit, NoReminder, OrderId, R
 use std::fmt;
 use std::process::ExitCode;
 
-/// Exit codes of the command-line contract.
+mod class;
 mod reasons;
 mod sentences;
+pub use class::Class;
 use sentences::*;
 
+/// Exit codes of the command-line contract.
 pub mod exit {
     pub const FAILURE: u8 = 1;
     pub const USAGE: u8 = 2;
@@ -202,6 +204,51 @@ pub enum Error {
     )]
     NoEmail { order: OrderId },
 
+    /// A document to send for an order without the customer's e-mail address, and no `--to`.
+    #[error(
+        "order {order} has no customer e-mail address: pass --to ADDRESS, or set it with `receipts order edit {order} --email ...`"
+    )]
+    NoEmailToSend { order: OrderId },
+
+    /// A time given by hand before last year, without `--backdate`.
+    #[error("{at} is in {year}, not in {this_year} or {}: pass --backdate if it really was {done} then", .this_year - 1)]
+    LongAgo { at: String, year: i32, this_year: i32, done: &'static str },
+
+    /// Mail to send for a stringer without an address of its own.
+    #[error("stringer {stringer} has no e-mail address to send from: set it with `receipts stringer edit {stringer} --email ...`")]
+    NoSender { stringer: String },
+
+    /// A Swiss IBAN (paid through QR-bills) without the stringer's structured address.
+    #[error(
+        "a Swiss IBAN pays through QR-bills, which need the stringer's structured address: set it with \
+         `receipts stringer edit {stringer} --street ... --house-number ... --postcode ... --town ... --country ...`"
+    )]
+    NoStructuredAddress { stringer: String },
+
+    /// An SQLite file to read that is not there.
+    #[error("there is no database at {path}: check --database-url or DATABASE_URL")]
+    NoDatabase { path: String },
+
+    /// An SQLite file to write in a directory that is not there (a typo must not start a
+    /// second numbering elsewhere).
+    #[error("there is no directory {dir} for the database {path}: check --database-url or DATABASE_URL")]
+    NoDatabaseDirectory { dir: String, path: String },
+
+    /// `backup` of a PostgreSQL database: its own tools back it up.
+    #[error(
+        "backup copies an SQLite file; back PostgreSQL up with pg_dump \
+         (pg_dump --format=custom --file=receipts.dump \"$DATABASE_URL\"), see docs/RESTORE.md"
+    )]
+    NotSqlite,
+
+    /// A command that needs a stringer on a database of several, none named.
+    #[error("say whose this is: pass --stringer HANDLE or set RECEIPTS_STRINGER")]
+    WhoseUnsaid,
+
+    /// An order named by neither its id nor a receipt number.
+    #[error("\"{given}\" is not an order id (a positive integer), or a receipt number YYYY-NNNN (with --stringer)")]
+    NotAnOrder { given: String },
+
     /// `notify` of an order whose customer was told before, without `--again`.
     #[error("the customer of order {order} was told on {on} ({to}) that the racket is ready: pass --again to tell them once more")]
     AlreadyNotified { order: OrderId, on: String, to: String },
@@ -228,6 +275,14 @@ pub enum Error {
          racket after later ones on purpose, add --backdate (the journal records it)"
     )]
     OutOfOrder { at: String, previous: ReceiptNumber, previous_at: String },
+
+    /// A credit note dated before the last one of its year, without `--backdate`.
+    #[error("--at {at} is before {previous} of {previous_at}: credit notes follow time (pass --backdate if that is meant)")]
+    CreditOutOfOrder { at: String, previous: CreditNumber, previous_at: String },
+
+    /// A payment cleared without saying why.
+    #[error("clearing the payment of order {order} needs a reason for the journal: pass --reason TEXT")]
+    ReasonRequired { order: OrderId },
 
     /// Text the document's fonts cannot print, refused where it is entered.
     #[error(
@@ -327,7 +382,7 @@ pub enum Error {
     KeyProblem(String),
 
     /// A payment at the counter the stringer's country wants recorded by a certified till.
-    #[error("{method} payments at the counter in {country} must go through a certified till ({law}), which this program is not: record it with {way} till once the shop's till has taken it")]
+    #[error("{method} payments at the counter in {country} must go through a certified till ({law}), which this program is not: record it with --{way} till once the shop's till has taken it")]
     TillRequired { method: String, country: &'static str, law: &'static str, way: &'static str },
 
     /// A payment entered without its method where only a certified till may take some.
@@ -457,6 +512,25 @@ impl fmt::Display for Busy {
     }
 }
 
+/// A time given by hand that is not taken: the parser's words, or before last year.
+impl From<crate::domain::Unlikely> for Error {
+    fn from(unlikely: crate::domain::Unlikely) -> Error {
+        match unlikely {
+            crate::domain::Unlikely::Wrong(text) => Error::BadInput(text),
+            crate::domain::Unlikely::LongAgo { at, year, this_year, done } => {
+                Error::LongAgo { at, year, this_year, done }
+            }
+        }
+    }
+}
+
+/// The operating system gave no random bytes (for a session, a form's token, a one-time code).
+impl From<getrandom::Error> for Error {
+    fn from(e: getrandom::Error) -> Error {
+        Error::Internal { what: "drawing a random token", detail: e.to_string() }
+    }
+}
+
 impl Error {
     /// An input file that cannot be opened or read: "cannot read x.csv: no such file".
     pub fn cannot_read(path: &std::path::Path, e: &std::io::Error) -> Error {
@@ -466,88 +540,6 @@ impl Error {
             _ => e.to_string(),
         };
         Error::InputFile(format!("cannot read {}: {reason}", path.display()))
-    }
-
-    /// What kind of failure this is; the exit code and the web's HTTP status follow from it.
-    pub fn class(&self) -> Class {
-        match self {
-            Error::AfterSending(failure) => failure.class(),
-            Error::Usage(_) => Class::Usage,
-            Error::BadInput(_)
-            | Error::Invalid { .. }
-            | Error::BlankName
-            | Error::SeveralCustomers { .. }
-            | Error::SimilarCustomers { .. }
-            | Error::NothingToCopy { .. }
-            | Error::NoEmail { .. }
-            | Error::FileProblems { .. }
-            | Error::StrungOutsideYear { .. }
-            | Error::YearOutOfRange { .. }
-            | Error::NoPrice { .. }
-            | Error::AddressRequired { .. }
-            | Error::OutOfOrder { .. }
-            | Error::Unprintable { .. }
-            | Error::NotForQrBill { .. }
-            | Error::NoVatRate { .. } => Class::BadInput,
-            Error::InputFile(_) => Class::NoInput,
-            Error::NoSuchStringer(_)
-            | Error::NoSuchOrder { .. }
-            | Error::NoSuchReceipt { .. }
-            | Error::NoSuchCreditNote { .. }
-            | Error::NoSuchCustomer { .. }
-            | Error::NoSuchRacket { .. } => Class::NotFound,
-            Error::OutputExists { .. } => Class::Exists,
-            Error::Unreachable { .. }
-            | Error::ConnectionLost(_)
-            | Error::InDoubt(_)
-            | Error::MailUnreachable { .. }
-            | Error::NoMailServer => Class::Unavailable,
-            Error::Busy(_) | Error::NotDurable => Class::Temporary,
-            Error::TagTaken { .. }
-            | Error::RacketOfAnotherCustomer { .. }
-            | Error::AlreadyForgotten { .. }
-            | Error::HandleTaken { .. }
-            | Error::DocumentFrozen { .. }
-            | Error::NotCreditable { .. }
-            | Error::NotRemindable { .. }
-            | Error::LeftTheShop { .. }
-            | Error::NotReady { .. }
-            | Error::PickedUp { .. }
-            | Error::OwnRacket { .. }
-            | Error::AlreadyPaid { .. }
-            | Error::AlreadyNotified { .. }
-            | Error::MailRefused { .. }
-            | Error::Unnumbered { .. }
-            | Error::VoidIsFinal { .. }
-            | Error::AlreadyVoid { .. }
-            | Error::NumberedIsKept { .. }
-            | Error::NotListed { .. }
-            | Error::PaymentsNeedAttention { .. }
-            | Error::AlreadySettled { .. }
-            | Error::RestrungBy { .. }
-            | Error::NumbersHeld { .. }
-            | Error::CreditNumbersHeld { .. }
-            | Error::ZoneMovesReceipts { .. }
-            | Error::RateMovesReceipts { .. }
-            | Error::NoReference { .. }
-            | Error::AlreadySent { .. }
-            | Error::AlreadySentCredit { .. }
-            | Error::NotAll { .. }
-            | Error::BackupUnsound { .. }
-            | Error::KeyProblem(_)
-            | Error::TillRequired { .. }
-            | Error::MethodRequired { .. }
-            | Error::AuditFailed(_) => Class::Refused,
-            Error::UnknownZone { .. }
-            | Error::CannotMigrate(_)
-            | Error::Internal { .. }
-            | Error::NotMigrated
-            | Error::DatabaseFile { .. }
-            | Error::CounterBehind { .. }
-            | Error::CreditCounterBehind { .. }
-            | Error::Output(_)
-            | Error::Database(_) => Class::Internal,
-        }
     }
 
     pub fn exit_code(&self) -> u8 {
@@ -572,43 +564,6 @@ impl Error {
                     .find(|name| field.starts_with(name))
             }
             _ => None,
-        }
-    }
-}
-
-/// The kinds of failure, each with its exit code (the command line's contract).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    /// The command was asked wrongly (a flag, a setting).
-    Usage,
-    /// What was given is not acceptable as it is.
-    BadInput,
-    /// An input file cannot be read.
-    NoInput,
-    /// No such stringer, order, customer, racket or receipt (for whoever asks).
-    NotFound,
-    /// Understood, and refused by the state of things (picked up already, void, sent).
-    Refused,
-    /// An output file exists and differs: nothing is overwritten.
-    Exists,
-    /// The database or the mail server cannot be reached.
-    Unavailable,
-    /// Trying again may work (a lock, a collision, a failover under way).
-    Temporary,
-    /// The program or its set-up is at fault, not the user.
-    Internal,
-}
-
-impl Class {
-    pub fn exit_code(self) -> u8 {
-        match self {
-            Class::Usage => exit::USAGE,
-            Class::BadInput => exit::BAD_INPUT,
-            Class::NoInput => exit::NO_INPUT,
-            Class::Unavailable => exit::UNAVAILABLE,
-            Class::Exists => exit::CANNOT_CREATE,
-            Class::Temporary => exit::TEMPORARY,
-            Class::NotFound | Class::Refused | Class::Internal => exit::FAILURE,
         }
     }
 }

@@ -19,11 +19,7 @@ pub struct Backup {
 /// (none, for a sound database) as the source's.
 pub fn backup(db: &mut Db, target: &Path) -> Result<Backup, Error> {
     if !db.is_sqlite() {
-        return Err(Error::Usage(
-            "backup copies an SQLite file; back PostgreSQL up with pg_dump \
-             (pg_dump --format=custom --file=receipts.dump \"$DATABASE_URL\"), see docs/RESTORE.md"
-                .into(),
-        ));
+        return Err(Error::NotSqlite);
     }
     let exists = || Error::OutputExists { path: target.display().to_string(), what: "a backup" };
     if target.exists() {

@@ -77,9 +77,10 @@ pub fn close(
     let today = local_date(now_utc(), tenant.zone());
     let day = day.unwrap_or(today);
     if day > today {
-        return Err(Error::BadInput(format!(
-            "--date {day} is in the future: a day is closed once it has begun"
-        )));
+        return Err(Error::Invalid {
+            field: "date",
+            problem: format!("{day} is in the future: a day is closed once it has begun"),
+        });
     }
     let key = SigningKey::load(&key_file(&tenant, file)?)?;
     let closed = db.write(|conn| closures::close(conn, &tenant, day, &key))?;
@@ -161,31 +162,20 @@ pub fn mail_digests(
 ) -> Result<String, Error> {
     let profile = db.read(|conn| stringers::profile(conn, tenant))?;
     let address = profile.sender()?;
-    let (first, last) = match (closures.first(), closures.last()) {
-        (Some(first), Some(last)) => (first, last),
-        _ => return Ok(address),
-    };
-    let subject = if first.seq == last.seq {
-        format!("Closure {} of {} – {}", first.seq, first.day, tenant.handle())
-    } else {
-        format!("Closures {}–{} of {}–{} – {}", first.seq, last.seq, first.day, last.day, tenant.handle())
-    };
-    let mut body = String::from(
-        "Keep this message: the digests below are anchors outside the database. \
-         `receipts audit --verify --anchor DIGEST` proves the journal up to them.\n\n",
-    );
-    for closure in closures {
-        body.push_str(&format!(
-            "closure {} of {}: events {}..{}\ndigest {}\nsigned by key {}\n\n",
-            closure.seq,
-            closure.day,
-            closure.first_event_seq,
-            closure.event_seq,
-            closure.digest,
-            signing::fingerprint(&closure.public_key)
-        ));
+    if closures.is_empty() {
+        return Ok(address);
     }
-    let message = mail::note_to_self(&profile.business.name, &address, &subject, body)?;
+    let anchors: Vec<mail::Anchor> = closures
+        .iter()
+        .map(|closure| mail::Anchor {
+            seq: closure.seq,
+            day: closure.day,
+            events: (closure.first_event_seq, closure.event_seq),
+            digest: closure.digest.clone(),
+            key: signing::fingerprint(&closure.public_key),
+        })
+        .collect();
+    let message = mail::closure_digests(&profile.business.name, &address, tenant.handle(), &anchors)?;
     server.send(&message)?;
     Ok(address)
 }

@@ -54,7 +54,7 @@ pub fn credit(db: &mut Db, whose: Whose, request: &Request) -> Result<(Tenant, C
         None => (now_utc(), Chronology::Unchecked),
         Some(at) => {
             let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            check_past(at, now_utc(), tenant.zone(), request.backdate, "issued").map_err(Error::BadInput)?;
+            check_past(at, now_utc(), tenant.zone(), request.backdate, "issued")?;
             (at, if request.backdate { Chronology::Backdated } else { Chronology::Checked })
         }
     };

@@ -86,7 +86,7 @@ fn write_one(dir: &Path, handle: &str, receipt: &Receipt) -> Result<Written, Err
     match std::fs::read(&path) {
         Ok(existing) if existing == bytes => Ok(Written::Same),
         Ok(_) => Ok(Written::Differs(path.display().to_string())),
-        Err(_) => crate::files::write_new(&path, &bytes, "receipt --year").map(|()| Written::New),
+        Err(_) => crate::files::write_new(&path, &bytes, "receipts").map(|()| Written::New),
     }
 }
 

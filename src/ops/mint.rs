@@ -56,8 +56,7 @@ pub fn strung(db: &mut Db, whose: Whose, request: &Request) -> Result<Report, Er
         Some(at) => {
             let tenant = whose.of_order(db, request.order)?;
             let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            let dated =
-                check_strung_at(at, now_utc(), tenant.zone(), request.backdate).map_err(Error::BadInput)?;
+            let dated = check_strung_at(at, now_utc(), tenant.zone(), request.backdate)?;
             let rules = Rules {
                 chronology: if request.backdate { Chronology::Backdated } else { Chronology::Checked },
                 without_address: request.without_address,

@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod auditor;
 pub mod backup;
+pub mod batch;
 pub mod closures;
 pub mod credits;
 pub mod documents;
@@ -62,9 +63,7 @@ impl Whose<'_> {
         match self {
             Whose::Known(tenant) => Ok((*tenant).clone()),
             Whose::Named(Some(handle)) => db.read(|conn| Tenant::load(conn, handle)),
-            Whose::Named(None) => db.read(Tenant::only)?.ok_or_else(|| {
-                Error::Usage("say whose this is: pass --stringer HANDLE or set RECEIPTS_STRINGER".into())
-            }),
+            Whose::Named(None) => db.read(Tenant::only)?.ok_or(Error::WhoseUnsaid),
         }
     }
 
@@ -113,9 +112,8 @@ impl Whose<'_> {
                 Ok((tenant, order))
             }
             Err(_) => {
-                let order: OrderId = named.parse().map_err(|e: String| {
-                    Error::Usage(format!("{e}, or a receipt number YYYY-NNNN (with --stringer)"))
-                })?;
+                let order: OrderId =
+                    named.parse().map_err(|_: String| Error::NotAnOrder { given: named.to_string() })?;
                 Ok((self.of_order(db, order)?, order))
             }
         }

@@ -9,6 +9,7 @@ use crate::db::{orders, sends, stringers, Db, Tenant};
 use crate::domain::{check_email, format_local, CreditNumber, OrderId, OrderKind, ReceiptNumber};
 use crate::error::{Error, Wanted};
 use crate::mail::{message_id, Notice, Outgoing, SmtpUrl};
+use crate::ops::batch::Tally;
 use crate::receipt::{pdf, Receipt};
 
 /// Tells the customer of `order` that the racket is ready, once unless `again`: the message
@@ -189,10 +190,7 @@ pub fn prepare_credit(
 fn recipient(to: Option<&str>, order: OrderId) -> Result<String, Error> {
     match to {
         Some(to) => check_email(to).map_err(Error::BadInput),
-        None => Err(Error::BadInput(format!(
-            "order {order} has no customer e-mail address: pass --to ADDRESS, or set it with \
-             `receipts order edit {order} --email ...`"
-        ))),
+        None => Err(Error::NoEmailToSend { order }),
     }
 }
 
@@ -300,38 +298,13 @@ pub enum Step<'a> {
 /// How a batch went.
 #[derive(Debug, Default)]
 pub struct Batch {
-    pub done: usize,
-    /// "order 12 of anna", each that failed.
-    pub failed: Vec<String>,
+    pub tally: Tally,
     /// Numbered orders skipped for want of a customer e-mail address (`send --unsent`).
     pub without_address: i64,
 }
 
-impl Batch {
-    fn step(&mut self, step: &Step, each: &mut impl FnMut(&Step)) {
-        match step {
-            Step::Done { .. } => self.done += 1,
-            Step::Failed { tenant, order, .. } => {
-                self.failed.push(format!("order {order} of {}", tenant.handle()))
-            }
-        }
-        each(step);
-    }
-
-    /// The batch's refusal when some of it failed: the others went, and running again
-    /// sends only those.
-    pub fn outcome(&self) -> Result<(), Error> {
-        match self.failed.first() {
-            Some(first) => {
-                Err(Error::NotAll { count: self.failed.len(), first: first.clone(), sending: true })
-            }
-            None => Ok(()),
-        }
-    }
-}
-
 /// `send --unsent`: every numbered document of `tenants` (of `year`, if given) never sent
-/// that has a customer e-mail address, one message each, going on past one that fails.
+/// that has a customer e-mail address, one message each, as a batch (`ops::batch`).
 /// Without a server, a dry run: nothing is sent, each is said as it would go.
 pub fn send_unsent(
     db: &mut Db,
@@ -347,7 +320,7 @@ pub fn send_unsent(
         db.confirm_durable()?;
     }
     let mut batch = Batch::default();
-    for tenant in tenants {
+    'tenants: for tenant in tenants {
         let (unsent, without) = db.read(|conn| {
             Ok((sends::unsent(conn, tenant, year)?, sends::without_address(conn, tenant, year)?))
         })?;
@@ -364,11 +337,17 @@ pub fn send_unsent(
                 Ok(document) => {
                     let subject = document.outgoing().subject();
                     let number = Some(document.number);
-                    batch.step(&Step::Done { tenant, order, number, to: &document.to, subject }, &mut each)
+                    batch.tally.went();
+                    each(&Step::Done { tenant, order, number, to: &document.to, subject })
                 }
                 // Without a server nothing can fail half-way: a dry run stops at the first.
                 Err(error) if server.is_none() => return Err(error),
-                Err(error) => batch.step(&Step::Failed { tenant, order, error: &error }, &mut each),
+                Err(error) => {
+                    each(&Step::Failed { tenant, order, error: &error });
+                    if batch.tally.failed(tenant, order, error).is_break() {
+                        break 'tenants;
+                    }
+                }
             }
         }
     }
@@ -376,7 +355,7 @@ pub fn send_unsent(
 }
 
 /// `notify --pending`: every racket of `tenants` waiting for pickup whose customer has an
-/// e-mail address and was not told yet, one message each, going on past one that fails.
+/// e-mail address and was not told yet, one message each, as a batch (`ops::batch`).
 /// Without a server, a dry run.
 pub fn notify_pending(
     db: &mut Db,
@@ -388,7 +367,7 @@ pub fn notify_pending(
         db.confirm_durable()?;
     }
     let mut batch = Batch::default();
-    for tenant in tenants {
+    'tenants: for tenant in tenants {
         for order in db.read(|conn| sends::pending_notices(conn, tenant))? {
             let outcome = prepare(db, tenant, order).and_then(|prepared| match server {
                 Some(server) => deliver(db, server, tenant, order, &prepared).map(|()| prepared),
@@ -397,10 +376,15 @@ pub fn notify_pending(
             match outcome {
                 Ok(prepared) => {
                     let subject = prepared.notice().subject();
-                    let step = Step::Done { tenant, order, number: None, to: &prepared.to, subject };
-                    batch.step(&step, &mut each)
+                    batch.tally.went();
+                    each(&Step::Done { tenant, order, number: None, to: &prepared.to, subject })
                 }
-                Err(error) => batch.step(&Step::Failed { tenant, order, error: &error }, &mut each),
+                Err(error) => {
+                    each(&Step::Failed { tenant, order, error: &error });
+                    if batch.tally.failed(tenant, order, error).is_break() {
+                        break 'tenants;
+                    }
+                }
             }
         }
     }

@@ -11,6 +11,7 @@ use crate::domain::{
 };
 use crate::error::Error;
 use crate::mail::{message_id, Outgoing, SmtpUrl};
+use crate::ops::batch::Tally;
 use crate::receipt::{pdf, Receipt};
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
@@ -218,7 +219,7 @@ fn check_room(ways: Ways, tenant: &Tenant, invoice: &Invoice, next: &Next) -> Re
     };
     let path = dir.join(file_name(tenant, invoice.number, *level));
     match path.exists() {
-        true => Err(Error::OutputExists { path: path.display().to_string(), what: "remind --out-dir" }),
+        true => Err(Error::OutputExists { path: path.display().to_string(), what: "receipts" }),
         false => Ok(()),
     }
 }
@@ -269,7 +270,7 @@ fn deliver(
         (None, Ways { out_dir: Some(dir), .. }) => {
             let path = dir.join(&filename);
             // The same bytes there already (a reminder written before) are no change.
-            crate::files::write_new(&path, &bytes, "remind --out-dir")?;
+            crate::files::write_new(&path, &bytes, "receipts")?;
             db.write(|conn| reminders::delivered(conn, tenant, order, level, true))?;
             Delivery::Printed(path)
         }
@@ -314,9 +315,8 @@ pub enum Step<'a> {
 /// How a run went, per stringer and in all.
 #[derive(Debug, Default)]
 pub struct Run {
-    pub done: usize,
+    pub tally: Tally,
     pub to_print: usize,
-    pub failed: Vec<String>,
     /// Overdue invoices whose next reminder is not due yet.
     pub waiting: usize,
     /// Overdue invoices held back by a bank transaction naming them that waits for somebody
@@ -324,27 +324,11 @@ pub struct Run {
     pub held: Vec<String>,
     /// Per stringer: the last booking date of the bank files imported (None: none yet).
     pub bank_known_until: Vec<(String, Option<NaiveDate>)>,
-    /// Why the run stopped half-way (the mail server or the database gone), if it did.
-    pub stopped: Option<Error>,
-}
-
-impl Run {
-    /// The run's refusal: why it stopped, or that some of it failed. The others went, and
-    /// running again sends only those (issued already, unchanged).
-    pub fn outcome(self) -> Result<(), Error> {
-        match (self.stopped, self.failed.first()) {
-            (Some(stopped), _) => Err(stopped),
-            (None, Some(first)) => {
-                Err(Error::NotAll { count: self.failed.len(), first: first.clone(), sending: true })
-            }
-            (None, None) => Ok(()),
-        }
-    }
 }
 
 /// `remind --due`: for each of `tenants`, every invoice whose next reminder is due, issued
-/// and delivered one by one, going on past one that fails, and stopping (`Run::stopped`) when
-/// the mail server or the database is gone. An error means nothing of that stringer was
+/// and delivered one by one as a batch (`ops::batch`: a reminder issued and not sent goes
+/// unchanged with the next run). An error means nothing of that stringer was
 /// issued. `dry_run`: nothing is issued, each is said as it would go.
 pub fn remind_due(
     db: &mut Db,
@@ -382,25 +366,18 @@ pub fn remind_due(
                 continue;
             }
             if dry_run {
-                run.done += 1;
+                run.tally.went();
                 each(&Step::Done(&planned, None));
                 continue;
             }
             match go(db, ways, tenant, &invoice, next) {
                 Ok(done) => {
-                    run.done += 1;
+                    run.tally.went();
                     each(&Step::Done(&planned, Some(&done.delivery)));
                 }
                 Err(error) => {
-                    run.failed.push(format!("order {} of {}", planned.order, tenant.handle()));
                     each(&Step::Failed(&planned, &error));
-                    // The database or the server gone: the rest would fail alike.
-                    let gone = matches!(
-                        error,
-                        Error::MailUnreachable { .. } | Error::Unreachable { .. } | Error::ConnectionLost(_)
-                    );
-                    if gone {
-                        run.stopped = Some(error);
+                    if run.tally.failed(tenant, planned.order, error).is_break() {
                         return Ok(run);
                     }
                 }

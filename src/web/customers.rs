@@ -2,6 +2,7 @@
 //! list --search`), and one customer with their rackets, each with what it had last time.
 
 use super::pages::{string_and_tension, Id};
+use super::problem::PageResult;
 use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
@@ -11,7 +12,6 @@ use crate::ops::views;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::response::Response;
 use serde::Deserialize;
 
 const PAGE: i64 = 50;
@@ -39,7 +39,7 @@ pub struct Search {
 
 /// `GET /customers[?q=TEXT][&after=ID | &from=N]`: everyone, or who the text finds, a page
 /// at a time; the next page follows the last one shown, however far into the register.
-pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Query<Search>) -> Response {
+pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Query<Search>) -> PageResult {
     let q = search.q.unwrap_or_default();
     let start = match (search.after, search.from) {
         (Some(id), _) => Start::After(CustomerId(id)),
@@ -50,10 +50,7 @@ pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Qu
         let text = Some(text.as_str()).filter(|t| !t.is_empty());
         views::customers(conn, &session.tenant, text, Some(Page { start, limit: PAGE + 1 }))
     });
-    let (staff, mut found) = match found.await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
+    let (staff, mut found) = found.await?;
     let more = (found.len() as i64 > PAGE).then(|| {
         let last = &found[PAGE as usize - 1];
         let query: String = form_urlencoded::Serializer::new(String::new())
@@ -70,7 +67,7 @@ pub async fn list(State(counter): State<Shared>, visit: Visit, Query(search): Qu
         found: found.into_iter().map(|c| (c.id.0, c.name, c.email.or(c.phone).unwrap_or_default())).collect(),
         more,
     };
-    super::rendered(StatusCode::OK, &page)
+    Ok(super::rendered(StatusCode::OK, &page))
 }
 
 /// A racket on the customer's page: what it had last time.
@@ -104,13 +101,10 @@ struct CustomerPage {
 
 /// `GET /customers/{id}`: the customer, their rackets with their last job ("the same as
 /// last time" one click away), their orders newest first.
-pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Response {
+pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> PageResult {
     let found =
         visit.read(&counter, move |conn, session| views::customer(conn, &session.tenant, CustomerId(id)));
-    let (staff, views::CustomerSeen { customer, rackets: lines, history }) = match found.await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
+    let (staff, views::CustomerSeen { customer, rackets: lines, history }) = found.await?;
     let zone = staff.session.tenant.zone();
     let page = CustomerPage {
         w: staff.words,
@@ -140,5 +134,5 @@ pub async fn show(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Re
             })
             .collect(),
     };
-    super::rendered(StatusCode::OK, &page)
+    Ok(super::rendered(StatusCode::OK, &page))
 }

@@ -1,6 +1,7 @@
 //! `/takings` and `/strings`: the evening count of the till and what is left on the reels,
 //! as `receipts takings` and `receipts strings list` give them.
 
+use super::problem::PageResult;
 use super::session::{Nav, Visit};
 use super::words::Words;
 use super::Shared;
@@ -11,7 +12,6 @@ use crate::ops::views;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::response::Response;
 use serde::Deserialize;
 
 /// A line of the till: method (or the total), currency, VAT rate, payments, amount, VAT.
@@ -41,7 +41,7 @@ pub struct Day {
 
 /// `GET /takings[?date=YYYY-MM-DD]`: the day's payments per method and currency, today by
 /// default in the stringer's calendar.
-pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Query<Day>) -> Response {
+pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Query<Day>) -> PageResult {
     let counted = visit.read(&counter, move |conn, session| {
         let tenant = &session.tenant;
         let date = match day.date.as_deref().filter(|d| !d.is_empty()).map(parse_day).transpose() {
@@ -51,10 +51,7 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
         let counted = views::takings(conn, Some(tenant), Days::On(date))?.pop();
         Ok((date, counted.map(|counted| counted.money).unwrap_or_default()))
     });
-    let (staff, (date, money)) = match counted.await {
-        Ok(counted) => counted,
-        Err(response) => return response,
-    };
+    let (staff, (date, money)) = counted.await?;
     let w = staff.words;
     let mut lines: Vec<Till> = money
         .in_order()
@@ -79,7 +76,7 @@ pub async fn takings(State(counter): State<Shared>, visit: Visit, Query(day): Qu
         total: true,
     }));
     let page = TakingsPage { w, nav: staff.nav(), day: date.to_string(), lines };
-    super::rendered(StatusCode::OK, &page)
+    Ok(super::rendered(StatusCode::OK, &page))
 }
 
 /// A line's word in the page's language (`unrecorded` as it is; a refund after its label).
@@ -108,12 +105,9 @@ struct StringsPage {
 }
 
 /// `GET /strings`: each stocked string, what is left, the low ones marked.
-pub async fn strings(State(counter): State<Shared>, visit: Visit) -> Response {
+pub async fn strings(State(counter): State<Shared>, visit: Visit) -> PageResult {
     let (staff, stocked) =
-        match visit.read(&counter, |conn, session| views::strings(conn, &session.tenant)).await {
-            Ok(found) => found,
-            Err(response) => return response,
-        };
+        visit.read(&counter, |conn, session| views::strings(conn, &session.tenant)).await?;
     let page = StringsPage {
         w: staff.words,
         nav: staff.nav(),
@@ -127,5 +121,5 @@ pub async fn strings(State(counter): State<Shared>, visit: Visit) -> Response {
             })
             .collect(),
     };
-    super::rendered(StatusCode::OK, &page)
+    Ok(super::rendered(StatusCode::OK, &page))
 }

@@ -129,17 +129,13 @@ pub struct Preset {
 
 /// `GET /orders/new`, optionally for a customer and racket of the register
 /// (`?customer_id=N&racket_id=M&same=yes` from the customer's page).
-pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Query<Preset>) -> Response {
+pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Query<Preset>) -> PageResult {
     let (customer_id, racket_id) = (preset.customer_id, preset.racket_id);
     let named = visit.read(&counter, move |conn, session| {
         let (customer, racket) = (customer_id.map(CustomerId), racket_id.map(RacketId));
         views::new_order(conn, &session.tenant, customer, racket, NAMES_OFFERED)
     });
-    let (staff, views::NewOrder { customer, racket, names, turnaround_hours: turnaround }) = match named.await
-    {
-        Ok(named) => named,
-        Err(response) => return response,
-    };
+    let (staff, views::NewOrder { customer, racket, names, turnaround_hours: turnaround }) = named.await?;
     let mut page = NewOrderPage::new(&staff, None);
     page.customer = customer.map(|c| (c.id.0, c.name));
     page.racket = racket.map(|r| (r.id.0, r.order_text().unwrap_or_default()));
@@ -149,7 +145,7 @@ pub async fn form(State(counter): State<Shared>, visit: Visit, Query(preset): Qu
     // As a `datetime-local` field shows it: 2026-11-28T17:00 in the stringer's zone.
     page.due.value = format_local(promised, staff.session.tenant.zone()).replacen(' ', "T", 1);
     page.due_shown = page.due.value.clone();
-    super::rendered(StatusCode::OK, &page)
+    Ok(super::rendered(StatusCode::OK, &page))
 }
 
 /// `POST /orders/new`: the order taken, 303 to its page; or the form again, refused (422).

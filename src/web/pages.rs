@@ -92,13 +92,10 @@ struct QueuePage {
 }
 
 /// `/`: the queue of SPEC 19, the overdue first.
-pub async fn queue(State(counter): State<Shared>, visit: Visit) -> Response {
+pub async fn queue(State(counter): State<Shared>, visit: Visit) -> PageResult {
     let now = now_utc();
     let (staff, queue) =
-        match visit.read(&counter, move |conn, session| views::queue(conn, &session.tenant, now)).await {
-            Ok(found) => found,
-            Err(response) => return response,
-        };
+        visit.read(&counter, move |conn, session| views::queue(conn, &session.tenant, now)).await?;
     let zone = staff.session.tenant.zone();
     let page = QueuePage {
         w: staff.words,
@@ -106,7 +103,7 @@ pub async fn queue(State(counter): State<Shared>, visit: Visit) -> Response {
         open: queue.open.iter().map(|o| Line::of(o, zone, o.due(), now)).collect(),
         waiting: queue.waiting.iter().map(|o| Line::of(o, zone, o.strung_at, now)).collect(),
     };
-    super::rendered(StatusCode::OK, &page)
+    Ok(super::rendered(StatusCode::OK, &page))
 }
 
 #[derive(Template)]
@@ -138,12 +135,9 @@ struct OrderPage {
 }
 
 /// `/orders/{id}`: the order, its number once strung, and the day's actions.
-pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> Response {
+pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> PageResult {
     let found = visit.read(&counter, move |conn, session| views::order(conn, &session.tenant, OrderId(id)));
-    let (staff, views::OrderSeen { order, sent, credit_notes, methods, .. }) = match found.await {
-        Ok(found) => found,
-        Err(response) => return response,
-    };
+    let (staff, views::OrderSeen { order, sent, credit_notes, methods, .. }) = found.await?;
     let zone = staff.session.tenant.zone();
     let at = |time: Option<chrono::NaiveDateTime>| time.map(|t| format_local(t, zone));
     let w = staff.words;
@@ -169,15 +163,12 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> R
             .iter()
             .map(|note| (note.number.to_string(), format!("{} {}", note.amount, note.currency)))
             .collect(),
-        token: match random_token() {
-            Ok(token) => token,
-            Err(e) => return super::problem::failure(e, w),
-        },
+        token: random_token().map_err(|e| PageError::Failed(e.into(), w))?,
         left: order.owed().map(|left| format!("{left} {}", order.currency)).unwrap_or_default(),
         can: order.actions(sent, counter.smtp.is_some(), staff.is_owner()),
         methods: methods.iter().map(|&m| (m.as_str(), method_word(w, m))).collect(),
     };
-    super::rendered(StatusCode::OK, &page)
+    Ok(super::rendered(StatusCode::OK, &page))
 }
 
 /// A payment method in the page's language.

@@ -119,12 +119,20 @@ pub fn explain(error: &Error, w: &Words) -> String {
         .to_string()
     };
     match error {
-        // A parser's words, when they are not the command line's.
-        Error::Invalid { problem, .. } | Error::BadInput(problem) | Error::InputFile(problem)
-            if !problem.contains("--") && !problem.contains("`receipts") =>
-        {
-            problem.clone()
-        }
+        // A parser's words (the command line's own refusals are variants of their own).
+        Error::Invalid { problem, .. } | Error::BadInput(problem) | Error::InputFile(problem) => problem.clone(),
+        Error::NoSender { .. } => say([
+            "The stringer has no e-mail address to send from: the owner sets it in the profile.",
+            "Der Besaiter hat keine E-Mail-Adresse zum Versenden: der Inhaber trägt sie im Profil ein.",
+            "Le cordeur n'a pas d'adresse e-mail d'envoi : le propriétaire l'indique dans le profil.",
+            "L'incordatore non ha un indirizzo e-mail di invio: il titolare lo indica nel profilo.",
+        ]),
+        Error::NoStructuredAddress { .. } => say([
+            "A QR-bill needs the stringer's structured address (street, postcode, town, country): the owner sets it in the profile.",
+            "Ein QR-Einzahlungsschein braucht die strukturierte Adresse des Besaiters (Strasse, PLZ, Ort, Land): der Inhaber trägt sie im Profil ein.",
+            "Une QR-facture a besoin de l'adresse structurée du cordeur (rue, NPA, localité, pays) : le propriétaire l'indique dans le profil.",
+            "Una QR-fattura ha bisogno dell'indirizzo strutturato dell'incordatore (via, NPA, località, paese): il titolare lo indica nel profilo.",
+        ]),
         Error::PickedUp { order, on, .. } => say([
             "Order {order} was picked up on {on}.",
             "Auftrag {order} wurde am {on} abgeholt.",
@@ -162,7 +170,7 @@ pub fn explain(error: &Error, w: &Words) -> String {
         ])
         .replace("{order}", &order.to_string())
         .replace("{on}", on),
-        Error::NoEmail { order } => say([
+        Error::NoEmail { order } | Error::NoEmailToSend { order } => say([
             "Order {order} has no e-mail address of the customer.",
             "Auftrag {order} hat keine E-Mail-Adresse des Kunden.",
             "La commande {order} n'a pas d'adresse e-mail du client.",
@@ -560,12 +568,17 @@ mod tests {
             (Error::NoSuchOrder { order: OrderId(7), stringer: None }, 404),
             (Error::PickedUp { order: OrderId(7), on: "2026-11-27".into(), what: "nothing changes" }, 422),
             (Error::NoPrice { order: OrderId(7) }, 422),
+            (Error::NoEmailToSend { order: OrderId(7) }, 422),
+            (Error::NoSender { stringer: "otto".into() }, 422),
+            (Error::NoStructuredAddress { stringer: "otto".into() }, 422),
+            (Error::ReasonRequired { order: OrderId(7) }, 400),
+            (Error::WhoseUnsaid, 400),
             (
                 Error::TillRequired {
                     method: "cash".into(),
                     country: "Germany",
                     law: "§ 146a AO, a certified TSE",
-                    way: "--paid",
+                    way: "paid",
                 },
                 422,
             ),
@@ -590,13 +603,16 @@ mod tests {
         assert!(
             explain(&Error::NoPrice { order: OrderId(7) }, Words::of(Language::De)).contains("keinen Preis")
         );
-        // A refusal worded for the command line is not passed on: its class says it.
-        let flagged =
-            Error::BadInput("--same copies a racket's last job: name the racket with --racket-id".into());
-        assert_eq!(
-            explain(&flagged, Words::of(Language::En)),
-            "This cannot be taken as it is: nothing was changed."
-        );
+        // The command line words the same refusals with the flags that help.
+        for (error, flag) in [
+            (Error::NoEmailToSend { order: OrderId(7) }, "--to"),
+            (Error::NoSender { stringer: "otto".into() }, "--email"),
+            (Error::NoStructuredAddress { stringer: "otto".into() }, "--postcode"),
+            (Error::ReasonRequired { order: OrderId(7) }, "--reason"),
+            (Error::WhoseUnsaid, "--stringer"),
+        ] {
+            assert!(error.to_string().contains(flag), "{error}");
+        }
     }
 
     /// Each reason an order gets no reminder, in each language, naming no command; the

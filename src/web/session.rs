@@ -268,7 +268,7 @@ fn login_page(
         Refusal::Refused => w.login_refused,
         Refusal::Throttled => w.login_throttled,
     });
-    let csrf = crate::domain::random_token().map_err(|e| PageError::Failed(e, w))?;
+    let csrf = crate::domain::random_token().map_err(|e| PageError::Failed(e.into(), w))?;
     let cookie = cookie(counter, LOGIN_COOKIE, "/login", csrf.clone());
     let page = super::rendered(status, &LoginPage { w, csrf, username, problem });
     Ok((CookieJar::new().add(cookie), page).into_response())

@@ -198,6 +198,49 @@ fn the_batch_goes_on_past_a_failure_and_its_rerun_sends_the_rest() {
     assert!(out.stderr.contains("1 message sent, 0 failed, 1 skipped"), "{}", out.stderr);
 }
 
+/// The batches follow the rule of `remind --due`: a mail server gone half-way stops the run
+/// (the rest would fail alike) and what was not sent goes with the next.
+#[test]
+fn a_server_gone_half_way_stops_a_batch_and_the_rest_goes_with_the_next_run() {
+    let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
+    mailing_shop(&db);
+    let order = ok(
+        &db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "stefan",
+            "--customer",
+            "Anna",
+            "--price",
+            "20",
+            "--email",
+            "anna@example.com",
+        ],
+    );
+    ok(&db, &["mint", "--order", &order, "--at", "2026-03-03 10:00"]);
+    let notify = |url: &str| -> Output {
+        receipts(&db).env("RECEIPTS_SMTP_URL", url).args(["notify", "--pending"]).output().unwrap().into()
+    };
+    // It answers the check, takes the first message, and never says whether it accepted it.
+    let stalling = Sink::start(Behaviour::StallAfterData);
+    for out in [send(&db, &stalling.url(None), &["--unsent"]), notify(&stalling.url(None))] {
+        assert_eq!(out.code, 69, "{}", out.stderr);
+        assert!(
+            out.stderr.contains("the run stopped: what was not sent goes with the next run"),
+            "{}",
+            out.stderr
+        );
+        assert_eq!(out.stderr.matches("error: order").count(), 1, "stopped at the first: {}", out.stderr);
+    }
+    assert!(sends(&db).is_empty());
+    let sink = Sink::start(Behaviour::Accept);
+    assert_eq!(send(&db, &sink.url(None), &["--unsent"]).code, 0);
+    assert_eq!(notify(&sink.url(None)).code, 0);
+    assert_eq!((sink.received().len(), sends(&db).len()), (4, 2), "both documents and both notices");
+}
+
 #[test]
 fn a_dry_run_shows_the_message_and_sends_nothing() {
     let db = TestDb::sqlite().with_clock_at(TESTS_DAY);

@@ -2,7 +2,9 @@
 //! imports it back, however long the way round (a strongly connected set of files), and the
 //! top modules (`cli`, `web`, `ops`, `db`, `domain`, ...) form no circle either. Every
 //! `crate::` and `super::` path of `src/` is resolved to the file that defines its module.
-//! And every file is a room of its own size (at most 700 lines) that says what it owns.
+//! And every file is a room of its own size (at most 700 lines) that says what it owns, and
+//! `ops/`, which serves both doors, names no flag and no command: the command line words its
+//! refusals with them, the counter in the page's language without.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -244,4 +246,34 @@ fn every_module_says_what_it_owns() {
         .map(|(file, _)| file)
         .collect();
     assert!(silent.is_empty(), "without a //! line: {silent:?}");
+}
+
+/// A line that names a command-line flag (`--due`) or a command (`` `receipts send` ``).
+fn names_a_flag(line: &str) -> bool {
+    line.contains("`receipts ")
+        || line
+            .match_indices("--")
+            .any(|(at, _)| line[at + 2..].starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+#[test]
+fn ops_names_no_flag_and_no_command() {
+    assert!(names_a_flag(r#"Error::Usage("pass --stringer HANDLE".into())"#));
+    assert!(names_a_flag("set it with `receipts order edit 7 --email ...`"));
+    assert!(!names_a_flag(r#"format!("{a}--{b}")"#) && !names_a_flag("x -= 1; y-- "));
+    let ops: Vec<(String, String)> =
+        source_files().into_iter().filter(|(file, _)| file.starts_with("ops/")).collect();
+    assert!(ops.len() > 10, "the ops files are read: {}", ops.len());
+    let flagged: Vec<String> = ops
+        .iter()
+        .flat_map(|(file, source)| {
+            code_of(source)
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| names_a_flag(line))
+                .map(|(at, line)| format!("{file}:{}: {}", at + 1, line.trim()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(flagged.is_empty(), "ops/ says what is wrong with a type, the doors word it: {flagged:#?}");
 }

@@ -123,7 +123,34 @@ impl Formation {
             String::from_utf8_lossy(&out.stderr)
         );
         eprintln!("formation up in {:.1} s", started.elapsed().as_secs_f64());
+        for node in ["node1", "node2"] {
+            std::fs::copy(formation.config_of(node), formation.path(&format!("{node}.cfg"))).unwrap();
+        }
         formation
+    }
+
+    /// A keeper's configuration file, where pg_autoctl keeps it for the node's data directory.
+    fn config_of(&self, node: &str) -> PathBuf {
+        let pgdata = self.path(node);
+        self.path("config/pg_autoctl").join(pgdata.strip_prefix("/").unwrap()).join("pg_autoctl.cfg")
+    }
+
+    /// pg_autoctl rewrites its configuration file in place: a keeper killed in the middle
+    /// leaves it cut off, and the keeper started again stops at once ("Unrecognized
+    /// configuration file"). A machine lost that way comes back with the file from its
+    /// backup: here, the copy taken when the formation came up (what it holds does not change
+    /// while the formation runs: the node's name, ports, monitor and data directory).
+    fn mend_config(&self, node: &str) {
+        let config = self.config_of(node);
+        let whole = std::fs::read_to_string(&config).is_ok_and(|text| text.contains("[pg_autoctl]"));
+        if !whole {
+            eprintln!("{node}'s pg_autoctl.cfg was cut off by the kill: put back from the copy");
+            std::fs::copy(self.path(&format!("{node}.cfg")), &config).unwrap();
+            if is_root() {
+                let status = Command::new("chown").arg("postgres").arg(&config).status().unwrap();
+                assert!(status.success(), "chown {node}'s pg_autoctl.cfg to postgres");
+            }
+        }
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -360,6 +387,7 @@ impl Formation {
     /// Starts a killed node's keeper again (its service, in production): it rejoins the
     /// formation as a standby.
     pub fn restart_node(&self, node: &str) {
+        self.mend_config(node);
         let log = std::fs::OpenOptions::new().append(true).open(self.path(&format!("{node}.log"))).unwrap();
         let keeper = self
             .as_postgres("pg_autoctl")
