@@ -110,10 +110,10 @@ pub fn settle(
         0 => return Err(Error::NotListed { bank_reference: bank_reference.to_string() }),
         1 => found.remove(0),
         _ => {
-            return Err(Error::Usage(format!(
-                "bank transaction {bank_reference} is listed for several stringers ({}): say whose with --stringer",
-                found.iter().map(|(t, _)| t.handle()).collect::<Vec<_>>().join(", ")
-            )))
+            return Err(Error::ListedForSeveral {
+                bank_reference: bank_reference.to_string(),
+                stringers: found.iter().map(|(t, _)| t.handle().to_string()).collect(),
+            })
         }
     };
     let id = row.id;

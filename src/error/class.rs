@@ -12,7 +12,8 @@ impl Error {
             | Error::ReasonRequired { .. }
             | Error::WhoseUnsaid
             | Error::NotSqlite
-            | Error::NotAnOrder { .. } => Class::Usage,
+            | Error::NotAnOrder { .. }
+            | Error::ListedForSeveral { .. } => Class::Usage,
             Error::BadInput(_)
             | Error::Invalid { .. }
             | Error::BlankName

@@ -334,6 +334,10 @@ pub enum Error {
     )]
     NotListed { bank_reference: String },
 
+    /// `payments settle` of a bank transaction listed for several stringers, none named.
+    #[error("bank transaction {bank_reference} is listed for several stringers ({}): say whose with --stringer", .stringers.join(", "))]
+    ListedForSeveral { bank_reference: String, stringers: Vec<String> },
+
     #[error("bank transaction {bank_reference} was settled already on {on}: {reason}")]
     AlreadySettled { bank_reference: String, on: chrono::NaiveDate, reason: String },
 

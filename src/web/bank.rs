@@ -47,7 +47,10 @@ pub async fn import(State(counter): State<Shared>, posted: Posted<Owner>) -> Pag
     let Posted { by: Owner(owner), form } = posted;
     let dry_run = form.filled("dry_run").is_some();
     let Some(upload) = form.file("file") else {
-        return Err(PageError::Failed(Error::BadInput("no bank file was chosen".into()), owner.words));
+        return Err(PageError::Failed(
+            Error::Invalid { field: "file", problem: "no bank file was chosen".into() },
+            owner.words,
+        ));
     };
     let (name, bytes) = (upload.name.clone(), upload.bytes.clone());
     let tenant = owner.session.tenant.clone();

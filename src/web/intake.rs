@@ -199,7 +199,7 @@ fn read_order(fields: &Fields) -> Result<(Intake, Details), Error> {
     let pick = fields.filled("customer_pick");
     let picked = pick.filter(|&p| p != "new").map(|p| p.parse::<i64>().map(CustomerId)).transpose();
     let picked = picked.map_err(|_| Error::Invalid {
-        field: "customer",
+        field: "customer_pick",
         problem: "pick one of the customers offered".into(),
     })?;
     let item = |problem: String| Error::Invalid { field: "item", problem };

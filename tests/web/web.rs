@@ -707,6 +707,13 @@ on_both_backends! {
         let stale = anna.post("/logout", &[("csrf", "0000")]);
         assert_eq!(stale.status, 403);
         assert!(stale.text().contains("Dieses Formular ist veraltet"), "{}", stale.text());
+        // A value refused: what the input takes, in the page's language, not the parser's English.
+        let csrf = anna.get("/orders/new").csrf();
+        let refused = anna.post("/orders/new", &[("csrf", &csrf), ("customer", "Iga"), ("tension", "abc")]);
+        assert_eq!(refused.status, 422);
+        let text = refused.text();
+        assert!(text.contains("Die Spannung ist ein Wert oder Längs-/Quersaiten"), "{text}");
+        assert!(!text.contains("is not a tension"), "{text}");
         // Used a while ago, within --session-idle: it goes on, and its use is recorded.
         let back = |interval: &str, sqlite: &str| {
             db.execute(&format!("UPDATE sessions SET last_seen_at = created_at - INTERVAL '{interval}'"))

@@ -2,12 +2,15 @@
 //! same class that gives the command line its exit code), the words are the page's
 //! language, and no command or flag is ever named to a browser user.
 
+mod inputs;
+
 use super::words::Words;
 use crate::domain::{LastReminder, NoCredit, NoReminder, OrderId, ReceiptNumber};
 use crate::error::{Class, Error};
 use askama::Template;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use inputs::expected;
 
 /// Why a page is not what was asked: a failure to show in the page's language, or an answer
 /// decided already (the login, a refused token). Handlers return it with `?`.
@@ -57,9 +60,10 @@ pub fn failure(error: Error, w: &'static Words) -> Response {
             eprintln!("error: {error}");
             w.failed.to_string()
         }
-        // Away from a form, a refusal about one input names it.
+        // Away from a form, a refusal about one input names it (the hint of another
+        // language names it already).
         _ => match &error {
-            Error::Invalid { field, problem } => match label(w, field) {
+            Error::Invalid { field, problem } if w.lang == "en" => match label(w, field) {
                 Some(label) => format!("{label}: {problem}"),
                 None => problem.clone(),
             },
@@ -119,8 +123,14 @@ pub fn explain(error: &Error, w: &Words) -> String {
         .to_string()
     };
     match error {
-        // A parser's words (the command line's own refusals are variants of their own).
-        Error::Invalid { problem, .. } | Error::BadInput(problem) | Error::InputFile(problem) => problem.clone(),
+        // A parser's words are English and exact; another language says what the input
+        // takes. (The command line's own refusals are variants of their own.)
+        Error::Invalid { problem, .. } | Error::BadInput(problem) | Error::InputFile(problem)
+            if w.lang == "en" =>
+        {
+            problem.clone()
+        }
+        Error::Invalid { field, .. } => say(expected(field)),
         Error::NoSender { .. } => say([
             "The stringer has no e-mail address to send from: the owner sets it in the profile.",
             "Der Besaiter hat keine E-Mail-Adresse zum Versenden: der Inhaber trägt sie im Profil ein.",
@@ -555,106 +565,4 @@ fn no_credit(w: &Words, order: OrderId, why: &NoCredit) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::{Language, OrderId};
-    use crate::error::Busy;
-    use strum::VariantArray;
-
-    /// Every class has its status, and the words a browser user reads name no command.
-    #[test]
-    fn each_class_answers_its_status_in_the_pages_words() {
-        let cases = [
-            (Error::NoSuchOrder { order: OrderId(7), stringer: None }, 404),
-            (Error::PickedUp { order: OrderId(7), on: "2026-11-27".into(), what: "nothing changes" }, 422),
-            (Error::NoPrice { order: OrderId(7) }, 422),
-            (Error::NoEmailToSend { order: OrderId(7) }, 422),
-            (Error::NoSender { stringer: "otto".into() }, 422),
-            (Error::NoStructuredAddress { stringer: "otto".into() }, 422),
-            (Error::ReasonRequired { order: OrderId(7) }, 400),
-            (Error::WhoseUnsaid, 400),
-            (
-                Error::TillRequired {
-                    method: "cash".into(),
-                    country: "Germany",
-                    law: "§ 146a AO, a certified TSE",
-                    way: "paid",
-                },
-                422,
-            ),
-            (Error::Invalid { field: "tension", problem: "\"abc\" is not a tension".into() }, 422),
-            (Error::Usage("no such option".into()), 400),
-            (Error::OutputExists { path: "a.pdf".into(), what: "receipts" }, 409),
-            (Error::MailUnreachable { server: "smtp://x".into(), reason: "refused".into() }, 503),
-            (Error::NoMailServer, 503),
-            (Error::Busy(Busy::LockTimeout), 503),
-            (Error::NotDurable, 503),
-            (Error::NotMigrated, 500),
-            (Error::Internal { what: "x", detail: "y".into() }, 500),
-        ];
-        for &language in Language::VARIANTS {
-            let w = Words::of(language);
-            for (error, expected) in &cases {
-                assert_eq!(status(error.class()).as_u16(), *expected, "{error}");
-                let said = explain(error, w);
-                assert!(!said.contains("receipts ") && !said.contains("--"), "{language:?}: {said}");
-            }
-        }
-        assert!(
-            explain(&Error::NoPrice { order: OrderId(7) }, Words::of(Language::De)).contains("keinen Preis")
-        );
-        // The command line words the same refusals with the flags that help.
-        for (error, flag) in [
-            (Error::NoEmailToSend { order: OrderId(7) }, "--to"),
-            (Error::NoSender { stringer: "otto".into() }, "--email"),
-            (Error::NoStructuredAddress { stringer: "otto".into() }, "--postcode"),
-            (Error::ReasonRequired { order: OrderId(7) }, "--reason"),
-            (Error::WhoseUnsaid, "--stringer"),
-        ] {
-            assert!(error.to_string().contains(flag), "{error}");
-        }
-    }
-
-    /// Each reason an order gets no reminder, in each language, naming no command; the
-    /// command line's words name what helps.
-    #[test]
-    fn every_reason_for_no_reminder_is_said_in_the_pages_words() {
-        use crate::domain::Level;
-        let number = ReceiptNumber::new(2026, 4);
-        let day = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).unwrap();
-        let order = OrderId(7);
-        let reasons = [
-            NoReminder::NotNumbered,
-            NoReminder::Void { number, reason: "cracked".into() },
-            NoReminder::OwnRacket { number },
-            NoReminder::Paid { number, on: day },
-            NoReminder::CreditedInFull { number, by: vec!["C-2026-0001".into()] },
-            NoReminder::AsksNothing { number },
-            NoReminder::FromV1 { number },
-            NoReminder::BankPaymentWaits { number, amount: "CHF 20.00".into(), booked_on: day },
-            NoReminder::BeforeRemindFrom { number, from: day },
-            NoReminder::NotDelivered { number, order },
-            NoReminder::FinalReached { number, on: day },
-            NoReminder::NotOverdue { number, last: Some(Level::FIRST), until: day },
-            NoReminder::NotDueYet { number, level: Level::FIRST, on: day },
-            NoReminder::IssuedMeanwhile { number, level: Level::FIRST },
-            NoReminder::NoSuchLevel { level: Level::FIRST },
-            NoReminder::NoneToSendAgain { number },
-            NoReminder::NoAddress { order },
-        ];
-        for why in &reasons {
-            let error = Error::NotRemindable { order, last: None, why: why.clone() };
-            let mut said = std::collections::BTreeSet::new();
-            for &language in Language::VARIANTS {
-                let page = explain(&error, Words::of(language));
-                assert!(!page.contains("receipts ") && !page.contains("--") && !page.contains('`'), "{page}");
-                assert!(!page.contains('{'), "every blank filled: {page}");
-                said.insert(page);
-            }
-            assert_eq!(said.len(), 4, "four languages: {said:?}");
-        }
-        let cli =
-            Error::NotRemindable { order, last: None, why: NoReminder::NoAddress { order } }.to_string();
-        assert!(cli.contains("--out-dir") && cli.contains("receipts order edit 7 --email"), "{cli}");
-    }
-}
+mod tests;
