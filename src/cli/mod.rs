@@ -324,7 +324,7 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
     if !matches!(command, Command::Serve(_)) {
         crate::interrupt::stop_on_interrupt();
     }
-    match command {
+    let outcome = match command {
         Command::Stringer(cmd) => stringer::run(cmd, ctx),
         Command::Order(cmd) => order::run(cmd, ctx),
         Command::Customer(cmd) => customer::run(cmd, ctx),
@@ -361,7 +361,9 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
             Ok(output::Stdout.write_all(&script)?)
         }
         Command::Man(opts) => man::run(opts),
-    }
+    };
+    crate::interrupt::settle();
+    outcome
 }
 
 /// Whether the error is stdout closed early by the reader (`receipts order list | head`).
