@@ -43,26 +43,46 @@ impl Db {
     /// (`PRAGMA user_version`, set by `migrate`): one read of a page the connection has
     /// read anyway, where asking the migrations table costs a process at the counter
     /// several statements. A file that predates the mark says no, and is asked the long way.
+    /// A file marked by a newer program (more migrations than this one has) is refused.
     pub(super) fn sqlite_schema_is_current(&mut self) -> Result<bool, Error> {
         let DbConn::Sqlite(c) = &mut self.conn else { return Ok(false) };
         let marked = diesel::sql_query("PRAGMA user_version").get_result::<UserVersion>(c)?;
-        Ok(marked.user_version >= sqlite_schema_version()?)
+        let known = sqlite_schema_version()?;
+        if marked.user_version > known {
+            let newest = self.newest_applied()?.unwrap_or_else(|| format!("number {}", marked.user_version));
+            return Err(Error::NewerSchema { database: newest, program: latest_known(&self.conn)? });
+        }
+        Ok(marked.user_version == known)
+    }
+
+    /// PostgreSQL: a schema with a migration newer than this program's newest is refused.
+    /// One statement per connection; a server without the migrations table says nothing
+    /// here (the first statement that needs the schema says to migrate).
+    pub(super) fn refuse_newer_postgres(&mut self) -> Result<(), Error> {
+        let Ok(Some(newest)) = self.newest_applied() else { return Ok(()) };
+        let program = latest_known(&self.conn)?;
+        if newest > program {
+            return Err(Error::NewerSchema { database: newest, program });
+        }
+        Ok(())
+    }
+
+    /// The newest migration applied to this database, if it has the migrations table.
+    fn newest_applied(&mut self) -> Result<Option<String>, Error> {
+        #[derive(QueryableByName)]
+        struct Newest {
+            #[diesel(sql_type = diesel::sql_types::Nullable<Text>)]
+            version: Option<String>,
+        }
+        let newest = diesel::sql_query("SELECT max(version) AS version FROM __diesel_schema_migrations")
+            .get_result::<Newest>(&mut self.conn)?;
+        Ok(newest.version)
     }
 
     /// Whether this database lacks the schema or some of its migrations. Asked of the
     /// server itself, so it works whatever language the server speaks.
     pub(super) fn schema_is_behind(&mut self) -> Result<bool, Error> {
-        fn latest<DB: diesel::backend::Backend>(source: &EmbeddedMigrations) -> Result<String, Error> {
-            let migrations = MigrationSource::<DB>::migrations(source).map_err(|e| Error::Internal {
-                what: "the embedded migrations cannot be read",
-                detail: e.to_string(),
-            })?;
-            Ok(migrations.iter().map(|m| m.name().version().to_string()).max().unwrap_or_default())
-        }
-        let latest = match self.conn {
-            DbConn::Postgres(_) => latest::<diesel::pg::Pg>(&POSTGRES_MIGRATIONS)?,
-            DbConn::Sqlite(_) => latest::<diesel::sqlite::Sqlite>(&SQLITE_MIGRATIONS)?,
-        };
+        let latest = latest_known(&self.conn)?;
         let exists = match self.conn {
             DbConn::Postgres(_) => "to_regclass('__diesel_schema_migrations') IS NOT NULL",
             DbConn::Sqlite(_) => {
@@ -81,6 +101,21 @@ impl Db {
         .bind::<Text, _>(&latest)
         .get_result::<Flag>(&mut self.conn)?;
         Ok(!applied.value)
+    }
+}
+
+/// The newest migration this program embeds for the connection's backend.
+fn latest_known(conn: &DbConn) -> Result<String, Error> {
+    fn latest<DB: diesel::backend::Backend>(source: &EmbeddedMigrations) -> Result<String, Error> {
+        let migrations = MigrationSource::<DB>::migrations(source).map_err(|e| Error::Internal {
+            what: "the embedded migrations cannot be read",
+            detail: e.to_string(),
+        })?;
+        Ok(migrations.iter().map(|m| m.name().version().to_string()).max().unwrap_or_default())
+    }
+    match conn {
+        DbConn::Postgres(_) => latest::<diesel::pg::Pg>(&POSTGRES_MIGRATIONS),
+        DbConn::Sqlite(_) => latest::<diesel::sqlite::Sqlite>(&SQLITE_MIGRATIONS),
     }
 }
 

@@ -172,14 +172,17 @@ impl Db {
         let read_only = matches!((url, access), (DatabaseUrl::Sqlite(_), Access::Read));
         let mut db =
             Db { conn, url: url.clone(), lock_timeout, read_only, created, lost: false, committed_at: None };
-        if let (DbConn::Sqlite(_), Access::Write) = (&db.conn, access) {
-            if !db.sqlite_schema_is_current()? {
-                db.migrate()?;
-            }
+        if let DbConn::Postgres(_) = db.conn {
+            db.refuse_newer_postgres()?;
         }
-        if let (DbConn::Sqlite(_), Access::Read) = (&db.conn, access) {
-            if !db.sqlite_schema_is_current()? && db.schema_is_behind()? {
-                return Err(Error::NotMigrated);
+        if let DbConn::Sqlite(_) = db.conn {
+            let current = db.sqlite_schema_is_current()?;
+            match access {
+                Access::Write if !current => {
+                    db.migrate()?;
+                }
+                Access::Read if !current && db.schema_is_behind()? => return Err(Error::NotMigrated),
+                _ => {}
             }
         }
         Ok(db)

@@ -90,6 +90,7 @@ impl Error {
             | Error::CannotMigrate(_)
             | Error::Internal { .. }
             | Error::NotMigrated
+            | Error::NewerSchema { .. }
             | Error::DatabaseFile { .. }
             | Error::CounterBehind { .. }
             | Error::CreditCounterBehind { .. }

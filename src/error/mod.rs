@@ -438,6 +438,14 @@ pub enum Error {
     #[error("the database has no receipts schema yet, or an older one: run `receipts db migrate` first")]
     NotMigrated,
 
+    /// A database migrated by a newer program (a package downgraded, a newer machine's backup
+    /// restored): refused before anything is read or written.
+    #[error(
+        "this database was migrated by a newer receipts (its newest migration is {database}); \
+         this program knows up to {program}: install the newer version"
+    )]
+    NewerSchema { database: String, program: String },
+
     /// The database file itself is the problem: read-only, full, unopenable.
     #[error("the database {path} {problem}")]
     DatabaseFile { path: String, problem: String },

@@ -387,3 +387,43 @@ fn a_full_disk_names_the_database_and_writes_nothing() {
     // The import was all or nothing: the audit afterwards finds no order at all.
     assert!(out.stderr.contains("audit passed: 0 (stringer, series, year) sequences"), "{}", out.stderr);
 }
+
+on_both_backends! {
+    /// A database migrated by a newer program (a package downgraded, a newer machine's backup
+    /// restored onto an older one) is refused by every command and by `serve` before anything
+    /// is read or written, as a database behind is (1).
+    fn a_database_of_a_newer_program_is_refused_before_anything_is_read(db: TestDb) {
+        ok(&db, &["stringer", "add", "stefan"]);
+        // What a newer program's migration leaves behind: its row, and on SQLite the file's mark.
+        let raw = |sql: &str| match db.backend {
+            Backend::Sqlite => diesel::SqliteConnection::establish(&db.url).unwrap().batch_execute(sql).unwrap(),
+            Backend::Postgres => PgConnection::establish(&db.url).unwrap().batch_execute(sql).unwrap(),
+        };
+        // SQLite's mark is the number of migrations the program has.
+        let mark = db.query_i64("SELECT count(*) FROM __diesel_schema_migrations");
+        raw("INSERT INTO __diesel_schema_migrations (version) VALUES ('2999-01-01-000000')");
+        if db.backend == Backend::Sqlite {
+            raw("PRAGMA user_version = 1000");
+        }
+        for args in [
+            vec!["stringer", "list"],
+            vec!["order", "add", "--stringer", "stefan", "--price", "35.00"],
+            vec!["db", "migrate"],
+            vec!["serve", "--listen", "127.0.0.1:0"],
+        ] {
+            let message = fails(&db, 1, &args);
+            assert!(
+                message.contains("this database was migrated by a newer receipts (its newest migration is 2999-01-01-000000); this program knows up to 20")
+                    && message.ends_with("install the newer version"),
+                "{args:?}: {message}"
+            );
+        }
+        // Nothing was written: with the newer migration gone again, the shop is as it was.
+        raw("DELETE FROM __diesel_schema_migrations WHERE version = '2999-01-01-000000'");
+        if let (Backend::Sqlite, Some(mark)) = (db.backend, mark) {
+            raw(&format!("PRAGMA user_version = {mark}"));
+        }
+        assert_eq!(db.query_i64("SELECT count(*) FROM orders"), Some(0));
+        ok(&db, &["stringer", "list"]);
+    }
+}
