@@ -181,6 +181,54 @@ fn a_backup_taken_while_mints_run_is_sound_and_never_overwrites() {
     assert_eq!(std::fs::read(&copy).unwrap(), before);
 }
 
+/// `backup --out-dir DIR --keep N`: a checked backup named by its time (UTC), then the
+/// oldest backups named so beyond N removed; a file of another name is never touched.
+#[test]
+fn backups_in_a_directory_are_named_by_their_time_and_the_oldest_beyond_keep_removed() {
+    let db = TestDb::sqlite().with_clock_at("2030-05-04 10:00");
+    shop(&db);
+    let dir = tempfile::tempdir().unwrap();
+    let others = ["pre-upgrade-0.9.0-20200101-000000.sqlite3", "receipts-2020.sqlite3", "notes.txt"];
+    for name in others.iter().chain(&["receipts-20200101-000000.sqlite3", "receipts-20200102-000000.sqlite3"])
+    {
+        std::fs::write(dir.path().join(name), name).unwrap();
+    }
+    let names = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let out = run(&db, &["backup", "--out-dir", dir.path().to_str().unwrap(), "--keep", "2"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let written: Vec<String> = names().into_iter().filter(|n| n.starts_with("receipts-20300504-")).collect();
+    assert_eq!(written.len(), 1, "{:?}", names());
+    assert!(out.stderr.contains("integrity ok") && out.stderr.contains(&written[0]), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("removed the older backup") && out.stderr.contains("receipts-20200101-000000"),
+        "{}",
+        out.stderr
+    );
+    let mut expected: Vec<String> = others
+        .iter()
+        .map(|s| s.to_string())
+        .chain(["receipts-20200102-000000.sqlite3".into(), written[0].clone()])
+        .collect();
+    expected.sort();
+    assert_eq!(names(), expected, "the oldest beyond 2 removed, the others untouched");
+    // The backup is a database of its own that audits clean.
+    let audited =
+        binary().env("DATABASE_URL", dir.path().join(&written[0])).args(["audit"]).output().unwrap();
+    assert!(audited.status.success(), "{}", String::from_utf8_lossy(&audited.stderr));
+    // Keep must be at least one, and only with --out-dir.
+    fails(&db, 2, &["backup", "--out-dir", dir.path().to_str().unwrap(), "--keep", "0"]);
+    fails(&db, 2, &["backup", "x.sqlite3", "--keep", "3"]);
+    fails(&db, 2, &["backup"]);
+    assert_eq!(names(), expected, "a refused command touches nothing");
+}
+
 #[test]
 fn postgres_is_backed_up_with_pg_dump() {
     let db = TestDb::postgres();
