@@ -108,8 +108,7 @@ impl TryFrom<StringerRow> for Stringer {
 impl Stringer {
     /// The address the stringer's mail goes out from; refused when there is none yet.
     pub fn sender(&self) -> Result<String, Error> {
-        let handle = &self.handle;
-        self.business.email.clone().ok_or_else(|| Error::NoSender { stringer: handle.clone() })
+        self.business.email.clone().ok_or_else(|| Error::NoSender { stringer: self.handle.clone() })
     }
 }
 

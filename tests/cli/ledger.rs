@@ -193,14 +193,7 @@ fn backups_in_a_directory_are_named_by_their_time_and_the_oldest_beyond_keep_rem
     {
         std::fs::write(dir.path().join(name), name).unwrap();
     }
-    let names = || {
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    };
+    let names = || file_names(dir.path());
     let out = run(&db, &["backup", "--out-dir", dir.path().to_str().unwrap(), "--keep", "2"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let written: Vec<String> = names().into_iter().filter(|n| n.starts_with("receipts-20300504-")).collect();

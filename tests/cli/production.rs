@@ -293,14 +293,7 @@ fn a_read_only_sqlite_database_can_be_read_and_is_never_changed() {
         .code,
         0
     );
-    let files = || {
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    };
+    let files = || file_names(dir.path());
     assert_eq!(files(), vec!["receipts.db"]);
     let before = std::fs::read(&path).unwrap();
 

@@ -44,6 +44,25 @@ fn mailing_shop(db: &TestDb) -> String {
     order
 }
 
+/// A second order of the shop, to Anna at anna@example.com (not strung yet).
+fn anna_order(db: &TestDb) -> String {
+    ok(
+        db,
+        &[
+            "order",
+            "add",
+            "--stringer",
+            "stefan",
+            "--customer",
+            "Anna",
+            "--price",
+            "20",
+            "--email",
+            "anna@example.com",
+        ],
+    )
+}
+
 fn send(db: &TestDb, url: &str, args: &[&str]) -> Output {
     let mut cmd = receipts(db);
     cmd.env("RECEIPTS_SMTP_URL", url).arg("send").args(args);
@@ -204,21 +223,7 @@ fn the_batch_goes_on_past_a_failure_and_its_rerun_sends_the_rest() {
 fn a_server_gone_half_way_stops_a_batch_and_the_rest_goes_with_the_next_run() {
     let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     mailing_shop(&db);
-    let order = ok(
-        &db,
-        &[
-            "order",
-            "add",
-            "--stringer",
-            "stefan",
-            "--customer",
-            "Anna",
-            "--price",
-            "20",
-            "--email",
-            "anna@example.com",
-        ],
-    );
+    let order = anna_order(&db);
     ok(&db, &["mint", "--order", &order, "--at", "2026-03-03 10:00"]);
     let notify = |url: &str| -> Output {
         receipts(&db).env("RECEIPTS_SMTP_URL", url).args(["notify", "--pending"]).output().unwrap().into()
@@ -310,21 +315,7 @@ fn a_v1_file_may_carry_the_customers_e_mail_address() {
 fn a_dry_run_of_the_unsent_lists_them_and_sends_nothing() {
     let db = TestDb::sqlite().with_clock_at(TESTS_DAY);
     let first = mailing_shop(&db);
-    let second = ok(
-        &db,
-        &[
-            "order",
-            "add",
-            "--stringer",
-            "stefan",
-            "--customer",
-            "Anna",
-            "--price",
-            "20",
-            "--email",
-            "anna@example.com",
-        ],
-    );
+    let second = anna_order(&db);
     ok(&db, &["mint", "--order", &second, "--at", "2026-03-03 10:00"]);
     let without = ok(&db, &["order", "add", "--stringer", "stefan", "--price", "20"]);
     ok(&db, &["mint", "--order", &without, "--at", "2026-03-04 10:00"]);
@@ -436,7 +427,7 @@ on_both_backends! {
     fn ctrl_c_stops_a_batch_of_sends_and_journals_nothing_unconfirmed(db: TestDb) {
         let db = db.with_clock_at(TESTS_DAY);
         mailing_shop(&db);
-        let second = ok(&db, &["order", "add", "--stringer", "stefan", "--customer", "Anna", "--price", "20", "--email", "anna@example.com"]);
+        let second = anna_order(&db);
         ok(&db, &["mint", "--order", &second, "--at", "2026-03-03 10:00"]);
         let stalling = Sink::start(Behaviour::StallAfterData);
         let url = stalling.url(None);

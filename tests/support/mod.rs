@@ -287,6 +287,16 @@ pub fn order(db: &mut Db, tenant: &Tenant) -> OrderId {
 }
 
 /// `YYYY-MM-DD HH:MM` as a UTC instant.
+/// The names of the files in `dir`, sorted.
+pub fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 pub fn utc(text: &str) -> NaiveDateTime {
     NaiveDateTime::parse_from_str(text, "%Y-%m-%d %H:%M").expect("YYYY-MM-DD HH:MM")
 }
