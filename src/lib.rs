@@ -6,6 +6,7 @@
 
 pub mod bank;
 pub mod cli;
+pub mod config;
 pub mod db;
 pub mod domain;
 pub mod error;

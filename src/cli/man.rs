@@ -29,10 +29,16 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("69", "The database or the mail server cannot be reached, or the connection was lost while committing: run the same command again to learn whether it was saved."),
     ("73", "An output file exists and holds something else: nothing is ever overwritten."),
     ("75", "A temporary failure worth retrying: a lock held longer than --lock-timeout, a collision, or a state that a synchronous standby could not confirm yet."),
+    ("77", "The SQLite database belongs to another user (run the command as that user: sudo -u receipts receipts ...), or this user may not reach it."),
+    ("78", "The configuration file named is missing or unreadable, or a line of it is neither KEY=value nor a comment."),
 ];
 
 const ENVIRONMENT: &[(&str, &str)] = &[
     ("DATABASE_URL", "The database, as --database-url: postgres://... or postgresql://... for PostgreSQL, sqlite://PATH, file:PATH or a path for SQLite."),
+    ("RECEIPTS_CONFIG", "The configuration file, as --config (default /etc/receipts/receipts.conf, read when it exists)."),
+    ("RECEIPTS_LISTEN", "The address serve answers on, as --listen (default 127.0.0.1:8080)."),
+    ("RECEIPTS_BACKUP_DIR", "The directory of backup without FILE or --out-dir: the shop's daily backup."),
+    ("RECEIPTS_BACKUP_KEEP", "How many backups that daily backup keeps, as --keep."),
     ("RECEIPTS_STRINGER", "The stringer a command acts for, as --stringer."),
     ("RECEIPTS_LOCK_TIMEOUT", "Seconds a statement waits for a lock, as --lock-timeout (default 5)."),
     ("RECEIPTS_RETRY_FOR", "Seconds to keep retrying a command that is safe to repeat, as --retry-for (default 0)."),
@@ -41,6 +47,7 @@ const ENVIRONMENT: &[(&str, &str)] = &[
 ];
 
 const FILES: &[(&str, &str)] = &[
+    ("/etc/receipts/receipts.conf", "The shop's configuration: KEY=value lines (the variables above) that every command and the service read, below the flags and the environment."),
     ("receipts/receipts.db in the platform's data directory", "The SQLite database used when no database is given (on Linux ~/.local/share/receipts/receipts.db), made by the first command that writes."),
     (".env", "Read from the working directory at start: KEY=value lines that set the environment above."),
 ];

@@ -69,6 +69,11 @@ pub struct Cli {
           default_value = "0", hide_default_value = true, value_parser = parse_seconds, help_heading = GLOBAL)]
     pub retry_for: Duration,
 
+    /// KEY=value settings for what no flag or variable says [default:
+    /// /etc/receipts/receipts.conf]
+    #[arg(long, env = "RECEIPTS_CONFIG", global = true, value_name = "FILE", help_heading = GLOBAL)]
+    pub config: Option<std::path::PathBuf>,
+
     #[command(subcommand)]
     pub command: Command,
 }

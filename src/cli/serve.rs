@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub struct Opts {
     /// The address and port to answer on; another than the loopback needs TLS or --allow-http
-    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+    #[arg(long, env = "RECEIPTS_LISTEN", default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     listen: SocketAddr,
     /// Where users reach the counter (e.g. https://shop.example), when a proxy stands in front:
     /// labels' QR codes open its pages, and an https address marks cookies Secure

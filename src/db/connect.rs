@@ -110,6 +110,7 @@ pub(super) fn open_sqlite(
     lock_timeout: Duration,
 ) -> Result<SqliteConnection, Error> {
     let shown = path.display().to_string();
+    refuse_another_users(path)?;
     let problem = |reason: String| Error::DatabaseFile { path: shown.clone(), problem: reason };
     let busy = format!("PRAGMA busy_timeout = {};", lock_timeout.as_millis());
     match access {
@@ -163,6 +164,52 @@ pub(super) fn open_sqlite(
             Ok(conn)
         }
     }
+}
+
+/// Refuses an SQLite file that belongs to another user (root included) before it is opened:
+/// opening it would leave a `-wal` or `-shm` file of ours beside it that its owner, the shop's
+/// service, cannot open. A file not made yet is refused in a directory that only its owner
+/// may write to. A path this user may not look at is refused too.
+fn refuse_another_users(path: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::MetadataExt;
+    let shown = || path.display().to_string();
+    let denied = |e: std::io::Error| Error::NoPermission { path: shown(), reason: e.to_string() };
+    // SAFETY: geteuid cannot fail and touches no memory.
+    let me = unsafe { libc::geteuid() };
+    let owner = match std::fs::metadata(path) {
+        Ok(file) => file.uid(),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Err(denied(e)),
+        Err(_) => {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            match std::fs::metadata(dir) {
+                Ok(dir) if dir.mode() & 0o022 == 0 => dir.uid(),
+                Ok(_) => return Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Err(denied(e)),
+                Err(_) => return Ok(()),
+            }
+        }
+    };
+    if owner == me {
+        return Ok(());
+    }
+    Err(Error::OtherUsersDatabase { path: shown(), owner: user_name(owner) })
+}
+
+/// A user's name, as `sudo -u` takes it: the name, or `#UID` for a user without one.
+fn user_name(uid: libc::uid_t) -> String {
+    let mut buffer = vec![0 as libc::c_char; 4096];
+    // SAFETY: passwd is plain data; getpwuid_r writes it and its strings into `buffer`, whose
+    // length it is told, and sets `found` to it or to null.
+    unsafe {
+        let mut entry: libc::passwd = std::mem::zeroed();
+        let mut found = std::ptr::null_mut();
+        if libc::getpwuid_r(uid, &mut entry, buffer.as_mut_ptr(), buffer.len(), &mut found) == 0
+            && !found.is_null()
+        {
+            return std::ffi::CStr::from_ptr(entry.pw_name).to_string_lossy().into_owned();
+        }
+    }
+    format!("#{uid}")
 }
 
 /// An SQLite URI for a path: `file:PATH?PARAMETERS`, with the characters a URI gives a

@@ -51,6 +51,8 @@ impl Error {
             | Error::MailUnreachable { .. }
             | Error::NoMailServer => Class::Unavailable,
             Error::Busy(_) | Error::NotDurable => Class::Temporary,
+            Error::OtherUsersDatabase { .. } | Error::NoPermission { .. } => Class::NoPermission,
+            Error::Config { .. } => Class::Config,
             Error::TagTaken { .. }
             | Error::RacketOfAnotherCustomer { .. }
             | Error::AlreadyForgotten { .. }
@@ -121,6 +123,10 @@ pub enum Class {
     Temporary,
     /// The program or its set-up is at fault, not the user.
     Internal,
+    /// This user may not use the database (it belongs to another).
+    NoPermission,
+    /// The configuration file cannot be used.
+    Config,
 }
 
 impl Class {
@@ -132,6 +138,8 @@ impl Class {
             Class::Unavailable => exit::UNAVAILABLE,
             Class::Exists => exit::CANNOT_CREATE,
             Class::Temporary => exit::TEMPORARY,
+            Class::NoPermission => exit::NO_PERMISSION,
+            Class::Config => exit::CONFIG,
             Class::NotFound | Class::Refused | Class::Internal => exit::FAILURE,
         }
     }

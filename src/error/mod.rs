@@ -22,6 +22,10 @@ pub mod exit {
     /// An output file exists and holds something else: nothing is ever overwritten.
     pub const CANNOT_CREATE: u8 = 73;
     pub const TEMPORARY: u8 = 75;
+    /// The database belongs to another user, or cannot be reached for permissions.
+    pub const NO_PERMISSION: u8 = 77;
+    /// The configuration file is missing, unreadable or has a line that is no setting.
+    pub const CONFIG: u8 = 78;
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -445,6 +449,19 @@ pub enum Error {
          this program knows up to {program}: install the newer version"
     )]
     NewerSchema { database: String, program: String },
+
+    /// The configuration file named cannot be read, or a line of it is no `KEY=value`.
+    #[error("the configuration {}{}: {problem}", .file, match .line { Some(n) => format!(" line {n}"), None => String::new() })]
+    Config { file: String, line: Option<usize>, problem: String },
+
+    /// An SQLite file of another user: opening it would leave files of ours beside it
+    /// (`-wal`, `-shm`) that its owner, the service, cannot open.
+    #[error("the database {path} belongs to {owner}: run it as that user (sudo -u {owner} receipts …)")]
+    OtherUsersDatabase { path: String, owner: String },
+
+    /// A database this user may not reach at all (a directory's permissions).
+    #[error("the database {path} cannot be reached by this user: {reason}")]
+    NoPermission { path: String, reason: String },
 
     /// The database file itself is the problem: read-only, full, unopenable.
     #[error("the database {path} {problem}")]

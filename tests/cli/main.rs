@@ -55,6 +55,7 @@ mod files;
 mod frozen;
 mod guard_rails;
 mod help;
+mod in_shop;
 mod ledger;
 mod lookups;
 mod migrate_v1;

@@ -45,7 +45,7 @@ pub fn status(class: Class) -> StatusCode {
         Class::NotFound => StatusCode::NOT_FOUND,
         Class::Exists => StatusCode::CONFLICT,
         Class::Unavailable | Class::Temporary => StatusCode::SERVICE_UNAVAILABLE,
-        Class::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Class::Internal | Class::NoPermission | Class::Config => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
@@ -56,7 +56,7 @@ pub fn failure(error: Error, w: &'static Words) -> Response {
     let class = error.class();
     let message = match class {
         Class::NotFound => w.not_found.to_string(),
-        Class::Internal => {
+        Class::Internal | Class::NoPermission | Class::Config => {
             eprintln!("error: {error}");
             w.failed.to_string()
         }
