@@ -29,6 +29,7 @@ mod resync;
 mod retry;
 mod send;
 mod serve;
+mod setup;
 mod stringer;
 mod strings;
 mod takings;
@@ -99,6 +100,9 @@ fn names<T: strum::VariantArray + Copy + Into<&'static str>>() -> Vec<PossibleVa
 // and the manual ask for them all): a process starts without building the whole tree.
 #[command(defer = true)]
 pub enum Command {
+    /// The shop's first run: the stringer, its profile and the owner's account, asked at the
+    /// terminal or given as flags; --link prints the browser's one-time setup address
+    Setup(setup::Opts),
     /// Add, list, show and edit stringers
     #[command(subcommand)]
     Stringer(stringer::Command),
@@ -345,6 +349,7 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Remind(opts) => remind::run(opts, ctx),
         Command::Strings(cmd) => strings::run(cmd, ctx),
         Command::Serve(opts) => serve::run(opts, ctx),
+        Command::Setup(opts) => setup::run(opts, ctx),
         Command::Account(cmd) => account::run(cmd, ctx),
         Command::Payments(cmd) => payments::run(cmd, ctx),
         Command::MigrateV1(opts) => migrate_v1::run(opts, ctx),

@@ -62,7 +62,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
     }
     // Opened once here: a new SQLite file is created and migrated, and a database that does
     // not answer is said before anything listens.
-    let db = ctx.open(Access::Write)?;
+    let mut db = ctx.open(Access::Write)?;
+    // A shop without an account yet: a fresh one-time code for its first run, logged with
+    // the address once it listens.
+    let setup_code = crate::ops::setup::new_code(&mut db)?;
     drop(db);
     let (url, lock_timeout) = ctx.database()?;
     web::serve(Config {
@@ -74,6 +77,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         session_idle: TimeDelta::minutes(i64::from(opts.session_idle)),
         smtp: opts.server.configured()?,
         key_dir: opts.key_dir,
+        setup_code,
     })?;
     Ok(())
 }

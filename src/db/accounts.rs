@@ -3,7 +3,7 @@
 //! share them; failed logins, for throttling. Passwords are kept as Argon2id hashes only,
 //! sessions by a hash of their cookie.
 
-use super::schema::{accounts, login_failures, sessions, stringers};
+use super::schema::{accounts, login_failures, sessions, setup_code, stringers};
 use super::{DbConn, Tenant};
 use crate::domain::journal::hex;
 use crate::domain::{now_utc, random_token, Language};
@@ -332,5 +332,43 @@ pub fn touch(conn: &mut DbConn, token: &str) -> Result<(), Error> {
 /// Ends a session (logout).
 pub fn end(conn: &mut DbConn, token: &str) -> Result<(), Error> {
     diesel::delete(sessions::table.find(token_hash(token))).execute(conn)?;
+    Ok(())
+}
+
+/// Whether the counter has any account yet: without one, the shop is not set up.
+pub fn any(conn: &mut DbConn) -> Result<bool, Error> {
+    Ok(diesel::select(diesel::dsl::exists(accounts::table.select(accounts::id))).get_result(conn)?)
+}
+
+/// A fresh one-time code for the first run in the browser; the one before stops working.
+pub fn new_setup_code(conn: &mut DbConn) -> Result<String, Error> {
+    let code = random_token()?;
+    diesel::delete(setup_code::table).execute(conn)?;
+    diesel::insert_into(setup_code::table)
+        .values((
+            setup_code::id.eq(1),
+            setup_code::code_hash.eq(token_hash(&code)),
+            setup_code::created_at.eq(now_utc()),
+        ))
+        .execute(conn)?;
+    Ok(code)
+}
+
+/// Whether `code` opens the first run: it is the code given last, and the shop has no
+/// account yet.
+pub fn setup_code_holds(conn: &mut DbConn, code: &str) -> Result<bool, Error> {
+    if code.is_empty() || any(conn)? {
+        return Ok(false);
+    }
+    let stored: Option<String> = setup_code::table.select(setup_code::code_hash).first(conn).optional()?;
+    Ok(stored.is_some_and(|hash| {
+        use subtle::ConstantTimeEq;
+        bool::from(hash.as_bytes().ct_eq(token_hash(code).as_bytes()))
+    }))
+}
+
+/// The code is used up (the setup is done).
+pub fn end_setup_code(conn: &mut DbConn) -> Result<(), Error> {
+    diesel::delete(setup_code::table).execute(conn)?;
     Ok(())
 }

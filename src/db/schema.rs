@@ -429,6 +429,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    setup_code (id) {
+        id -> Int8,
+        code_hash -> Text,
+        created_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(accounts -> stringers (stringer_id));
 diesel::joinable!(sessions -> accounts (account_id));
 diesel::allow_tables_to_appear_in_same_query!(accounts, sessions, stringers);

@@ -87,6 +87,7 @@ impl Error {
             | Error::KeyProblem(_)
             | Error::TillRequired { .. }
             | Error::MethodRequired { .. }
+            | Error::SetUpAlready { .. }
             | Error::AuditFailed(_) => Class::Refused,
             Error::UnknownZone { .. }
             | Error::CannotMigrate(_)

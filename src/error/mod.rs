@@ -463,6 +463,10 @@ pub enum Error {
     #[error("the database {path} cannot be reached by this user: {reason}")]
     NoPermission { path: String, reason: String },
 
+    /// The first run on a shop that has a stringer already.
+    #[error("this shop is set up already (stringer {stringer}): change it with `receipts stringer edit`, add accounts with `receipts account add`; nothing changed")]
+    SetUpAlready { stringer: String },
+
     /// The database file itself is the problem: read-only, full, unopenable.
     #[error("the database {path} {problem}")]
     DatabaseFile { path: String, problem: String },

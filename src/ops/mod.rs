@@ -22,6 +22,7 @@ pub mod reminders;
 pub mod reports;
 pub mod resync;
 pub mod sessions;
+pub mod setup;
 pub mod stringers;
 pub mod strings;
 pub mod takings;

@@ -12,6 +12,7 @@ mod pages;
 mod problem;
 mod reminders;
 mod session;
+mod setup;
 mod words;
 
 use crate::db::{Access, DatabaseUrl, Db};
@@ -49,6 +50,8 @@ pub struct Config {
     pub smtp: Option<SmtpUrl>,
     /// Where the stringers' signing keys are (`HANDLE.ed25519`), if not in the default place.
     pub key_dir: Option<PathBuf>,
+    /// The first run's one-time code, to log with the address, while the shop has no account.
+    pub setup_code: Option<String>,
 }
 
 /// What every request shares.
@@ -140,6 +143,7 @@ fn router(counter: Shared) -> Router {
         .route("/customers", get(customers::list))
         .route("/customers/{id}", get(customers::show))
         .route("/login", get(session::login_form).post(session::login))
+        .route("/setup", get(setup::form).post(setup::submit))
         .route("/logout", post(session::logout))
         .route("/healthz", get(healthz))
         // The counter has no icon; the browsers that ask get nothing, not the 404 page.
@@ -267,6 +271,13 @@ pub fn serve(config: Config) -> Result<(), Error> {
         let local = listener.local_addr()?;
         let scheme = if config.tls.is_some() { "https" } else { "http" };
         eprintln!("serving the counter on {scheme}://{local}/");
+        if let Some(code) = &config.setup_code {
+            let address = config.base_url.clone().unwrap_or_else(|| format!("{scheme}://{local}"));
+            eprintln!(
+                "this shop is not set up yet: open {address}/setup?code={code} (good once), or run \
+                 `sudo -u receipts receipts setup` at the terminal"
+            );
+        }
         let service = app.into_make_service();
         match &config.tls {
             Some((cert, key)) => {

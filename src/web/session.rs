@@ -20,6 +20,8 @@ const COOKIE: &str = "receipts_session";
 /// The login form's own token: no session exists yet to hold one, so the browser keeps it
 /// (double submit), and a login posted from another site carries none.
 const LOGIN_COOKIE: &str = "receipts_login";
+/// The setup form's token, kept the same way.
+const SETUP_COOKIE: &str = "receipts_setup";
 
 /// A cookie's value of the shape our tokens have (64 hex digits).
 fn cookie_token(headers: &HeaderMap, name: &str) -> Option<String> {
@@ -128,8 +130,9 @@ impl<S: Send + Sync> FromRequestParts<S> for Guest {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Guest, Response> {
+        let form = if parts.uri.path() == "/setup" { SETUP_COOKIE } else { LOGIN_COOKIE };
         Ok(Guest {
-            token: cookie_token(&parts.headers, LOGIN_COOKIE),
+            token: cookie_token(&parts.headers, form),
             cross_site: cross_site(&parts.headers),
             words: Words::of(language_of(None, &parts.headers, None)),
         })
@@ -247,6 +250,8 @@ struct LoginPage {
     csrf: String,
     username: String,
     problem: Option<&'static str>,
+    /// While the shop has no account: how to reach its first run.
+    not_set_up: Option<&'static str>,
 }
 
 /// Why a login was not let in.
@@ -263,19 +268,45 @@ fn login_page(
     status: StatusCode,
     username: String,
     refusal: Option<Refusal>,
+    not_set_up: Option<&'static str>,
 ) -> Result<Response, PageError> {
     let problem = refusal.map(|refusal| match refusal {
         Refusal::Refused => w.login_refused,
         Refusal::Throttled => w.login_throttled,
     });
-    let csrf = crate::domain::random_token().map_err(|e| PageError::Failed(e.into(), w))?;
-    let cookie = cookie(counter, LOGIN_COOKIE, "/login", csrf.clone());
-    let page = super::rendered(status, &LoginPage { w, csrf, username, problem });
-    Ok((CookieJar::new().add(cookie), page).into_response())
+    let (csrf, cookie) = guest_token(counter, "/login").map_err(|e| PageError::Failed(e, w))?;
+    let page = super::rendered(status, &LoginPage { w, csrf, username, problem, not_set_up });
+    Ok((cookie, page).into_response())
+}
+
+/// A fresh token for a guest's form at `path` (the login, the setup), and its cookie.
+pub fn guest_token(counter: &Counter, path: &'static str) -> Result<(String, CookieJar), Error> {
+    let csrf = crate::domain::random_token()?;
+    let name = if path == "/setup" { SETUP_COOKIE } else { LOGIN_COOKIE };
+    Ok((csrf.clone(), CookieJar::new().add(cookie(counter, name, path, csrf))))
+}
+
+/// The cookie of a new session.
+pub fn session_cookie(counter: &Counter, token: String) -> CookieJar {
+    CookieJar::new().add(cookie(counter, COOKIE, "/", token))
 }
 
 pub async fn login_form(State(counter): State<Shared>, guest: Guest) -> PageResult {
-    login_page(&counter, guest.words, StatusCode::OK, String::new(), None)
+    let set_up =
+        counter.db(crate::ops::setup::is_set_up).await.map_err(|e| PageError::Failed(e, guest.words))?;
+    let not_set_up = (!set_up).then(|| not_set_up(guest.words.language()));
+    login_page(&counter, guest.words, StatusCode::OK, String::new(), None, not_set_up)
+}
+
+/// What the login page says while the shop has no account.
+fn not_set_up(language: crate::domain::Language) -> &'static str {
+    use crate::domain::Language;
+    match language {
+        Language::En => "This shop is not set up yet. Its setup address is in the service's log (journalctl -u receipts) or printed by `sudo -u receipts receipts setup --link`; or set it up at the terminal with `sudo -u receipts receipts setup`.",
+        Language::De => "Dieses Geschäft ist noch nicht eingerichtet. Die Adresse der Einrichtung steht im Protokoll des Dienstes (journalctl -u receipts) oder wird von `sudo -u receipts receipts setup --link` ausgegeben; oder richten Sie es im Terminal mit `sudo -u receipts receipts setup` ein.",
+        Language::Fr => "Ce magasin n'est pas encore configuré. L'adresse de configuration est dans le journal du service (journalctl -u receipts) ou donnée par `sudo -u receipts receipts setup --link` ; ou configurez-le au terminal avec `sudo -u receipts receipts setup`.",
+        Language::It => "Questo negozio non è ancora configurato. L'indirizzo di configurazione è nel registro del servizio (journalctl -u receipts) o stampato da `sudo -u receipts receipts setup --link`; oppure configuratelo al terminale con `sudo -u receipts receipts setup`.",
+    }
 }
 
 /// `POST /login`: 303 to the queue with a new session cookie, 401 with the form again, or
@@ -292,9 +323,11 @@ pub async fn login(State(counter): State<Shared>, posted: Posted<Guest>) -> Page
             let session = cookie(&counter, COOKIE, "/", token);
             Ok((CookieJar::new().add(session), Redirect::to("/")).into_response())
         }
-        Login::Refused => login_page(&counter, w, StatusCode::UNAUTHORIZED, username, Some(Refusal::Refused)),
+        Login::Refused => {
+            login_page(&counter, w, StatusCode::UNAUTHORIZED, username, Some(Refusal::Refused), None)
+        }
         Login::Throttled => {
-            login_page(&counter, w, StatusCode::TOO_MANY_REQUESTS, username, Some(Refusal::Throttled))
+            login_page(&counter, w, StatusCode::TOO_MANY_REQUESTS, username, Some(Refusal::Throttled), None)
         }
     }
 }

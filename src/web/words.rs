@@ -7,6 +7,13 @@ use strum::VariantArray;
 
 /// The language of a page: the account's, else the browser's first among the four, else
 /// the stringer's, else English.
+impl Words {
+    /// The language these words are of.
+    pub fn language(&self) -> Language {
+        self.lang.parse().unwrap_or_default()
+    }
+}
+
 pub fn language_of(account: Option<Language>, headers: &HeaderMap, stringer: Option<Language>) -> Language {
     account.or_else(|| browser_language(headers)).or(stringer).unwrap_or_default()
 }
