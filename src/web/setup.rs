@@ -68,7 +68,8 @@ fn page(
             name: q.field(),
             label: q.asked(language),
             value: if q == Question::Password { String::new() } else { values(q) },
-            required: !q.optional(),
+            // The currency may be left to the country.
+            required: !q.optional() && q != Question::Currency,
             problem: refused.as_ref().is_some_and(|(field, _)| *field == q.field()),
         })
         .collect();

@@ -439,3 +439,64 @@ on_both_backends! {
         runtime.block_on(reminding_on_a_phone(&db));
     }
 }
+
+/// The first run in the browser on a phone, as the shop's owner meets it: the login page
+/// says the shop is not set up; `/setup` is 404 without the code the server logged; with
+/// it, the questions, a refused answer shown with the form kept, then the owner signed in
+/// at the queue; the code used up.
+async fn setting_up_on_a_phone(db: &TestDb) {
+    let server = Server::start(db, &[]);
+    let logged = server.logged_until(|line| line.contains("/setup?code="));
+    let address =
+        logged.last().unwrap().split_whitespace().find(|w| w.contains("/setup?code=")).unwrap().to_string();
+    assert!(address.starts_with(&format!("{}/setup?code=", server.base)), "{address}");
+    let chrome = Chrome::start(Screen::Phone).await;
+    let c = chrome.client();
+
+    c.goto(&format!("{}/login", server.base)).await.unwrap();
+    assert!(text(c).await.contains("This shop is not set up yet"), "{}", text(c).await);
+    assert_eq!(fetched(c, "/setup").await.0, 404);
+    assert_eq!(fetched(c, "/setup?code=0123456789abcdef0123456789abcdef").await.0, 404);
+
+    c.goto(&address).await.unwrap();
+    fits(c, Screen::Phone, "the setup").await;
+    let fill = |name: &'static str, value: &'static str| async move {
+        let input = c.find(Locator::Css(&format!("input[name={name}]"))).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(value).await.unwrap();
+    };
+    fill("name", "Saitenwerk Muster").await;
+    fill("handle", "stefan").await;
+    fill("country", "XX").await;
+    fill("timezone", "Europe/Zurich").await;
+    fill("address", "Bahnhofstrasse 1, 8001 Zürich").await;
+    fill("iban", "CH93 0076 2011 6238 5295 7").await;
+    fill("owner", "stefan").await;
+    fill("password", "correct horse battery").await;
+    click_to(c, button(c, "Set up the shop").await, "input[name=country][aria-invalid=true]").await;
+    assert!(text(c).await.contains("\"XX\" is not a country code"), "{}", text(c).await);
+    let kept = c.find(Locator::Css("input[name=name]")).await.unwrap().prop("value").await.unwrap();
+    assert_eq!(kept.as_deref(), Some("Saitenwerk Muster"), "what was typed is kept");
+    fill("country", "CH").await;
+    fill("password", "correct horse battery").await;
+    click_to(c, button(c, "Set up the shop").await, "nav").await;
+    assert_eq!(c.current_url().await.unwrap().path(), "/", "signed in, at the queue");
+
+    // Used up: 404 for everyone, whatever code.
+    assert_eq!(fetched(c, &address).await.0, 404);
+    let shown: Value =
+        serde_json::from_str(&ok(db, &["stringer", "show", "stefan", "--format", "json"])).unwrap();
+    assert_eq!(
+        (shown["name"].as_str(), shown["currency"].as_str()),
+        (Some("Saitenwerk Muster"), Some("CHF"))
+    );
+    assert_eq!(shown["language"], "en", "the browser's language");
+    chrome.close().await;
+}
+
+on_both_backends! {
+    fn the_shop_is_set_up_in_the_browser_with_the_logged_code_once(db: TestDb) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(setting_up_on_a_phone(&db));
+    }
+}

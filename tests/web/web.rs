@@ -33,7 +33,12 @@ impl Server {
             .unwrap();
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
         // It says where it serves once it listens: no waiting by the clock.
-        let first = lines.next().expect("serve says where it listens").unwrap();
+        // (A new SQLite file is said before.)
+        let first = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find(|line| line.starts_with("serving the counter on"))
+            .expect("serve says where it listens");
         let base = first
             .split_whitespace()
             .find(|word| word.starts_with("http"))
@@ -1421,5 +1426,39 @@ on_both_backends! {
         assert!(shown.contains("documents receipts CHF 8.1 %: 4 × 185.00, VAT 13.86"), "{shown}");
         assert!(shown.contains("grand total credits CHF 8.1 %: 2 × -40.00, VAT -3.00"), "{shown}");
         assert_eq!(run(&db, &["audit", "--verify"]).code, 0);
+    }
+}
+
+on_both_backends! {
+    /// `receipts setup --link` renews the code: the one the server logged stops working, the
+    /// new one opens the form; a shop with an account logs no code and answers 404.
+    fn a_new_setup_link_replaces_the_logged_code(db: TestDb) {
+        let server = Server::start(&db, &[]);
+        let logged = server.logged_until(|line| line.contains("/setup?code="));
+        let code = |line: &str| line.split("/setup?code=").nth(1).unwrap().split_whitespace().next().unwrap().to_string();
+        let logged_code = code(logged.last().unwrap());
+        assert!(logged_code.len() >= 32, "at least 128 bits");
+        let mut browser = Browser::new(&server);
+        assert_eq!(browser.get(&format!("/setup?code={logged_code}")).status, 200);
+        let renewed = code(&ok(&db, &["setup", "--link"]));
+        assert_eq!(browser.get(&format!("/setup?code={logged_code}")).status, 404);
+        let form = browser.get(&format!("/setup?code={renewed}"));
+        assert_eq!(form.status, 200);
+        // A post with another code is a page that does not exist; with the code but a refused
+        // answer, the form again: nothing written either way.
+        let whole = [("name", "Mallory"), ("handle", "mallory"), ("country", "CH"), ("timezone", "UTC"), ("owner", "mallory"), ("password", "correct horse battery")];
+        let wrong = Browser::new(&server).post("/setup", &[&[("code", logged_code.as_str())], &whole[..]].concat());
+        assert_eq!(wrong.status, 404);
+        let refused = Browser::new(&server).post("/setup", &[("code", renewed.as_str()), ("language", "en"), ("handle", "mallory")]);
+        assert_eq!(refused.status, 422);
+        assert_eq!(db.query_i64("SELECT count(*) FROM stringers"), Some(0));
+        drop(server);
+
+        shop(&db);
+        let server = Server::start(&db, &[]);
+        let mut browser = Browser::new(&server);
+        assert_eq!(browser.get(&format!("/setup?code={renewed}")).status, 404);
+        assert!(!browser.get("/login").text().contains("not set up"));
+        assert!(server.logged().iter().all(|line| !line.contains("/setup?code=")));
     }
 }
