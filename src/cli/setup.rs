@@ -67,7 +67,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         return Ok(());
     }
     // Refused before a question is asked.
-    if setup::is_set_up(&mut db)? || !crate::ops::stringers::list(&mut db)?.is_empty() {
+    if setup::is_set_up(&mut db)? {
         return Err(set_up_already(&mut db)?.into());
     }
     let first = answers(&opts)?;

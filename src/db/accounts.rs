@@ -335,9 +335,14 @@ pub fn end(conn: &mut DbConn, token: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Whether the counter has any account yet: without one, the shop is not set up.
-pub fn any(conn: &mut DbConn) -> Result<bool, Error> {
-    Ok(diesel::select(diesel::dsl::exists(accounts::table.select(accounts::id))).get_result(conn)?)
+/// Whether the shop is set up: it has a stringer or an account (a shop kept at the command
+/// line may have stringers and no account). Without either, its first run is open.
+pub fn shop_exists(conn: &mut DbConn) -> Result<bool, Error> {
+    let accounts =
+        diesel::select(diesel::dsl::exists(accounts::table.select(accounts::id))).get_result(conn)?;
+    let stringers =
+        diesel::select(diesel::dsl::exists(stringers::table.select(stringers::id))).get_result(conn)?;
+    Ok(accounts || stringers)
 }
 
 /// A fresh one-time code for the first run in the browser; the one before stops working.
@@ -354,10 +359,10 @@ pub fn new_setup_code(conn: &mut DbConn) -> Result<String, Error> {
     Ok(code)
 }
 
-/// Whether `code` opens the first run: it is the code given last, and the shop has no
-/// account yet.
+/// Whether `code` opens the first run: it is the code given last, and the shop does not
+/// exist yet.
 pub fn setup_code_holds(conn: &mut DbConn, code: &str) -> Result<bool, Error> {
-    if code.is_empty() || any(conn)? {
+    if code.is_empty() || shop_exists(conn)? {
         return Ok(false);
     }
     let stored: Option<String> = setup_code::table.select(setup_code::code_hash).first(conn).optional()?;

@@ -347,15 +347,17 @@ fn set_up_in(conn: &mut DbConn, first: &FirstRun) -> Result<Stringer, Error> {
     stringers::profile(conn, &tenant)
 }
 
-/// Whether the shop has an account yet (without one, the browser's first run is open).
+/// Whether the shop exists (a stringer or an account): then there is no first run.
 pub fn is_set_up(db: &mut Db) -> Result<bool, Error> {
-    db.read(accounts::any)
+    db.read(accounts::shop_exists)
 }
 
 /// A new one-time code for `/setup`; the one before stops working. None when the shop is set
 /// up already.
 pub fn new_code(db: &mut Db) -> Result<Option<String>, Error> {
-    db.write(|conn| if accounts::any(conn)? { Ok(None) } else { accounts::new_setup_code(conn).map(Some) })
+    db.write(
+        |conn| if accounts::shop_exists(conn)? { Ok(None) } else { accounts::new_setup_code(conn).map(Some) },
+    )
 }
 
 /// Whether `code` opens the first run now.

@@ -122,3 +122,24 @@ fn an_export_to_a_file_that_holds_it_already_succeeds() {
     assert!(again.stderr.contains("holds the same"), "{}", again.stderr);
     assert_eq!(fails(&db, 73, &["export", "--year", "2023", "-o", path]).lines().count(), 1);
 }
+
+/// The package installs the manual pages and completions kept in debian/: they are what the
+/// program writes now (after a change of a command, `scripts/package-assets` writes them).
+#[test]
+fn the_packages_manual_pages_and_completions_are_current() {
+    let db = TestDb::sqlite();
+    let packaged = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("debian");
+    let stale = "debian/ is behind the program: run scripts/package-assets";
+    let written = tempfile::tempdir().unwrap();
+    ok(&db, &["man", "--out-dir", written.path().to_str().unwrap()]);
+    assert_eq!(file_names(written.path()), file_names(&packaged.join("man")), "{stale}");
+    for name in file_names(written.path()) {
+        let now = std::fs::read_to_string(written.path().join(&name)).unwrap();
+        assert!(now == std::fs::read_to_string(packaged.join("man").join(&name)).unwrap(), "{name}: {stale}");
+    }
+    for (shell, file) in [("bash", "receipts.bash"), ("zsh", "_receipts"), ("fish", "receipts.fish")] {
+        let now = ok(&db, &["completions", shell]);
+        let kept = std::fs::read_to_string(packaged.join("completions").join(file)).unwrap();
+        assert!(now == kept.trim_end_matches('\n'), "{file}: {stale}");
+    }
+}
