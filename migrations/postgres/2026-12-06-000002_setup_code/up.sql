@@ -3,5 +3,5 @@
 CREATE TABLE setup_code (
     id BIGINT PRIMARY KEY CHECK (id = 1),
     code_hash TEXT NOT NULL,
-    created_at TIMESTAMP NOT NULL
+    created_at TIMESTAMP NOT NULL DEFAULT (now() AT TIME ZONE 'UTC')
 );

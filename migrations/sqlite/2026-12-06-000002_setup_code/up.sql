@@ -3,5 +3,5 @@
 CREATE TABLE setup_code (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     code_hash TEXT NOT NULL,
-    created_at TIMESTAMP NOT NULL
+    created_at TIMESTAMP NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now'))
 );
