@@ -71,10 +71,13 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         return Err(set_up_already(&mut db)?.into());
     }
     let first = answers(&opts)?;
-    let stringer = setup::set_up(&mut db, &first)?;
+    let (stringer, key) = setup::set_up(&mut db, &first, None)?;
     eprintln!(
-        "the shop is set up: stringer {} ({}), owner {}; start the counter with `receipts serve` (the package's service does)",
-        stringer.handle, stringer.business.name, first.owner
+        "the shop is set up: stringer {} ({}), owner {}, the closures' signing key in {}; start the counter with `receipts serve` (the package's service does)",
+        stringer.handle,
+        stringer.business.name,
+        first.owner,
+        key.display()
     );
     super::output::line(&counter_address())?;
     Ok(())

@@ -5,7 +5,7 @@
 use crate::db::accounts::{self, Login, Role};
 use crate::db::events::{self, Change, Event};
 use crate::db::stringers::{self, ProfileEdit, Stringer};
-use crate::db::{Db, DbConn, Tenant};
+use crate::db::{closures, Db, DbConn, Tenant};
 use crate::domain::{
     check_country, check_email, check_vat_number, local_date, now_utc, parse_timezone, validate_handle,
     Currency, Language,
@@ -13,8 +13,10 @@ use crate::domain::{
 use crate::error::Error;
 use crate::payment::{check_qr_text, Iban, QR_LIMITS};
 use crate::receipt::pdf::check_printable;
+use crate::signing::{self, SigningKey};
 use chrono::Datelike;
 use chrono_tz::Tz;
+use std::path::{Path, PathBuf};
 
 /// The questions, in the order they are asked. Each is also the name of its flag and of
 /// its form field.
@@ -305,31 +307,64 @@ impl FirstRun {
 }
 
 /// Sets the shop up: the stringer, its profile (each value a journaled `profile` event, as
-/// `stringer edit` writes them) and the owner's account, in one transaction; the setup code
-/// is used up. Refused on a database that has a stringer already.
-pub fn set_up(db: &mut Db, first: &FirstRun) -> Result<Stringer, Error> {
-    db.write(|conn| set_up_in(conn, first))
+/// `stringer edit` writes them), the owner's account and the stringer's signing key (its
+/// file, 0600, in `key_dir` or where `key init` puts it; its public key journaled), in one
+/// transaction; the setup code is used up. Refused on a database that has a stringer
+/// already. Returns the stringer and where its key is.
+pub fn set_up(db: &mut Db, first: &FirstRun, key_dir: Option<&Path>) -> Result<(Stringer, PathBuf), Error> {
+    with_key(first, key_dir, |key| db.write(|conn| set_up_in(conn, first, key)))
 }
 
 /// The browser's way: with the one-time `code` (checked in the same transaction: None when
 /// it does not hold), `set_up`, and the owner signed in (the new session's token).
-pub fn set_up_and_sign_in(db: &mut Db, code: &str, first: &FirstRun) -> Result<Option<String>, Error> {
-    db.write(|conn| {
-        if !accounts::setup_code_holds(conn, code)? {
-            return Ok(None);
-        }
-        set_up_in(conn, first)?;
-        match accounts::login(conn, &first.owner, &first.password)? {
-            Login::Welcome { token } => Ok(Some(token)),
-            Login::Refused | Login::Throttled => Err(Error::Internal {
-                what: "signing the new owner in",
-                detail: "the login was refused".into(),
-            }),
-        }
-    })
+pub fn set_up_and_sign_in(
+    db: &mut Db,
+    code: &str,
+    first: &FirstRun,
+    key_dir: Option<&Path>,
+) -> Result<Option<String>, Error> {
+    if !code_holds(db, code)? {
+        return Ok(None);
+    }
+    let signed_in = with_key(first, key_dir, |key| {
+        db.write(|conn| {
+            if !accounts::setup_code_holds(conn, code)? {
+                return Err(Error::SetUpAlready { stringer: first.handle.clone() });
+            }
+            set_up_in(conn, first, key)?;
+            match accounts::login(conn, &first.owner, &first.password)? {
+                Login::Welcome { token } => Ok(token),
+                Login::Refused | Login::Throttled => {
+                    Err(Error::Internal { what: "signing the new owner in", detail: "the login was refused".into() })
+                }
+            }
+        })
+    })?;
+    Ok(Some(signed_in.0))
 }
 
-fn set_up_in(conn: &mut DbConn, first: &FirstRun) -> Result<Stringer, Error> {
+/// Makes the stringer's signing key, runs `write` with it, and removes the key file again
+/// when `write` fails: a first run refused leaves no key behind.
+fn with_key<T>(
+    first: &FirstRun,
+    key_dir: Option<&Path>,
+    write: impl FnOnce(&SigningKey) -> Result<T, Error>,
+) -> Result<(T, PathBuf), Error> {
+    let path = match key_dir {
+        Some(dir) => dir.join(signing::key_file_name(&first.handle)),
+        None => signing::default_key_file(&first.handle)?,
+    };
+    let key = SigningKey::create(&path)?;
+    match write(&key) {
+        Ok(done) => Ok((done, path)),
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            Err(e)
+        }
+    }
+}
+
+fn set_up_in(conn: &mut DbConn, first: &FirstRun, key: &SigningKey) -> Result<Stringer, Error> {
     if let Some(existing) = stringers::list(conn)?.into_iter().next() {
         return Err(Error::SetUpAlready { stringer: existing.handle });
     }
@@ -343,6 +378,7 @@ fn set_up_in(conn: &mut DbConn, first: &FirstRun) -> Result<Stringer, Error> {
         conn,
         &[Event::profile(tenant.id(), year, Change { field: "account", old: None, new: Some(&account) })],
     )?;
+    closures::record_key(conn, &tenant, key, None)?;
     accounts::end_setup_code(conn)?;
     stringers::profile(conn, &tenant)
 }

@@ -142,7 +142,8 @@ pub async fn submit(State(counter): State<Shared>, posted: Posted<Guest>) -> Pag
             );
         }
     };
-    let done = counter.db(move |db| setup::set_up_and_sign_in(db, &code, &first)).await;
+    let key_dir = counter.key_dir.clone();
+    let done = counter.db(move |db| setup::set_up_and_sign_in(db, &code, &first, key_dir.as_deref())).await;
     match done.map_err(|e| PageError::Failed(e, guest.words()))? {
         Some(token) => {
             let cookie = session::session_cookie(&counter, token);

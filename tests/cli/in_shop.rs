@@ -195,9 +195,11 @@ fn another_users_database_is_refused_before_it_is_opened() {
     );
 }
 
-/// `receipts setup FLAGS` with the owner's password on standard input.
-fn setup(db: &TestDb, flags: &[&str], password: &str) -> Output {
+/// `receipts setup FLAGS` with the owner's password on standard input, the signing keys
+/// going to `keys`.
+fn setup(db: &TestDb, keys: &std::path::Path, flags: &[&str], password: &str) -> Output {
     let mut child = receipts(db)
+        .env("RECEIPTS_KEY_DIR", keys)
         .arg("setup")
         .args(flags)
         .arg("--password-stdin")
@@ -244,7 +246,8 @@ on_both_backends! {
     /// the owner's account, each value journaled; it ends on where the counter answers, and a
     /// second first run changes nothing.
     fn setup_from_flags_writes_the_shop_once_and_journals_it(db: TestDb) {
-        let out = setup(&db, SHOP, "correct horse battery");
+        let keys = tempfile::tempdir().unwrap();
+        let out = setup(&db, keys.path(), SHOP, "correct horse battery");
         assert_eq!(out.code, 0, "{}", out.stderr);
         assert_eq!(out.stdout.trim_end(), "http://127.0.0.1:8080");
         let shown: serde_json::Value =
@@ -269,16 +272,21 @@ on_both_backends! {
             serde_json::from_str(&ok(&db, &["account", "list", "--format", "json"])).unwrap();
         assert_eq!(accounts.len(), 1);
         assert_eq!((accounts[0]["username"].as_str(), accounts[0]["role"].as_str()), (Some("stefan"), Some("owner")));
-        let journaled: Vec<String> = journaled(&db, "profile")
+        let profile: Vec<String> = journaled(&db, "profile")
             .iter()
             .map(|e| format!("{}={}", e["field"].as_str().unwrap(), e["new"].as_str().unwrap_or_default()))
             .collect();
         for expected in ["name=Saitenwerk Muster", "country=CH", "iban=CH9300762011623852957", "account=stefan (owner)"] {
-            assert!(journaled.iter().any(|j| j == expected), "{expected} in {journaled:?}");
+            assert!(profile.iter().any(|j| j == expected), "{expected} in {profile:?}");
         }
         // The owner can log in to the counter with that password: checked by the web tests;
         // here, a second first run is refused and changes nothing.
-        let again = setup(&db, &["--handle", "anna", "--name", "Anna", "--country", "DE", "--owner", "anna"], "correct horse battery");
+        // The closures' signing key: its file the owner's only, its public key journaled.
+        use std::os::unix::fs::PermissionsExt;
+        let key = std::fs::metadata(keys.path().join("stefan.ed25519")).unwrap();
+        assert_eq!(key.permissions().mode() & 0o777, 0o600);
+        assert_eq!(journaled(&db, "key").len(), 1);
+        let again = setup(&db, keys.path(), &["--handle", "anna", "--name", "Anna", "--country", "DE", "--owner", "anna"], "correct horse battery");
         assert_eq!(again.code, 1, "{}", again.stderr);
         assert!(
             again.stderr.contains("set up already (stringer stefan)")
@@ -292,6 +300,7 @@ on_both_backends! {
 
     /// Each refusal names its flag, with the exit code SPEC 25 gives it, and writes nothing.
     fn setup_refuses_a_missing_or_bad_answer_and_writes_nothing(db: TestDb) {
+        let keys = tempfile::tempdir().unwrap();
         let without = |flag: &str| {
             let at = SHOP.iter().position(|f| *f == flag).unwrap();
             [&SHOP[..at], &SHOP[at + 2..]].concat()
@@ -312,13 +321,14 @@ on_both_backends! {
             (replaced("--owner", "Stefan Muster"), "correct horse battery", 65, "--owner"),
             (SHOP.to_vec(), "short", 65, "--password"),
         ] {
-            let out = setup(&db, &flags, password);
+            let out = setup(&db, keys.path(), &flags, password);
             assert_eq!(out.code, code, "{flags:?}: {}", out.stderr);
             let message = out.stderr.lines().find(|l| l.starts_with("error:")).unwrap_or_default();
             assert!(message.contains(named), "{named}: {}", out.stderr);
             assert_eq!(shop_rows(&db), (Some(0), Some(0)), "{flags:?} wrote nothing");
         }
         assert_eq!(db.query_i64("SELECT count(*) FROM receipt_events"), Some(0));
+        assert!(file_names(keys.path()).is_empty(), "no signing key left behind");
     }
 
     /// `setup --link` gives a new code each time (the setup page takes the newest only, see
@@ -331,7 +341,8 @@ on_both_backends! {
             assert!(code.len() >= 32 && code.bytes().all(|b| b.is_ascii_hexdigit()), "at least 128 bits: {code}");
         }
         assert_ne!(first, second);
-        assert_eq!(setup(&db, SHOP, "correct horse battery").code, 0);
+        let keys = tempfile::tempdir().unwrap();
+        assert_eq!(setup(&db, keys.path(), SHOP, "correct horse battery").code, 0);
         let refused = fails(&db, 1, &["setup", "--link"]);
         assert!(refused.contains("set up already"), "{refused}");
         assert_eq!(db.query_i64("SELECT count(*) FROM setup_code"), Some(0), "the code was used up");
@@ -348,8 +359,10 @@ fn setup_at_a_terminal_asks_in_the_chosen_language_and_again_when_refused() {
     // currency (offered: the country's), address, e-mail, VAT, tax number, IBAN, owner,
     // the password twice.
     let typed = "de\nSaitenwerk Muster\n\nXX\nCH\n\n\nBahnhofstrasse 1, 8001 Zürich\n\n\n\n\nstefan\ncorrect horse battery\ncorrect horse battery\n";
+    let keys = tempfile::tempdir().unwrap();
     let mut cmd = receipts(&db);
     cmd.env("TZ", "Europe/Zurich")
+        .env("RECEIPTS_KEY_DIR", keys.path())
         .args(["-qec", &format!("{} setup", env!("CARGO_BIN_EXE_receipts")), "/dev/null"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

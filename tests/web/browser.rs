@@ -445,7 +445,8 @@ on_both_backends! {
 /// it, the questions, a refused answer shown with the form kept, then the owner signed in
 /// at the queue; the code used up.
 async fn setting_up_on_a_phone(db: &TestDb) {
-    let server = Server::start(db, &[]);
+    let keys = tempfile::tempdir().unwrap();
+    let server = Server::start(db, &["--key-dir", keys.path().to_str().unwrap()]);
     let logged = server.logged_until(|line| line.contains("/setup?code="));
     let address =
         logged.last().unwrap().split_whitespace().find(|w| w.contains("/setup?code=")).unwrap().to_string();
@@ -491,6 +492,7 @@ async fn setting_up_on_a_phone(db: &TestDb) {
         (Some("Saitenwerk Muster"), Some("CHF"))
     );
     assert_eq!(shown["language"], "en", "the browser's language");
+    assert!(keys.path().join("stefan.ed25519").exists(), "the closures' signing key was made");
     chrome.close().await;
 }
 
