@@ -334,9 +334,10 @@ pub fn set_up_and_sign_in(
             set_up_in(conn, first, key)?;
             match accounts::login(conn, &first.owner, &first.password)? {
                 Login::Welcome { token } => Ok(token),
-                Login::Refused | Login::Throttled => {
-                    Err(Error::Internal { what: "signing the new owner in", detail: "the login was refused".into() })
-                }
+                Login::Refused | Login::Throttled => Err(Error::Internal {
+                    what: "signing the new owner in",
+                    detail: "the login was refused".into(),
+                }),
             }
         })
     })?;
