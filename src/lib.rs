@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod domain;
+pub mod einvoice;
 pub mod error;
 pub mod files;
 pub mod interrupt;

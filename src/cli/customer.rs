@@ -5,7 +5,10 @@ use super::output::{self, Listed, Rows, Shown};
 use super::{Context, StringerOpt};
 use crate::db::customers::{Customer, CustomerChanges};
 use crate::db::{rackets, Access, Tenant};
-use crate::domain::{check_country, check_email, format_local, CustomerId};
+use crate::domain::{
+    check_buyer_reference, check_buyer_vat_id, check_country, check_email, check_sdi_code, check_tax_code,
+    format_local, CustomerId,
+};
 use crate::ops::register;
 use crate::payment::{Postal, Who};
 use crate::receipt::pdf::check_printable;
@@ -62,6 +65,22 @@ pub struct Details {
     /// Internal notes, never printed
     #[arg(long)]
     notes: Option<String>,
+    /// The customer's VAT identifier, for invoices to a business (e.g. DE123456789)
+    #[arg(long, value_name = "ID")]
+    vat_id: Option<String>,
+    /// The reference the customer's bookkeeping routes invoices by (a German public body's
+    /// Leitweg-ID)
+    #[arg(long, value_name = "REF")]
+    buyer_reference: Option<String>,
+    /// Italy: the customer's codice fiscale
+    #[arg(long, value_name = "CODE")]
+    tax_code: Option<String>,
+    /// Italy: the SdI recipient code (7 characters; 0000000 for PEC or a consumer)
+    #[arg(long, value_name = "CODE")]
+    sdi_code: Option<String>,
+    /// Italy: the certified e-mail address (PEC) SdI delivers to
+    #[arg(long, value_name = "ADDRESS")]
+    pec: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -188,7 +207,29 @@ impl Details {
                 check_printable("address", &line)?;
             }
         }
-        Ok(CustomerChanges { name, email, phone: self.phone, address, postal, notes: self.notes })
+        // Each identifier checked as the tax office would; an empty one clears it.
+        let checked =
+            |value: Option<String>, field: &'static str, check: fn(&str) -> Result<String, String>| {
+                value
+                    .map(|v| match v.trim() {
+                        "" => Ok(String::new()),
+                        v => check(v).map_err(|problem| Error::Invalid { field, problem }),
+                    })
+                    .transpose()
+            };
+        Ok(CustomerChanges {
+            name,
+            email,
+            phone: self.phone,
+            address,
+            postal,
+            notes: self.notes,
+            vat_id: checked(self.vat_id, "vat_id", check_buyer_vat_id)?,
+            buyer_reference: checked(self.buyer_reference, "buyer_reference", check_buyer_reference)?,
+            tax_code: checked(self.tax_code, "tax_code", check_tax_code)?,
+            sdi_code: checked(self.sdi_code, "sdi_code", check_sdi_code)?,
+            pec: checked(self.pec, "pec", check_email)?,
+        })
     }
 }
 

@@ -5,8 +5,11 @@ use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
 use crate::db::{Access, Db, Tenant};
+use crate::domain::OrderId;
 use crate::domain::{CreditNumber, Language};
 use crate::ops::documents::{self, Written};
+use crate::ops::einvoices::{self, Form};
+use crate::receipt::Receipt;
 use crate::receipt::{pdf, text};
 use crate::Error;
 use clap::Args;
@@ -45,6 +48,16 @@ pub struct Opts {
     /// .pdf, else text]
     #[arg(long, value_enum, conflicts_with = "year")]
     format: Option<Document>,
+    /// Write the PDF as an e-invoice: PDF/A-3 with its Factur-X (EN 16931) XML embedded;
+    /// refused when the document cannot be one [default: as `stringer edit --einvoice` says]
+    #[arg(long, conflicts_with = "no_einvoice")]
+    einvoice: bool,
+    /// Write a plain PDF, whatever the stringer's default
+    #[arg(long)]
+    no_einvoice: bool,
+    /// Write the Factur-X (EN 16931 CII) XML alone to this file (- for stdout)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["year", "output", "format", "einvoice", "no_einvoice"])]
+    xml: Option<PathBuf>,
 }
 
 /// What `receipt` writes.
@@ -62,18 +75,22 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         return write_year(&mut db, tenant.as_ref(), year, options, dir);
     }
     let named = opts.order.as_deref().unwrap_or_default();
-    let (tenant, receipt) = match named.parse::<CreditNumber>() {
+    let (tenant, order, receipt) = match named.parse::<CreditNumber>() {
         Ok(number) => {
             let tenant = opts.stringer.whose().required(&mut db)?;
-            let note = documents::credit_note(&mut db, &tenant, number, options)?;
-            (tenant, note)
+            let (order, note) = documents::credit_note_of(&mut db, &tenant, number, options)?;
+            (tenant, order, note)
         }
         Err(_) => {
             let (tenant, order) = opts.stringer.whose().order_named(&mut db, named)?;
             let receipt = documents::receipt(&mut db, &tenant, order, options)?;
-            (tenant, receipt)
+            (tenant, order, receipt)
         }
     };
+    if let Some(path) = &opts.xml {
+        let bytes = Form::FacturX.render(&receipt)?;
+        return write_einvoice(ctx, &tenant, order, &receipt, Form::FacturX, &bytes, path);
+    }
     if let Some(limit) = missing_customer_address(&receipt) {
         eprintln!(
             "warning: receipt {} is above {limit} and names no customer address, which the documents of a \
@@ -91,7 +108,19 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             )
             .into())
         }
-        Document::Pdf => pdf::render(&receipt)?,
+        Document::Pdf => {
+            let hybrid = opts.einvoice
+                || (!opts.no_einvoice && einvoices::hybrid_by_default(&mut db, &tenant, &receipt)?);
+            if hybrid {
+                let bytes = Form::Hybrid.render(&receipt)?;
+                let path = opts.output.as_deref().unwrap_or(Path::new("-"));
+                return write_einvoice(ctx, &tenant, order, &receipt, Form::Hybrid, &bytes, path);
+            }
+            pdf::render(&receipt)?
+        }
+        Document::Text if opts.einvoice => {
+            return Err(Error::Usage("an e-invoice is a PDF: pass -o FILE.pdf with --einvoice".into()).into())
+        }
         Document::Text => text::render(&receipt, opts.width).into_bytes(),
     };
     match opts.output.as_deref() {
@@ -107,6 +136,33 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             eprintln!("wrote {what} {} of {} to {}", receipt.shown_number(), tenant.handle(), path.display());
         }
     }
+    Ok(())
+}
+
+/// Writes an e-invoice (to stdout for `-`) and journals it.
+fn write_einvoice(
+    ctx: &Context,
+    tenant: &Tenant,
+    order: OrderId,
+    receipt: &Receipt,
+    form: Form,
+    bytes: &[u8],
+    path: &Path,
+) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    if path == Path::new("-") {
+        let mut out = super::output::Stdout;
+        out.write_all(bytes)?;
+        out.flush()?;
+        einvoices::journal(&mut db, tenant, order, receipt, form, bytes, "-")?;
+        return Ok(());
+    }
+    einvoices::write(&mut db, tenant, order, receipt, form, bytes, path, "an e-invoice")?;
+    let what = match form {
+        Form::Hybrid => "e-invoice (PDF/A-3 with Factur-X EN 16931)",
+        Form::FacturX => "Factur-X XML (EN 16931)",
+    };
+    eprintln!("wrote {what} {} of {} to {}", receipt.shown_number(), tenant.handle(), path.display());
     Ok(())
 }
 

@@ -7,8 +7,8 @@ use crate::db::stringers::ProfileEdit;
 use crate::db::Access;
 use crate::domain::{
     check_country, check_email, check_siret, check_vat_number, default_timezone, format_utc, local_date,
-    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, Language, Level, Price, ReceiptNumber,
-    VatRate, MAX_TURNAROUND_HOURS,
+    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, EinvoiceDefault, Language, Level,
+    Price, ReceiptNumber, VatRate, MAX_TURNAROUND_HOURS,
 };
 use crate::ops;
 use crate::payment::{check_bic, check_qr_text, Iban, QR_LIMITS};
@@ -123,6 +123,10 @@ pub struct EditOpts {
     /// What a ready notice says of pickup: opening hours, where (empty to remove)
     #[arg(long, value_name = "TEXT")]
     pickup_note: Option<String>,
+    /// Which documents are e-invoices (a PDF with its Factur-X XML) unless a command says:
+    /// every one, none, or those of buyers with a VAT id [default: business]
+    #[arg(long, value_enum)]
+    einvoice: Option<EinvoiceDefault>,
     #[command(flatten)]
     reminders: RemindOpts,
 }
@@ -496,6 +500,7 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
                 turnaround_hours: opts.turnaround,
                 pickup_note: opts.pickup_note,
                 vat_rate,
+                einvoice: opts.einvoice,
             }
         },
         &reminders,

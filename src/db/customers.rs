@@ -6,7 +6,7 @@ use super::events::{self, Event};
 use super::orders::{Order, OrderRow};
 use super::schema::{customers, event_values, orders, rackets, receipt_events};
 use super::{DbConn, Tenant};
-use crate::domain::{fold, local_year, now_utc, CustomerId, OrderKind, ReceiptNumber, StringerId};
+use crate::domain::{fold, local_year, now_utc, BuyerIds, CustomerId, OrderKind, ReceiptNumber, StringerId};
 use crate::error::Error;
 use crate::payment::Postal;
 use chrono::NaiveDateTime;
@@ -26,6 +26,8 @@ pub struct Customer {
     pub postal: Option<Postal>,
     /// Internal: never printed.
     pub notes: Option<String>,
+    /// As a business names it on an invoice (SPEC 24).
+    pub business: BuyerIds,
     /// When the customer was forgotten (privacy law): only an anonymous name is left.
     pub forgotten_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
@@ -46,6 +48,7 @@ struct CustomerRow {
     forgotten_at: Option<NaiveDateTime>,
     created_at: NaiveDateTime,
     updated_at: NaiveDateTime,
+    business: Option<String>,
 }
 
 impl From<CustomerRow> for Customer {
@@ -59,6 +62,7 @@ impl From<CustomerRow> for Customer {
             address: row.address,
             postal: row.postal.as_deref().and_then(Postal::from_stored),
             notes: row.notes,
+            business: BuyerIds::from_stored(row.business.as_deref()),
             forgotten_at: row.forgotten_at,
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -97,6 +101,25 @@ pub struct CustomerChanges {
     /// `Postal::stored`.
     pub postal: Option<String>,
     pub notes: Option<String>,
+    /// The business identifiers, each checked where it is typed.
+    pub vat_id: Option<String>,
+    pub buyer_reference: Option<String>,
+    pub tax_code: Option<String>,
+    pub sdi_code: Option<String>,
+    pub pec: Option<String>,
+}
+
+impl CustomerChanges {
+    /// The business identifiers after these changes to `old`'s.
+    fn business(&self, old: &BuyerIds) -> BuyerIds {
+        BuyerIds {
+            vat_id: stored(&self.vat_id, &old.vat_id),
+            reference: stored(&self.buyer_reference, &old.reference),
+            tax_code: stored(&self.tax_code, &old.tax_code),
+            sdi_code: stored(&self.sdi_code, &old.sdi_code),
+            pec: stored(&self.pec, &old.pec),
+        }
+    }
 }
 
 /// A text to store: `None` leaves the field, an empty text clears it.
@@ -130,6 +153,7 @@ pub fn add(conn: &mut DbConn, tenant: &Tenant, new: &CustomerChanges) -> Result<
             customers::address.eq(text(&new.address)),
             customers::postal.eq(new.postal.as_deref().filter(|p| !p.trim().is_empty())),
             customers::notes.eq(text(&new.notes)),
+            customers::business.eq(new.business(&BuyerIds::default()).stored()),
             customers::created_at.eq(now),
             customers::updated_at.eq(now),
         ))
@@ -177,6 +201,7 @@ pub fn edit(
             None => postal.clone(),
         },
         stored(&changes.notes, &current.notes),
+        changes.business(&current.business),
     );
     let now = (
         current.name.clone(),
@@ -185,11 +210,20 @@ pub fn edit(
         current.address.clone(),
         postal,
         current.notes.clone(),
+        current.business.clone(),
     );
     if wanted == now {
         return Ok(None);
     }
-    let (name, email, phone, address, postal, notes) = wanted;
+    let (name, email, phone, address, postal, notes, business) = wanted;
+    if business != current.business {
+        // The customer's orders not numbered yet take them; issued documents keep theirs.
+        diesel::update(
+            tenant.orders().filter(orders::customer_id.eq(id.0)).filter(orders::receipt_seq.is_null()),
+        )
+        .set(orders::customer_business.eq(business.stored()))
+        .execute(conn)?;
+    }
     diesel::update(tenant.customers().filter(customers::id.eq(id.0)))
         .set((
             customers::search_name.eq(fold(&name)),
@@ -201,6 +235,7 @@ pub fn edit(
             customers::address.eq(address),
             customers::postal.eq(postal),
             customers::notes.eq(notes),
+            customers::business.eq(business.stored()),
             customers::updated_at.eq(now_utc()),
         ))
         .execute(conn)?;

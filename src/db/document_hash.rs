@@ -132,6 +132,7 @@ struct Printed {
     currency: String,
     vat_rate_bp: Option<i32>,
     issuer_id: Option<i64>,
+    customer_business: Option<String>,
 }
 
 /// What a credit note prints of its own (the original it names has its own hash).
@@ -201,6 +202,10 @@ fn receipt_canonical(o: &Printed, items: &[(i32, i64, String)], issuer: Option<&
         field("issuer_payment_days", Some(i.payment_days.to_string()));
         field("issuer_siret", i.siret.clone());
         field("issuer_account_holder", i.account_holder.clone());
+    }
+    // Only when there are any: documents without them hash as they did before they existed.
+    if o.customer_business.is_some() {
+        field("customer_business", o.customer_business.clone());
     }
     canonical
 }

@@ -282,6 +282,28 @@ impl<'a> Event<'a> {
         }
     }
 
+    /// The e-invoice of `order`'s document `number` (a credit note's when `credit`) was
+    /// written in `form` (`facturx`, `fatturapa`) as the file `name`, whose SHA-256 is `sha256`.
+    pub fn einvoice(
+        stringer: StringerId,
+        order: OrderId,
+        number: ReceiptNumber,
+        field: &'a str,
+        name: &'a str,
+        sha256: &'a str,
+    ) -> Event<'a> {
+        Event {
+            kind: EventKind::Einvoice,
+            stringer,
+            year: number.year,
+            seqs: Some((number.seq, number.seq)),
+            order: Some(order),
+            counter: None,
+            reason: Some(name),
+            change: Some(Change { field, old: None, new: Some(sha256) }),
+        }
+    }
+
     /// Reminder `level` of `order` (invoice `number`) was e-mailed to `to`, as `message_id`.
     pub fn send_reminder(
         stringer: StringerId,
@@ -426,6 +448,8 @@ pub const CREDITS: &str = "credits";
 pub const CREDIT_EMAIL: &str = "credit_email";
 /// The field of a `void` or `resync` entry of credit note numbers (new: `credits`).
 pub const SERIES: &str = "series";
+/// The field of an `einvoice` entry about a credit note: `credit_` before the form.
+pub const CREDIT_EINVOICE: &str = "credit_";
 
 /// The field of a `restore` entry that declares closures lost: the last one kept (old), the
 /// last one known outside (new).
@@ -568,6 +592,7 @@ impl Logged<'_> {
         let credits = match self.kind {
             EventKind::Credit => true,
             EventKind::Send => self.field.as_deref() == Some(CREDIT_EMAIL),
+            EventKind::Einvoice => self.field.as_deref().is_some_and(|f| f.starts_with(CREDIT_EINVOICE)),
             EventKind::Void | EventKind::Resync => self.field.as_deref() == Some(SERIES),
             _ => false,
         };

@@ -284,6 +284,7 @@ pub fn take(
         .set((
             orders_table::customer_id.eq(customer.as_ref().map(|(c, _)| c.id.0)),
             orders_table::racket_id.eq(racket.as_ref().map(|(r, _)| r.id.0)),
+            orders_table::customer_business.eq(customer.as_ref().and_then(|(c, _)| c.business.stored())),
         ))
         .execute(conn)?;
     Ok(Taken {

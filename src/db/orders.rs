@@ -5,8 +5,9 @@ use super::issuers::Issuer;
 use super::schema::orders;
 use super::{DbConn, Tenant};
 use crate::domain::{
-    address_limit_passed, format_local, format_utc, local_date, now_utc, Currency, CustomerId, Length,
-    OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId, ReceiptNumber, StringerId, VatRate,
+    address_limit_passed, format_local, format_utc, local_date, now_utc, BuyerIds, Currency, CustomerId,
+    Length, OrderId, OrderKind, OrderStatus, PaymentMethod, Price, RacketId, ReceiptNumber, StringerId,
+    VatRate,
 };
 use crate::error::{Error, Wanted};
 use crate::payment::Postal;
@@ -69,6 +70,8 @@ pub struct Order {
     pub cross_string: Option<String>,
     /// What its credit notes took back in all.
     pub credited: Price,
+    /// The buyer's identifiers (VAT id, reference, Italian codes), frozen once numbered.
+    pub buyer: BuyerIds,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -120,6 +123,7 @@ pub(super) struct OrderRow {
     own_string: bool,
     cross_string: Option<String>,
     credited_minor: i64,
+    customer_business: Option<String>,
 }
 
 /// An optional stored name read as its value: a name the program does not know fails the
@@ -175,6 +179,7 @@ impl From<OrderRow> for Order {
             own_string: row.own_string,
             cross_string: row.cross_string,
             credited: Price(row.credited_minor),
+            buyer: BuyerIds::from_stored(row.customer_business.as_deref()),
             created_at: row.created_at,
             updated_at: row.updated_at,
         }

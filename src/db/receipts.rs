@@ -325,6 +325,8 @@ fn build(
             (None, Some(lines)) => lines.lines().map(str::to_string).collect(),
             (None, None) => Vec::new(),
         },
+        customer_postal: order.customer_postal.clone(),
+        buyer: order.buyer.clone(),
         racket: order.racket.clone(),
         string: order.string.clone(),
         tension: order.tension.clone(),

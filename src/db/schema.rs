@@ -70,6 +70,7 @@ diesel::table! {
         forgotten_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        business -> Nullable<Text>,
     }
 }
 
@@ -173,6 +174,7 @@ diesel::table! {
         own_string -> Bool,
         cross_string -> Nullable<Text>,
         credited_minor -> Int8,
+        customer_business -> Nullable<Text>,
     }
 }
 
@@ -296,6 +298,7 @@ diesel::table! {
         reminder_fee_1_minor -> Nullable<Int8>,
         reminder_fee_2_minor -> Nullable<Int8>,
         reminder_fee_3_minor -> Nullable<Int8>,
+        einvoice -> Text,
     }
 }
 

@@ -8,7 +8,9 @@ use super::failure::{classify, Failure, Unique};
 use super::schema::{orders, stringers};
 use super::tenant::stored_zone;
 use super::{vat, DbConn, Tenant};
-use crate::domain::{local_date, now_utc, Business, Currency, Language, PaymentMethod, StringerId, VatRate};
+use crate::domain::{
+    local_date, now_utc, Business, Currency, EinvoiceDefault, Language, PaymentMethod, StringerId, VatRate,
+};
 use crate::error::Error;
 use crate::payment::{check_qr_text, Iban, Postal, Who, QR_LIMITS};
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
@@ -33,6 +35,8 @@ pub struct Stringer {
     pub turnaround_hours: i32,
     /// What a ready notice says of pickup (opening hours, where).
     pub pickup_note: Option<String>,
+    /// Which documents are e-invoices unless told otherwise.
+    pub einvoice: EinvoiceDefault,
 }
 
 #[derive(Queryable, Selectable)]
@@ -65,6 +69,7 @@ struct StringerRow {
     account_holder: Option<String>,
     turnaround_hours: i32,
     pickup_note: Option<String>,
+    einvoice: String,
 }
 
 impl TryFrom<StringerRow> for Stringer {
@@ -82,6 +87,8 @@ impl TryFrom<StringerRow> for Stringer {
             currency: row.currency,
             turnaround_hours: row.turnaround_hours,
             pickup_note: row.pickup_note,
+            // The schema's CHECK allows only the known values.
+            einvoice: row.einvoice.parse().unwrap_or_default(),
             business: Business {
                 name: row.name,
                 address: row.address.iter().flat_map(|a| a.lines()).map(str::to_string).collect(),
@@ -185,6 +192,7 @@ pub struct ProfileEdit {
     pub pickup_note: Option<String>,
     /// A VAT rate in force from a (local) day on.
     pub vat_rate: Option<(VatRate, NaiveDate)>,
+    pub einvoice: Option<EinvoiceDefault>,
 }
 
 impl ProfileEdit {
@@ -205,6 +213,7 @@ impl ProfileEdit {
             currency: self.currency.clone().unwrap_or_else(|| current.currency.clone()),
             turnaround_hours: self.turnaround_hours.unwrap_or(current.turnaround_hours),
             pickup_note: text(&self.pickup_note, &current.pickup_note),
+            einvoice: self.einvoice.unwrap_or(current.einvoice),
             business: Business {
                 name: self.name.clone().unwrap_or_else(|| was.name.clone()),
                 address,
@@ -291,6 +300,7 @@ pub fn edit(conn: &mut DbConn, tenant: &Tenant, profile: &ProfileEdit) -> Result
                 stringers::account_holder.eq(nullable(&business.account_holder)),
                 stringers::turnaround_hours.eq(wanted.turnaround_hours),
                 stringers::pickup_note.eq(nullable(&wanted.pickup_note)),
+                stringers::einvoice.eq(wanted.einvoice.as_str()),
                 stringers::updated_at.eq(now_utc()),
             ))
             .execute(conn)?;
@@ -306,7 +316,7 @@ fn profile_changes(
 ) -> Vec<(&'static str, Option<String>, Option<String>)> {
     let (was, will) = (&current.business, &wanted.business);
     let lines = |address: &[String]| (!address.is_empty()).then(|| address.join("\n"));
-    let fields: [(&'static str, Option<String>, Option<String>); 22] = [
+    let fields: [(&'static str, Option<String>, Option<String>); 23] = [
         ("name", Some(was.name.clone()), Some(will.name.clone())),
         ("address", lines(&was.address), lines(&will.address)),
         ("street", was.street.clone(), will.street.clone()),
@@ -337,6 +347,7 @@ fn profile_changes(
             Some(wanted.turnaround_hours.to_string()),
         ),
         ("pickup_note", current.pickup_note.clone(), wanted.pickup_note.clone()),
+        ("einvoice", Some(current.einvoice.as_str().into()), Some(wanted.einvoice.as_str().into())),
     ];
     fields.into_iter().filter(|(_, old, new)| old != new).collect()
 }

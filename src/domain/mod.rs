@@ -2,6 +2,7 @@
 //! and the instants whose local calendar year decides a receipt's year.
 
 mod business;
+mod buyer;
 mod credit;
 mod day;
 mod day_money;
@@ -20,6 +21,9 @@ mod token;
 mod vat;
 
 pub use business::{till_law, Business, TillLaw};
+pub use buyer::{
+    check_buyer_reference, check_buyer_vat_id, check_sdi_code, check_tax_code, BuyerIds, EinvoiceDefault,
+};
 pub use credit::NoCredit;
 pub use day::{strings_line, Due, Item, Length, MAX_TURNAROUND_HOURS};
 pub use day_money::{owed_when_paid, DayMoney, MoneyLine, Movement, Sums};
@@ -335,6 +339,8 @@ pub enum EventKind {
     /// A field of the stringer's profile changed (what the next documents print), or a VAT
     /// rate recorded: from what to what.
     Profile,
+    /// An e-invoice written: which form and file, and its SHA-256.
+    Einvoice,
 }
 
 impl EventKind {

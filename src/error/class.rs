@@ -16,6 +16,7 @@ impl Error {
             | Error::ListedForSeveral { .. } => Class::Usage,
             Error::BadInput(_)
             | Error::Invalid { .. }
+            | Error::NotForEinvoice { .. }
             | Error::BlankName
             | Error::SeveralCustomers { .. }
             | Error::SimilarCustomers { .. }

@@ -397,6 +397,10 @@ pub enum Error {
     #[error("a payment in {country} needs its method, since some may only be taken by a certified till ({law}): pass --method (till, if the shop's till took it)")]
     MethodRequired { country: &'static str, law: &'static str },
 
+    /// A document EN 16931 or FatturaPA cannot carry as it is (SPEC 24).
+    #[error("document {number} cannot be an e-invoice: its {field} {problem}")]
+    NotForEinvoice { number: String, field: &'static str, problem: String },
+
     /// A value given for one input that cannot be taken: `--tension "abc" is not a tension`.
     /// The command line names the flag; a form shows the problem beside its field.
     #[error("--{} {problem}", .field.replace('_', "-"))]

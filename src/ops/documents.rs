@@ -26,6 +26,21 @@ pub fn credit_note(
     db.read(|conn| receipts::credit_note(conn, tenant, number, options))
 }
 
+/// One credit note, as its document shows it, and the order it takes back.
+pub fn credit_note_of(
+    db: &mut Db,
+    tenant: &Tenant,
+    number: CreditNumber,
+    options: Options,
+) -> Result<(OrderId, Receipt), Error> {
+    db.read(|conn| {
+        let order = crate::db::credits::find(conn, tenant, number)?
+            .order
+            .ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
+        Ok((order, receipts::credit_note(conn, tenant, number, options)?))
+    })
+}
+
 /// What became of one receipt of the year: (stringer, number, written or why not).
 pub type YearFile = (String, ReceiptNumber, Result<Written, Error>);
 

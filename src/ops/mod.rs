@@ -11,6 +11,7 @@ pub mod batch;
 pub mod closures;
 pub mod credits;
 pub mod documents;
+pub mod einvoices;
 pub mod journal;
 pub mod label;
 pub mod mint;

@@ -74,8 +74,13 @@ pub(super) fn slip_faces() -> &'static (Face, Face) {
 
 /// A new PDF/A-2b document: krilla refuses to write what the standard does not allow.
 pub(super) fn archival_document() -> Result<Document, Error> {
+    archival_document_as(Archival::A2_B)
+}
+
+/// A document checked against `archival` (PDF/A-3b for a hybrid e-invoice).
+pub(super) fn archival_document_as(archival: Archival) -> Result<Document, Error> {
     let configuration =
-        ConfigurationBuilder::new().set_validator(Validator::A(Archival::A2_B)).finish().map_err(|e| {
+        ConfigurationBuilder::new().set_validator(Validator::A(archival)).finish().map_err(|e| {
             Error::Internal { what: "the PDF/A settings are inconsistent", detail: format!("{e:?}") }
         })?;
     Ok(Document::new_with(SerializeSettings { configuration, ..SerializeSettings::default() }))

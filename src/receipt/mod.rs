@@ -47,6 +47,10 @@ pub struct Receipt {
     pub customer: Option<String>,
     /// Printed under the customer's name.
     pub customer_address: Vec<String>,
+    /// The customer's structured address, when the order has one (an e-invoice's buyer).
+    pub customer_postal: Option<crate::payment::Postal>,
+    /// The buyer's identifiers as a business (VAT id, reference), printed under the address.
+    pub buyer: crate::domain::BuyerIds,
     pub racket: Option<String>,
     pub string: Option<String>,
     pub tension: Option<String>,
@@ -241,6 +245,12 @@ impl Receipt {
             for line in &self.customer_address {
                 value.push('\n');
                 value.push_str(line);
+            }
+            if let Some(vat_id) = &self.buyer.vat_id {
+                value.push_str(&format!("\n{} {vat_id}", self.conventions.vat_number(self.language)));
+            }
+            if let Some(reference) = &self.buyer.reference {
+                value.push_str(&format!("\n{} {reference}", words.buyer_reference));
             }
             lines.push(Line::Field(words.customer.into(), value));
         }

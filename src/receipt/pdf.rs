@@ -2,11 +2,13 @@
 //! clock inside, so the same receipt gives the same bytes. The payment part is drawn by
 //! `slip`.
 
-use super::canvas::{archival_document, faces, Pages, BLACK, RED, WIDTH};
+use super::canvas::{archival_document, archival_document_as, faces, Pages, BLACK, RED, WIDTH};
 use super::slip;
 use super::{Line, Receipt};
 use crate::error::Error;
 use crate::payment::Slip;
+use krilla::configure::Archival;
+use krilla::embed::{AssociationKind, EmbeddedFile, MimeType};
 use krilla::metadata::{DateTime, Metadata};
 
 pub use super::canvas::check_printable;
@@ -14,21 +16,53 @@ pub use super::canvas::check_printable;
 /// Renders the receipt. A text in a script the font cannot show is refused, naming its
 /// field, rather than printed as empty boxes.
 pub fn render(receipt: &Receipt) -> Result<Vec<u8>, Error> {
+    render_with(receipt, None)
+}
+
+/// A file embedded in a document, as an alternative form of it (a hybrid e-invoice's XML).
+pub struct Attachment<'a> {
+    pub name: &'a str,
+    pub mime_type: &'a str,
+    pub description: &'a str,
+    pub data: Vec<u8>,
+}
+
+/// Renders the receipt, as PDF/A-3b with `attachment` embedded when there is one, else as
+/// PDF/A-2b.
+pub fn render_with(receipt: &Receipt, attachment: Option<Attachment>) -> Result<Vec<u8>, Error> {
     refuse_unprintable(receipt)?;
     let (regular, bold) = faces();
-    let mut document = archival_document()?;
+    let mut document = match attachment {
+        Some(_) => archival_document_as(Archival::A3_B)?,
+        None => archival_document()?,
+    };
     let issued = receipt.issued_on;
     use chrono::Datelike;
+    let day = DateTime::new(issued.year() as u16).month(issued.month() as u8).day(issued.day() as u8);
     document.set_metadata(
         Metadata::new()
             .title(receipt.shown_number())
             .language(receipt.language.code().to_string())
             .creator("receipts".to_string())
-            .creation_date(
-                DateTime::new(issued.year() as u16).month(issued.month() as u8).day(issued.day() as u8),
-            )
+            .creation_date(day)
             .document_id(format!("receipt {} {}", receipt.business.name, receipt.shown_number())),
     );
+    if let Some(attachment) = attachment {
+        let embedded = EmbeddedFile {
+            path: attachment.name.to_string(),
+            mime_type: MimeType::new(attachment.mime_type),
+            description: Some(attachment.description.to_string()),
+            association_kind: AssociationKind::Alternative,
+            data: attachment.data.into(),
+            modification_date: Some(day),
+            compress: Some(true),
+            location: None,
+        };
+        document.embed_file(embedded).ok_or_else(|| Error::Internal {
+            what: "the PDF could not be written",
+            detail: "a file of that name is embedded already".into(),
+        })?;
+    }
 
     let mut pages = Pages::new(&mut document);
     for line in receipt.lines() {
