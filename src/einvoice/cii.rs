@@ -180,9 +180,17 @@ fn agreement(receipt: &Receipt, invoice: &Einvoice) -> El {
             ],
         )
     });
+    // A seller with neither a VAT id nor a legal registration (a German small business has
+    // only its Steuernummer) is identified by its tax number as the seller's identifier too,
+    // as BR-CO-26 wants one of the three.
+    let identifier = match (&business.vat_number, &business.siret) {
+        (None, None) => business.tax_number.clone(),
+        _ => None,
+    };
     let seller = el(
         "ram:SellerTradeParty",
         [
+            identifier.map(|id| text("ram:ID", id)),
             Some(text("ram:Name", business.name.clone())),
             business.siret.as_ref().map(|siret| {
                 el(

