@@ -1107,7 +1107,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__customer__subcmd__add)
-            opts="-h -V --database-url --lock-timeout --retry-for --config --email --phone --street --house-number --postcode --town --country --address --notes --stringer --help --version"
+            opts="-h -V --database-url --lock-timeout --retry-for --config --email --phone --street --house-number --postcode --town --country --address --notes --vat-id --buyer-reference --tax-code --sdi-code --pec --stringer --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1165,6 +1165,26 @@ _receipts() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --vat-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --buyer-reference)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tax-code)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sdi-code)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --stringer)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1177,7 +1197,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__customer__subcmd__edit)
-            opts="-h -V --database-url --lock-timeout --retry-for --config --name --email --phone --street --house-number --postcode --town --country --address --notes --stringer --help --version"
+            opts="-h -V --database-url --lock-timeout --retry-for --config --name --email --phone --street --house-number --postcode --town --country --address --notes --vat-id --buyer-reference --tax-code --sdi-code --pec --stringer --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1236,6 +1256,26 @@ _receipts() {
                     return 0
                     ;;
                 --notes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vat-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --buyer-reference)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tax-code)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sdi-code)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pec)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4287,7 +4327,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__receipt)
-            opts="-o -h -V --database-url --lock-timeout --retry-for --config --year --out-dir --output --lang --copy --width --stringer --format --help --version"
+            opts="-o -h -V --database-url --lock-timeout --retry-for --config --year --out-dir --output --lang --copy --width --stringer --format --einvoice --no-einvoice --xml --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4339,6 +4379,10 @@ _receipts() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text pdf" -- "${cur}"))
+                    return 0
+                    ;;
+                --xml)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -4711,7 +4755,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__stringer__subcmd__edit)
-            opts="-h -V --database-url --lock-timeout --retry-for --config --name --timezone --address --email --phone --vat-number --language --tax-number --siret --small-business --vat-rate --vat-from --currency --iban --bic --account-holder --payment-days --street --house-number --postcode --town --country --turnaround --pickup-note --remind-after --remind-every --remind-from --reminder-fee --help --version"
+            opts="-h -V --database-url --lock-timeout --retry-for --config --name --timezone --address --email --phone --vat-number --language --tax-number --siret --small-business --vat-rate --vat-from --currency --iban --bic --account-holder --payment-days --street --house-number --postcode --town --country --turnaround --pickup-note --einvoice --remind-after --remind-every --remind-from --reminder-fee --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4827,6 +4871,10 @@ _receipts() {
                     ;;
                 --pickup-note)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --einvoice)
+                    COMPREPLY=($(compgen -W "yes no business" -- "${cur}"))
                     return 0
                     ;;
                 --remind-after)

@@ -148,11 +148,14 @@ complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_s
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l country -d 'Country of the structured address (ISO 3166, e.g. CH): it decides how documents write amounts and name the tax' -r
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l turnaround -d 'Hours from drop-off to the time a racket is promised, unless an order says (`order add --due`) [default: 24]' -r
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l pickup-note -d 'What a ready notice says of pickup: opening hours, where (empty to remove)' -r
+complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l einvoice -d 'Which documents are e-invoices (a PDF with its Factur-X XML) unless a command says: every one, none, or those of buyers with a VAT id [default: business]' -r -f -a "yes\t'Every document that can be one'
+no\t'None: plain PDFs'
+business\t'Those of buyers with a VAT id'"
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l remind-after -d 'Days after an invoice\'s due date that its first reminder is due (`remind --due`) [default: 7]' -r
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l remind-every -d 'Days after a reminder that the next level is due [default: 14]' -r
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l remind-from -d 'Never remind invoices numbered before this day (those chased by hand); empty to remove' -r
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -l reminder-fee -d 'The fee a reminder level asks besides the open amount, e.g. 2=5.00 (LEVEL=, empty, for none) [default: none]; refused where the country\'s law allows none' -r
-complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
+complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a stringer (prints the handle)'
 complete -c receipts -n "__fish_receipts_using_subcommand stringer; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the stringers'
@@ -353,6 +356,11 @@ complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_s
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l country -d 'Country of the structured address (ISO 3166, e.g. CH)' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l address -d 'An address line, printed under the name (repeat for more lines, or \\n between them)' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l notes -d 'Internal notes, never printed' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l vat-id -d 'The customer\'s VAT identifier, for invoices to a business (e.g. DE123456789)' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l buyer-reference -d 'The reference the customer\'s bookkeeping routes invoices by (a German public body\'s Leitweg-ID)' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l tax-code -d 'Italy: the customer\'s codice fiscale' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l sdi-code -d 'Italy: the SdI recipient code (7 characters; 0000000 for PEC or a consumer)' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l pec -d 'Italy: the certified e-mail address (PEC) SdI delivers to' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -l stringer -d 'The stringer\'s handle [env: RECEIPTS_STRINGER]' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
@@ -370,6 +378,11 @@ complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_s
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l country -d 'Country of the structured address (ISO 3166, e.g. CH)' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l address -d 'An address line, printed under the name (repeat for more lines, or \\n between them)' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l notes -d 'Internal notes, never printed' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l vat-id -d 'The customer\'s VAT identifier, for invoices to a business (e.g. DE123456789)' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l buyer-reference -d 'The reference the customer\'s bookkeeping routes invoices by (a German public body\'s Leitweg-ID)' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l tax-code -d 'Italy: the customer\'s codice fiscale' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l sdi-code -d 'Italy: the SdI recipient code (7 characters; 0000000 for PEC or a consumer)' -r
+complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l pec -d 'Italy: the certified e-mail address (PEC) SdI delivers to' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -l stringer -d 'The stringer\'s handle [env: RECEIPTS_STRINGER]' -r
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
 complete -c receipts -n "__fish_receipts_using_subcommand customer; and __fish_seen_subcommand_from edit" -s V -l version -d 'Print version'
@@ -564,7 +577,10 @@ complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l width -d '
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l stringer -d 'The stringer\'s handle [env: RECEIPTS_STRINGER]' -r
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l format -d 'text for a terminal or a receipt printer, or pdf (PDF/A) [default: pdf when -o ends in .pdf, else text]' -r -f -a "text\t''
 pdf\t''"
+complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l xml -d 'Write the Factur-X (EN 16931 CII) XML alone to this file (- for stdout)' -r -F
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l copy -d 'Mark it as a copy (a re-issue the customer asked for)'
+complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l einvoice -d 'Write the PDF as an e-invoice: PDF/A-3 with its Factur-X (EN 16931) XML embedded; refused when the document cannot be one [default: as `stringer edit --einvoice` says]'
+complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l no-einvoice -d 'Write a plain PDF, whatever the stringer\'s default'
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -s h -l help -d 'Print help'
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -s V -l version -d 'Print version'
 complete -c receipts -n "__fish_receipts_using_subcommand send" -l database-url -d 'Database: postgres://..., postgresql://..., sqlite://PATH, file:PATH or a file path [default: receipts.db in the platform\'s data directory]' -r
