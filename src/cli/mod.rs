@@ -9,6 +9,7 @@ mod close;
 mod credit;
 mod customer;
 mod database;
+mod einvoice;
 mod export;
 mod journal;
 mod key;
@@ -131,6 +132,9 @@ pub enum Command {
     Credit(credit::Opts),
     /// Render the receipt of a numbered order (text or PDF/A), or every receipt of a year
     Receipt(receipt::Opts),
+    /// An Italian stringer's document as the FatturaPA file for SdI
+    /// (IT{partita IVA}_{progressivo}.xml), or every document of a year
+    Einvoice(einvoice::Opts),
     /// E-mail the document of a numbered order (the PDF attached) over the stringer's mail
     /// server, once unless asked again; or every document not sent yet
     Send(send::Opts),
@@ -344,6 +348,7 @@ fn run_command(command: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Void(opts) => void::run(opts, ctx),
         Command::Credit(opts) => credit::run(opts, ctx),
         Command::Receipt(opts) => receipt::run(opts, ctx),
+        Command::Einvoice(opts) => einvoice::run(opts, ctx),
         Command::Send(opts) => send::run(opts, ctx),
         Command::Notify(opts) => notify::run(opts, ctx),
         Command::Remind(opts) => remind::run(opts, ctx),

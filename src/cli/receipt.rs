@@ -5,8 +5,7 @@ use super::output;
 use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
 use crate::db::{Access, Db, Tenant};
-use crate::domain::OrderId;
-use crate::domain::{CreditNumber, Language};
+use crate::domain::Language;
 use crate::ops::documents::{self, Written};
 use crate::ops::einvoices::{self, Form};
 use crate::receipt::Receipt;
@@ -75,21 +74,10 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         return write_year(&mut db, tenant.as_ref(), year, options, dir);
     }
     let named = opts.order.as_deref().unwrap_or_default();
-    let (tenant, order, receipt) = match named.parse::<CreditNumber>() {
-        Ok(number) => {
-            let tenant = opts.stringer.whose().required(&mut db)?;
-            let (order, note) = documents::credit_note_of(&mut db, &tenant, number, options)?;
-            (tenant, order, note)
-        }
-        Err(_) => {
-            let (tenant, order) = opts.stringer.whose().order_named(&mut db, named)?;
-            let receipt = documents::receipt(&mut db, &tenant, order, options)?;
-            (tenant, order, receipt)
-        }
-    };
+    let (tenant, receipt) = documents::named(&mut db, opts.stringer.whose(), named, options)?;
     if let Some(path) = &opts.xml {
         let bytes = Form::FacturX.render(&receipt)?;
-        return write_einvoice(ctx, &tenant, order, &receipt, Form::FacturX, &bytes, path);
+        return write_einvoice(ctx, &tenant, &receipt, Form::FacturX, &bytes, path);
     }
     if let Some(limit) = missing_customer_address(&receipt) {
         eprintln!(
@@ -114,7 +102,7 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             if hybrid {
                 let bytes = Form::Hybrid.render(&receipt)?;
                 let path = opts.output.as_deref().unwrap_or(Path::new("-"));
-                return write_einvoice(ctx, &tenant, order, &receipt, Form::Hybrid, &bytes, path);
+                return write_einvoice(ctx, &tenant, &receipt, Form::Hybrid, &bytes, path);
             }
             pdf::render(&receipt)?
         }
@@ -143,7 +131,6 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
 fn write_einvoice(
     ctx: &Context,
     tenant: &Tenant,
-    order: OrderId,
     receipt: &Receipt,
     form: Form,
     bytes: &[u8],
@@ -154,15 +141,17 @@ fn write_einvoice(
         let mut out = super::output::Stdout;
         out.write_all(bytes)?;
         out.flush()?;
-        einvoices::journal(&mut db, tenant, order, receipt, form, bytes, "-")?;
+        einvoices::journal(&mut db, tenant, receipt, form, bytes, "-")?;
         return Ok(());
     }
-    einvoices::write(&mut db, tenant, order, receipt, form, bytes, path, "an e-invoice")?;
-    let what = match form {
-        Form::Hybrid => "e-invoice (PDF/A-3 with Factur-X EN 16931)",
-        Form::FacturX => "Factur-X XML (EN 16931)",
-    };
-    eprintln!("wrote {what} {} of {} to {}", receipt.shown_number(), tenant.handle(), path.display());
+    einvoices::write(&mut db, tenant, receipt, form, bytes, path, "an e-invoice")?;
+    eprintln!(
+        "wrote {} {} of {} to {}",
+        form.description(),
+        receipt.shown_number(),
+        tenant.handle(),
+        path.display()
+    );
     Ok(())
 }
 
@@ -175,22 +164,42 @@ fn write_year(
     options: Options,
     dir: &Path,
 ) -> anyhow::Result<()> {
+    let files = documents::write_year(db, tenant, year, options, dir)?
+        .into_iter()
+        .map(|(handle, number, outcome)| {
+            (format!("receipt {number} of {handle}"), format!("{handle} {number}"), outcome)
+        })
+        .collect();
+    report_year(files, "receipt", year, dir, "receipt --year")
+}
+
+/// Says what became of each file of a year (`what` names it and the named one, for an
+/// error, and for the list of those that failed), and fails when one could not be written
+/// or differs from the file there.
+pub(super) fn report_year(
+    files: Vec<(String, String, Result<Written, Error>)>,
+    noun: &str,
+    year: i32,
+    dir: &Path,
+    command: &'static str,
+) -> anyhow::Result<()> {
+    let total = files.len();
     let (mut written, mut same) = (0usize, 0usize);
     let (mut differing, mut failed) = (Vec::new(), Vec::new());
-    for (handle, number, outcome) in documents::write_year(db, tenant, year, options, dir)? {
+    for (what, named, outcome) in files {
         match outcome {
             Ok(Written::New) => written += 1,
             Ok(Written::Same) => same += 1,
             Ok(Written::Differs(path)) => differing.push(path),
             Err(e) => {
-                eprintln!("error: receipt {number} of {handle} was not written: {e}");
-                failed.push(format!("{handle} {number}"));
+                eprintln!("error: {what} was not written: {e}");
+                failed.push(named);
             }
         }
     }
     eprintln!(
         "{} of {year} in {}: {written} written, {same} unchanged, {} left alone because they differ, {} failed",
-        output::count(written + same + differing.len() + failed.len(), "receipt"),
+        output::count(total, noun),
         dir.display(),
         differing.len(),
         failed.len()
@@ -204,7 +213,7 @@ fn write_year(
                 1 => first.clone(),
                 n => format!("{first} (and {} more)", n - 1),
             },
-            what: "receipt --year",
+            what: command,
         }
         .into());
     }

@@ -6,9 +6,9 @@ use crate::db::reminders::SettingsEdit;
 use crate::db::stringers::ProfileEdit;
 use crate::db::Access;
 use crate::domain::{
-    check_country, check_email, check_siret, check_vat_number, default_timezone, format_utc, local_date,
-    now_utc, parse_timezone, siret_grouped, validate_handle, Currency, EinvoiceDefault, Language, Level,
-    Price, ReceiptNumber, VatRate, MAX_TURNAROUND_HOURS,
+    check_country, check_email, check_siret, check_tax_code, check_vat_number, default_timezone, format_utc,
+    local_date, now_utc, parse_timezone, siret_grouped, validate_handle, Currency, EinvoiceDefault, Language,
+    Level, Price, ReceiptNumber, VatRate, MAX_TURNAROUND_HOURS,
 };
 use crate::ops;
 use crate::payment::{check_bic, check_qr_text, Iban, QR_LIMITS};
@@ -34,6 +34,17 @@ pub enum Command {
     /// Change a stringer's profile; a new time zone applies to future mints, and is refused if
     /// it would move an issued receipt into another year
     Edit(EditOpts),
+}
+
+/// An Italian tax regime, as FatturaPA names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Regime {
+    /// Ordinary: VAT charged.
+    #[value(name = "RF01")]
+    Rf01,
+    /// Forfettario: no VAT (art. 1, commi 54-89, L. 190/2014).
+    #[value(name = "RF19")]
+    Rf19,
 }
 
 #[derive(Debug, Args)]
@@ -98,6 +109,13 @@ pub struct EditOpts {
     /// National tax number (e.g. a German Steuernummer), printed when there is no VAT number
     #[arg(long)]
     tax_number: Option<String>,
+    /// Italy: the stringer's codice fiscale, its tax number (checked by its check character)
+    #[arg(long, value_name = "CODE", conflicts_with = "tax_number")]
+    tax_code: Option<String>,
+    /// Italy: the tax regime of FatturaPA, RF01 (ordinary, with VAT) or RF19 (forfettario: no
+    /// VAT, the same as --small-business yes)
+    #[arg(long, value_enum, conflicts_with = "small_business")]
+    regime: Option<Regime>,
     /// A French business's SIRET (14 digits, spaces allowed), printed as SIRET
     #[arg(long)]
     siret: Option<String>,
@@ -469,6 +487,14 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
         }
     }
     let reminders = opts.reminders.edit()?;
+    let tax_number = match opts.tax_code.as_deref().map(str::trim) {
+        Some("") => Some(String::new()),
+        Some(code) => {
+            Some(check_tax_code(code).map_err(|problem| Error::Invalid { field: "tax_code", problem })?)
+        }
+        None => opts.tax_number,
+    };
+    let small_business = opts.regime.map(|regime| regime == Regime::Rf19).or(opts.small_business);
     let mut db = ctx.open(Access::Write)?;
     let (edited, settings) = ops::stringers::edit(
         &mut db,
@@ -484,8 +510,8 @@ fn edit(opts: EditOpts, ctx: &Context) -> anyhow::Result<()> {
                 phone: opts.phone,
                 vat_number,
                 language: opts.language,
-                tax_number: opts.tax_number,
-                small_business: opts.small_business,
+                tax_number,
+                small_business,
                 street: bank.street,
                 house_number: bank.house_number,
                 postcode: bank.postcode,

@@ -308,6 +308,7 @@ fn build(
     let due_on = order.due_on(issuer);
     let vat = document_vat::document_vat(order, issuer, tenant, rates)?;
     let mut receipt = Receipt {
+        order: order.id,
         number,
         own: order.kind == OrderKind::Own,
         language,

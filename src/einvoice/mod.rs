@@ -3,6 +3,7 @@
 //! the `Receipt`, as the PDF does, after `check` has refused what EN 16931 cannot carry.
 
 pub mod cii;
+pub mod fatturapa;
 pub mod hybrid;
 mod xml;
 

@@ -5,6 +5,7 @@ use crate::db::receipts::{self, Options};
 use crate::db::{Db, Tenant};
 use crate::domain::{CreditNumber, OrderId, ReceiptNumber};
 use crate::error::Error;
+use crate::ops::Whose;
 use crate::receipt::{pdf, Receipt};
 use std::num::NonZeroUsize;
 use std::path::Path;
@@ -26,19 +27,21 @@ pub fn credit_note(
     db.read(|conn| receipts::credit_note(conn, tenant, number, options))
 }
 
-/// One credit note, as its document shows it, and the order it takes back.
-pub fn credit_note_of(
-    db: &mut Db,
-    tenant: &Tenant,
-    number: CreditNumber,
-    options: Options,
-) -> Result<(OrderId, Receipt), Error> {
-    db.read(|conn| {
-        let order = crate::db::credits::find(conn, tenant, number)?
-            .order
-            .ok_or_else(|| Error::NoSuchCreditNote { number, stringer: tenant.handle().to_string() })?;
-        Ok((order, receipts::credit_note(conn, tenant, number, options)?))
-    })
+/// The document named on a command line: a credit note by its number (C-YYYY-NNNN), else
+/// the receipt of the order named by its id or receipt number; and whose it is.
+pub fn named(db: &mut Db, whose: Whose, named: &str, options: Options) -> Result<(Tenant, Receipt), Error> {
+    match named.parse::<CreditNumber>() {
+        Ok(number) => {
+            let tenant = whose.required(db)?;
+            let note = credit_note(db, &tenant, number, options)?;
+            Ok((tenant, note))
+        }
+        Err(_) => {
+            let (tenant, order) = whose.order_named(db, named)?;
+            let receipt = receipt(db, &tenant, order, options)?;
+            Ok((tenant, receipt))
+        }
+    }
 }
 
 /// What became of one receipt of the year: (stringer, number, written or why not).

@@ -4,9 +4,10 @@
 use crate::db::events::{self, Event};
 use crate::db::{stringers, Db, DbConn, Tenant};
 use crate::domain::journal::hex;
-use crate::domain::{EinvoiceDefault, OrderId};
+use crate::domain::EinvoiceDefault;
 use crate::einvoice;
 use crate::error::Error;
+use crate::ops::documents::Written;
 use crate::receipt::Receipt;
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -18,6 +19,8 @@ pub enum Form {
     Hybrid,
     /// The Factur-X (CII) XML alone.
     FacturX,
+    /// FatturaPA XML, for a stringer in Italy.
+    FatturaPa,
 }
 
 impl Form {
@@ -29,6 +32,17 @@ impl Form {
             (Form::Hybrid, true) => "credit_facturx_pdf",
             (Form::FacturX, false) => "facturx_xml",
             (Form::FacturX, true) => "credit_facturx_xml",
+            (Form::FatturaPa, false) => "fatturapa",
+            (Form::FatturaPa, true) => "credit_fatturapa",
+        }
+    }
+
+    /// What the form is, for people.
+    pub fn description(self) -> &'static str {
+        match self {
+            Form::Hybrid => "e-invoice (PDF/A-3 with Factur-X EN 16931)",
+            Form::FacturX => "Factur-X XML (EN 16931)",
+            Form::FatturaPa => "FatturaPA XML",
         }
     }
 
@@ -37,6 +51,9 @@ impl Form {
         match self {
             Form::Hybrid => einvoice::hybrid::render(receipt),
             Form::FacturX => einvoice::check(receipt).map(|()| einvoice::cii::render(receipt)),
+            Form::FatturaPa => {
+                einvoice::fatturapa::check(receipt).map(|()| einvoice::fatturapa::render(receipt))
+            }
         }
     }
 }
@@ -57,7 +74,6 @@ pub fn hybrid_by_default(db: &mut Db, tenant: &Tenant, receipt: &Receipt) -> Res
 pub fn write(
     db: &mut Db,
     tenant: &Tenant,
-    order: OrderId,
     receipt: &Receipt,
     form: Form,
     bytes: &[u8],
@@ -69,7 +85,7 @@ pub fn write(
         written_new = crate::files::write_new_or_same(path, bytes)
             .map_err(|e| crate::files::cannot_write(path, e, what))?;
         match written_new {
-            true => record(conn, tenant, order, receipt, form, bytes, &path.display().to_string()),
+            true => record(conn, tenant, receipt, form, bytes, &path.display().to_string()),
             false => Ok(()),
         }
     });
@@ -84,19 +100,17 @@ pub fn write(
 pub fn journal(
     db: &mut Db,
     tenant: &Tenant,
-    order: OrderId,
     receipt: &Receipt,
     form: Form,
     bytes: &[u8],
     name: &str,
 ) -> Result<(), Error> {
-    db.write(|conn| record(conn, tenant, order, receipt, form, bytes, name))
+    db.write(|conn| record(conn, tenant, receipt, form, bytes, name))
 }
 
 fn record(
     conn: &mut DbConn,
     tenant: &Tenant,
-    order: OrderId,
     receipt: &Receipt,
     form: Form,
     bytes: &[u8],
@@ -105,6 +119,76 @@ fn record(
     let sha256 = hex(&Sha256::digest(bytes));
     let number = receipt.credit.as_ref().map_or(receipt.number, |credit| credit.number.0);
     let field = form.field(receipt.credit.is_some());
-    events::record(conn, &Event::einvoice(tenant.id(), order, number, field, name, &sha256))?;
+    events::record(conn, &Event::einvoice(tenant.id(), receipt.order, number, field, name, &sha256))?;
     Ok(())
 }
+
+/// The FatturaPA files of every document of the stringer's `year` (its invoices and
+/// receipts, then its credit notes) into `dir`, each named as SdI wants it, each new one
+/// journaled. A file there already is left alone: kept when the same, never overwritten when
+/// it differs. The stringer's own rackets and void orders are no invoices and are left out;
+/// a document refused (a buyer SdI cannot reach) is reported and does not stop the others.
+pub fn write_year(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result<Vec<YearFile>, Error> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::InputFile(format!("cannot create {}: {e}", dir.display())))?;
+    let options = crate::db::receipts::Options::default();
+    let documents = db.read(|conn| {
+        let mut documents = Vec::new();
+        crate::db::receipts::for_each_of_year(conn, Some(tenant), year, options, |_, receipt| {
+            if !receipt.own && receipt.void_reason.is_none() {
+                documents.push(receipt);
+            }
+            Ok(())
+        })?;
+        for note in crate::db::credits::of_year(conn, tenant, year)? {
+            if note.order.is_some() {
+                documents.push(crate::db::receipts::credit_note(conn, tenant, note.number, options)?);
+            }
+        }
+        Ok(documents)
+    })?;
+    let mut outcomes = Vec::with_capacity(documents.len());
+    let mut fresh = Vec::new();
+    for receipt in documents {
+        let outcome = Form::FatturaPa.render(&receipt).and_then(|bytes| {
+            let path = dir.join(einvoice::fatturapa::file_name(&receipt));
+            match crate::files::write_new_or_same(&path, &bytes) {
+                Ok(true) => {
+                    fresh.push((path.clone(), hex(&Sha256::digest(&bytes))));
+                    Ok(Written::New)
+                }
+                Ok(false) => Ok(Written::Same),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    Ok(Written::Differs(path.display().to_string()))
+                }
+                Err(e) => Err(crate::files::cannot_write(&path, e, "einvoice --year")),
+            }
+        });
+        if matches!(outcome, Ok(Written::New)) {
+            outcomes.push((receipt.shown_number(), outcome, Some(receipt)));
+        } else {
+            outcomes.push((receipt.shown_number(), outcome, None));
+        }
+    }
+    // The new files journaled in one transaction; if that fails, they are taken back.
+    let journaled = db.write(|conn| {
+        let written = outcomes.iter().filter_map(|(_, _, receipt)| receipt.as_ref());
+        for (receipt, (path, sha256)) in written.zip(&fresh) {
+            let number = receipt.credit.as_ref().map_or(receipt.number, |credit| credit.number.0);
+            let field = Form::FatturaPa.field(receipt.credit.is_some());
+            let name = path.display().to_string();
+            events::record(conn, &Event::einvoice(tenant.id(), receipt.order, number, field, &name, sha256))?;
+        }
+        Ok(())
+    });
+    if let Err(e) = journaled {
+        for (path, _) in &fresh {
+            let _ = std::fs::remove_file(path);
+        }
+        return Err(e);
+    }
+    Ok(outcomes.into_iter().map(|(number, outcome, _)| (number, outcome)).collect())
+}
+
+/// What became of one document of the year: its number, and written or why not.
+pub type YearFile = (String, Result<Written, Error>);

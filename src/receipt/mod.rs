@@ -25,6 +25,8 @@ pub use words::{SlipWords, Words};
 /// Everything a receipt shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Receipt {
+    /// The order it is the document of (a credit note's: the order it takes back).
+    pub order: crate::domain::OrderId,
     pub number: ReceiptNumber,
     /// The stringer's own racket: a record of the work, asking for no money.
     pub own: bool,
