@@ -40,6 +40,9 @@ _receipts() {
             receipts,db)
                 cmd="receipts__subcmd__db"
                 ;;
+            receipts,einvoice)
+                cmd="receipts__subcmd__einvoice"
+                ;;
             receipts,export)
                 cmd="receipts__subcmd__export"
                 ;;
@@ -219,6 +222,9 @@ _receipts() {
                 ;;
             receipts__subcmd__help,db)
                 cmd="receipts__subcmd__help__subcmd__db"
+                ;;
+            receipts__subcmd__help,einvoice)
+                cmd="receipts__subcmd__help__subcmd__einvoice"
                 ;;
             receipts__subcmd__help,export)
                 cmd="receipts__subcmd__help__subcmd__export"
@@ -575,7 +581,7 @@ _receipts() {
 
     case "${cmd}" in
         receipts)
-            opts="-h -V --database-url --lock-timeout --retry-for --config --help --version setup stringer order customer racket queue label mint void credit receipt send remind strings notify payments migrate-v1 resync-counters audit close key export journal takings vat-report backup serve account db completions man help"
+            opts="-h -V --database-url --lock-timeout --retry-for --config --help --version setup stringer order customer racket queue label mint void credit receipt einvoice send remind strings notify payments migrate-v1 resync-counters audit close key export journal takings vat-report backup serve account db completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1660,6 +1666,48 @@ _receipts() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        receipts__subcmd__einvoice)
+            opts="-h -V --database-url --lock-timeout --retry-for --config --year --out-dir --stringer --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --year)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stringer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         receipts__subcmd__export)
             opts="-o -h -V --database-url --lock-timeout --retry-for --config --year --stringer --output --format --auditor --out-dir --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1715,7 +1763,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__help)
-            opts="setup stringer order customer racket queue label mint void credit receipt send remind strings notify payments migrate-v1 resync-counters audit close key export journal takings vat-report backup serve account db completions man help"
+            opts="setup stringer order customer racket queue label mint void credit receipt einvoice send remind strings notify payments migrate-v1 resync-counters audit close key export journal takings vat-report backup serve account db completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1983,6 +2031,20 @@ _receipts() {
         receipts__subcmd__help__subcmd__db__subcmd__migrate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        receipts__subcmd__help__subcmd__einvoice)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -4755,7 +4817,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__stringer__subcmd__edit)
-            opts="-h -V --database-url --lock-timeout --retry-for --config --name --timezone --address --email --phone --vat-number --language --tax-number --siret --small-business --vat-rate --vat-from --currency --iban --bic --account-holder --payment-days --street --house-number --postcode --town --country --turnaround --pickup-note --einvoice --remind-after --remind-every --remind-from --reminder-fee --help --version"
+            opts="-h -V --database-url --lock-timeout --retry-for --config --name --timezone --address --email --phone --vat-number --language --tax-number --tax-code --regime --siret --small-business --vat-rate --vat-from --currency --iban --bic --account-holder --payment-days --street --house-number --postcode --town --country --turnaround --pickup-note --einvoice --remind-after --remind-every --remind-from --reminder-fee --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4807,6 +4869,14 @@ _receipts() {
                     ;;
                 --tax-number)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tax-code)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --regime)
+                    COMPREPLY=($(compgen -W "RF01 RF19" -- "${cur}"))
                     return 0
                     ;;
                 --siret)

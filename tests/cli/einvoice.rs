@@ -363,3 +363,214 @@ on_both_backends! {
         assert_eq!(db.query_text("SELECT business FROM customers WHERE name = 'Club'"), None);
     }
 }
+
+/// What PyPI's a38 reads of a FatturaPA file (`fatturapa_check.py`), its validation empty.
+fn read_by_a38(path: &Path) -> Value {
+    read_by_a38_allowing(path, &[])
+}
+
+/// The same, but for the errors of `allowed` (by their SdI code) that a38 reports where SdI
+/// accepts the file.
+fn read_by_a38_allowing(path: &Path, allowed: &[&str]) -> Value {
+    let python = std::env::var("RECEIPTS_TEST_PYTHON").expect(
+        "RECEIPTS_TEST_PYTHON is not set: run the suite with scripts/test, which installs PyPI's a38",
+    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/fatturapa_check.py");
+    let out = Command::new(python).arg(script).arg(path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let found: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let errors: Vec<&str> = found["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .filter(|e| !allowed.iter().any(|code| e.contains(&format!("[{code}]"))))
+        .collect();
+    assert!(errors.is_empty(), "a38 finds errors in {}: {errors:?}", path.display());
+    assert_eq!(found["warnings"], serde_json::json!([]));
+    assert_eq!(found["version"], "FPR12");
+    found["numbers"].clone()
+}
+
+/// Giulia in Rome: partita IVA IT01234567897, codice fiscale, paid into an Italian account,
+/// in `regime` (RF01 with VAT at 22 %, or RF19).
+fn giulia(db: &TestDb, regime: &str) {
+    let mut profile = vec![
+        "--street",
+        "Via Roma",
+        "--house-number",
+        "10",
+        "--postcode",
+        "00184",
+        "--town",
+        "Roma",
+        "--country",
+        "IT",
+        "--vat-number",
+        "IT01234567897",
+        "--tax-code",
+        "RSSMRA85T10A562S",
+        "--regime",
+        regime,
+        "--currency",
+        "EUR",
+        "--iban",
+        "IT60X0542811101000000123456",
+    ];
+    if regime == "RF01" {
+        profile.extend(["--vat-rate", "22", "--vat-from", "2024-01-01"]);
+    }
+    Shop::new(db).stringer("giulia", "Giulia Corde", &profile);
+}
+
+/// A customer of Giulia's in Rome with `ids` (`customer add` flags); returns its id.
+fn roman(db: &TestDb, name: &str, ids: &[&str]) -> String {
+    let address = [
+        "--street",
+        "Via dei Monti",
+        "--house-number",
+        "3",
+        "--postcode",
+        "00197",
+        "--town",
+        "Roma",
+        "--country",
+        "IT",
+    ];
+    ok(db, &[&["customer", "add", name, "--stringer", "giulia"], &address[..], ids].concat())
+}
+
+on_both_backends! {
+    fn an_italian_invoice_is_a_fatturapa_file_that_a38_reads_back_whole(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        giulia(&db, "RF01");
+        let club = roman(&db, "Circolo Tennis Parioli", &["--vat-id", "IT12345678903", "--sdi-code", "ABC1234"]);
+        let order = Shop::new(&db).minted(
+            "giulia",
+            &["--customer-id", &club, "--price", "90.00", "--item", "Grip=5.00", "--string", "Luxilon"],
+            "2026-03-02 10:00",
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().to_str().unwrap();
+        let path = ok(&db, &["einvoice", &order, "--out-dir", out]);
+        let name = Path::new(&path).file_name().unwrap().to_str().unwrap().to_string();
+        assert!(name.starts_with("IT01234567897_") && name.len() == "IT01234567897_".len() + 9, "{name}");
+        let numbers = read_by_a38(Path::new(&path));
+        assert_eq!(numbers["progressivo"], &name[14..19]);
+        assert_eq!((&numbers["type"], &numbers["number"]), (&Value::from("TD01"), &Value::from("2026-0001")));
+        assert_eq!((&numbers["recipient"], &numbers["regime"]), (&Value::from("ABC1234"), &Value::from("RF01")));
+        assert_eq!(numbers["buyer_vat"], "12345678903");
+        assert_eq!(numbers["total"], "95.00");
+        assert_eq!(numbers["stamp"], Value::Null, "VAT charged: no stamp duty");
+        let row = ledger(&db, "giulia", "2026-0001");
+        let summary = &numbers["summary"][0];
+        assert_eq!((&summary["rate"], &summary["nature"]), (&Value::from("22.00"), &Value::Null));
+        assert_eq!(summary["taxable"], row["net_amount"]);
+        assert_eq!(summary["tax"], row["vat_amount"]);
+        assert_eq!(numbers["lines"].as_array().unwrap().len(), 2);
+        assert_eq!(numbers["payment"][0]["amount"], "95.00");
+        assert_eq!(numbers["payment"][0]["iban"], "IT60X0542811101000000123456");
+
+        // Written twice, the same bytes: the file is left as it is, and journaled once.
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(ok(&db, &["einvoice", &order, "--out-dir", out]), path);
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        let written = journaled(&db, "einvoice");
+        assert_eq!(written.len(), 1, "{written:?}");
+        assert_eq!(written[0]["field"], "fatturapa");
+        let sha256 = tool("sha256sum", &[&path]);
+        assert_eq!(written[0]["new"], sha256.split_whitespace().next().unwrap());
+
+        // A credit note is TD04 naming the invoice, with a progressivo of its own.
+        let note = ok(&db, &["credit", &order, "--reason", "Reso", "--amount", "10"]);
+        let credit_path = ok(&db, &["einvoice", &note, "--out-dir", out]);
+        assert_ne!(credit_path, path);
+        let numbers = read_by_a38(Path::new(&credit_path));
+        assert_eq!((&numbers["type"], &numbers["number"]), (&Value::from("TD04"), &Value::from(note.as_str())));
+        assert_eq!(numbers["linked"], serde_json::json!(["2026-0001"]));
+        assert_eq!(numbers["total"], "10.00");
+    }
+
+    fn a_forfettario_bears_the_stamp_duty_above_77_47_and_consumers_are_reached_by_codice_fiscale(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        giulia(&db, "RF19");
+        let club = roman(&db, "Circolo", &["--vat-id", "IT12345678903", "--pec", "circolo@pec.it"]);
+        let anna = roman(&db, "Anna Bianchi", &["--tax-code", "RSSMRA85T10A562S"]);
+        let big = Shop::new(&db).minted("giulia", &["--customer-id", &club, "--price", "77.48"], "2026-03-02 10:00");
+        let small = Shop::new(&db).minted("giulia", &["--customer-id", &anna, "--price", "77.47"], "2026-03-03 10:00");
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().to_str().unwrap();
+        let numbers = read_by_a38(Path::new(&ok(&db, &["einvoice", &big, "--out-dir", out])));
+        assert_eq!(numbers["regime"], "RF19");
+        assert_eq!(numbers["stamp"], "2.00");
+        assert_eq!((&numbers["recipient"], &numbers["pec"]), (&Value::from("0000000"), &Value::from("circolo@pec.it")));
+        let summary = &numbers["summary"][0];
+        assert_eq!((&summary["rate"], &summary["nature"], &summary["tax"]), (&Value::from("0.00"), &Value::from("N2.2"), &Value::from("0.00")));
+        assert!(summary["law"].as_str().unwrap().contains("L. 190/2014"), "{summary}");
+        // A consumer without PEC is 0000000 alone, which SdI takes since the Agenzia's
+        // provvedimento of 30 April 2018 (specifiche tecniche 1.3 on): the recipient picks
+        // the channel, or finds it in the cassetto fiscale. a38 still holds the rule from
+        // before (00426, a PEC wanted with 0000000).
+        let path = ok(&db, &["einvoice", &small, "--out-dir", out]);
+        let numbers = read_by_a38_allowing(Path::new(&path), &["00426"]);
+        assert_eq!(numbers["stamp"], Value::Null, "77.47 bears no stamp duty");
+        assert_eq!((&numbers["recipient"], &numbers["pec"]), (&Value::from("0000000"), &Value::Null));
+        assert_eq!((&numbers["buyer_vat"], &numbers["buyer_tax_code"]), (&Value::Null, &Value::from("RSSMRA85T10A562S")));
+    }
+
+    fn a_year_of_fatturapa_files_is_written_once_and_never_over_a_different_file(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        giulia(&db, "RF19");
+        let club = roman(&db, "Circolo", &["--sdi-code", "ABC1234", "--vat-id", "IT12345678903"]);
+        let first = Shop::new(&db).minted("giulia", &["--customer-id", &club, "--price", "30"], "2026-03-02 10:00");
+        Shop::new(&db).minted("giulia", &["--customer-id", &club, "--price", "40"], "2026-03-03 10:00");
+        Shop::new(&db).minted("giulia", &["--kind", "self"], "2026-03-04 10:00");
+        ok(&db, &["credit", &first, "--reason", "Reso"]);
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().to_str().unwrap();
+        let done = run(&db, &["einvoice", "--year", "2026", "--out-dir", out]);
+        assert_eq!(done.code, 0, "{}", done.stderr);
+        assert!(done.stderr.contains("3 FatturaPA files of 2026"), "{}", done.stderr);
+        let mut names: Vec<String> =
+            std::fs::read_dir(out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        assert_eq!(names.len(), 3, "two invoices and a credit note, the stringer's own racket left out: {names:?}");
+        for name in &names {
+            read_by_a38(&dir.path().join(name));
+        }
+        assert_eq!(journaled(&db, "einvoice").len(), 3);
+        let again = run(&db, &["einvoice", "--year", "2026", "--out-dir", out]);
+        assert!(again.stderr.contains("0 written, 3 unchanged"), "{}", again.stderr);
+        assert_eq!(journaled(&db, "einvoice").len(), 3, "nothing new, nothing journaled");
+        std::fs::write(dir.path().join(&names[0]), "changed by hand").unwrap();
+        let refused = run(&db, &["einvoice", "--year", "2026", "--out-dir", out]);
+        assert_eq!(refused.code, 73, "{}", refused.stderr);
+        assert_eq!(std::fs::read_to_string(dir.path().join(&names[0])).unwrap(), "changed by hand");
+    }
+
+    fn what_fatturapa_cannot_carry_is_refused_and_nothing_is_written(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        giulia(&db, "RF19");
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let refused = |customer: &str, day: &str| {
+            let order = Shop::new(&db).minted("giulia", &["--customer-id", customer, "--price", "30"], day);
+            let message = fails(&db, 65, &["einvoice", &order, "--out-dir", out.to_str().unwrap()]);
+            assert_eq!(message.lines().count(), 1, "{message}");
+            message
+        };
+        let unreachable = roman(&db, "Circolo", &["--vat-id", "IT12345678903"]);
+        let message = refused(&unreachable, "2026-03-02 10:00");
+        assert!(message.contains("its customer SdI code is missing"), "{message}");
+        let polish = roman(&db, "Łukasz", &["--tax-code", "RSSMRA85T10A562S"]);
+        let message = refused(&polish, "2026-03-03 10:00");
+        assert!(message.contains("its customer holds 'Ł'"), "{message}");
+        assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "nothing written");
+        assert!(journaled(&db, "einvoice").is_empty(), "nothing journaled");
+        // A German stringer's documents are Factur-X, not FatturaPA.
+        seller(&db, "anna", "DE");
+        let order = business_order(&db, "anna", "EUR");
+        let message = fails(&db, 65, &["einvoice", &order, "--out-dir", out.to_str().unwrap()]);
+        assert!(message.contains("its stringer country is not IT"), "{message}");
+    }
+}
