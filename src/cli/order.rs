@@ -1,7 +1,7 @@
 //! `receipts order`: orders taken, listed, shown, edited, unstrung, restrung, picked up and
 //! deleted.
 
-use super::order_view::{ItemView, OrderView};
+use super::order_view::{EinvoiceView, ItemView, OrderView};
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
 use crate::db::intake::{Details, Intake, PostalText};
@@ -404,8 +404,10 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
-    let ops::views::OrderSeen { order, billing, items, .. } = ops::orders::show(&mut db, &tenant, order)?;
+    let ops::views::OrderSeen { order, billing, items, einvoices, .. } =
+        ops::orders::show(&mut db, &tenant, order)?;
     let mut view = OrderView::new(order, &tenant, billing);
+    view.einvoices = Some(einvoices.iter().map(|written| EinvoiceView::of(written, &tenant)).collect());
     view.items = Some(
         items
             .into_iter()

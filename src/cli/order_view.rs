@@ -75,8 +75,37 @@ pub struct OrderView {
     reminded_at: Option<String>,
     #[serde(skip)]
     reminders: Vec<ReminderView>,
+    /// The e-invoices written of its documents (`order show` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub einvoices: Option<Vec<EinvoiceView>>,
     #[serde(skip)]
     local: LocalTimes,
+}
+
+/// An e-invoice written of one of the order's documents: when (UTC), which document, in
+/// which form, as which file, and the file's SHA-256.
+#[derive(Debug, Serialize)]
+pub struct EinvoiceView {
+    pub written_at: String,
+    pub number: String,
+    pub form: String,
+    pub file: String,
+    pub sha256: String,
+    #[serde(skip)]
+    pub written_local: String,
+}
+
+impl EinvoiceView {
+    pub fn of(written: &crate::db::einvoices::Written, tenant: &Tenant) -> EinvoiceView {
+        EinvoiceView {
+            written_at: format_utc(written.at),
+            number: written.number(),
+            form: written.form.clone().unwrap_or_default(),
+            file: written.file.clone().unwrap_or_default(),
+            sha256: written.sha256.clone().unwrap_or_default(),
+            written_local: format_local(written.at, tenant.zone()),
+        }
+    }
 }
 
 /// A credit note of the order: its number, what it took back, when it was e-mailed.
@@ -161,6 +190,7 @@ impl OrderView {
             total: total.map(|p| p.to_string()),
             total_minor: total.map(|p| p.0),
             items: None,
+            einvoices: None,
             due_at: utc(order.due_at),
             notified_at: utc(order.notified_at),
             cross_string: order.cross_string,
@@ -288,6 +318,17 @@ impl OrderView {
             text.push(format!(
                 "{:<12} {} {} {}, {sent}",
                 "credit note", note.number, note.amount, self.currency
+            ));
+        }
+        for written in self.einvoices.iter().flatten() {
+            text.push(format!(
+                "{:<12} {} {} written {} {} to {}",
+                "e-invoice",
+                written.number,
+                written.form,
+                written.written_local,
+                self.local.zone,
+                written.file
             ));
         }
         for reminder in &self.reminders {

@@ -18,6 +18,7 @@ pub mod credits;
 pub mod customers;
 pub mod document_hash;
 pub mod document_vat;
+pub mod einvoices;
 pub mod events;
 pub mod failure;
 pub mod intake;

@@ -26,6 +26,8 @@ pub struct OrderSeen {
     pub credit_notes: Vec<CreditNote>,
     /// The ways of paying the stringer may record at the counter.
     pub methods: Vec<PaymentMethod>,
+    /// The e-invoices written of its documents, oldest first.
+    pub einvoices: Vec<crate::db::einvoices::Written>,
 }
 
 /// One of the tenant's orders, with its billing (credit notes and reminders), items, and
@@ -44,6 +46,7 @@ pub fn order(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<OrderSee
         items: items::of(conn, order.id)?,
         sent: sends::last(conn, tenant, order.id)?.is_some(),
         methods: stringers::counter_methods(conn, tenant)?,
+        einvoices: crate::db::einvoices::of_order(conn, tenant, id)?,
         credit_notes,
         billing,
         order,

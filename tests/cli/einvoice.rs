@@ -261,11 +261,24 @@ on_both_backends! {
         let written = journaled(&db, "einvoice");
         assert_eq!(written.len(), 2, "a file left as it was is not written again: {written:?}");
         let sha256 = tool("sha256sum", &[first.to_str().unwrap()]);
+        let sha256 = sha256.split_whitespace().next().unwrap();
         for entry in &written {
             assert_eq!(entry["field"], "facturx_pdf");
             assert_eq!(entry["numbers"], "2026-0001");
-            assert_eq!(entry["new"], sha256.split_whitespace().next().unwrap());
+            assert_eq!(entry["new"], sha256);
         }
+        // The order says which were written, and when; the auditor's export lists them.
+        let shown = ok(&db, &["order", "show", &order]);
+        assert!(shown.contains(&format!("e-invoice    2026-0001 facturx_pdf written 2026-11-30 13:00 Europe/Zurich to {}", first.display())), "{shown}");
+        let shown: Value = serde_json::from_str(&ok(&db, &["order", "show", &order, "--format", "json"])).unwrap();
+        assert_eq!(shown["einvoices"][1]["sha256"], sha256);
+        let audit = dir.path().join("audit");
+        ok(&db, &["export", "--year", "2026", "--auditor", "--out-dir", audit.to_str().unwrap()]);
+        let listed = std::fs::read_to_string(audit.join("einvoices.csv")).unwrap();
+        assert_eq!(listed.lines().count(), 2, "{listed}");
+        assert!(listed.starts_with(&format!("2026-0001;2026-11-30T13:00:00+01:00;facturx_pdf;{};{sha256}\r\n", first.display())), "{listed}");
+        let index = std::fs::read_to_string(audit.join("index.xml")).unwrap();
+        assert!(index.contains("<URL>einvoices.csv</URL>"), "{index}");
     }
 
     fn the_stringers_default_decides_which_pdfs_are_hybrids(db: TestDb) {
