@@ -583,7 +583,7 @@ complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l format -d 
 pdf\t''"
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l xml -d 'Write the Factur-X (EN 16931 CII) XML alone to this file (- for stdout)' -r -F
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l copy -d 'Mark it as a copy (a re-issue the customer asked for)'
-complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l einvoice -d 'Write the PDF as an e-invoice: PDF/A-3 with its Factur-X (EN 16931) XML embedded; refused when the document cannot be one [default: as `stringer edit --einvoice` says]'
+complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l einvoice -d 'Write the PDF as an e-invoice: PDF/A-3 with its Factur-X (EN 16931) XML embedded; refused when the document cannot be one (with --year: each that can be one) [default: as `stringer edit --einvoice` says]'
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -l no-einvoice -d 'Write a plain PDF, whatever the stringer\'s default'
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -s h -l help -d 'Print help'
 complete -c receipts -n "__fish_receipts_using_subcommand receipt" -s V -l version -d 'Print version'

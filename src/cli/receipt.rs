@@ -6,7 +6,7 @@ use super::{one_of, Context, StringerOpt};
 use crate::db::receipts::Options;
 use crate::db::{Access, Db, Tenant};
 use crate::domain::Language;
-use crate::ops::documents::{self, Written};
+use crate::ops::documents::{self, Written, YearForm};
 use crate::ops::einvoices::{self, Form};
 use crate::receipt::Receipt;
 use crate::receipt::{pdf, text};
@@ -48,7 +48,8 @@ pub struct Opts {
     #[arg(long, value_enum, conflicts_with = "year")]
     format: Option<Document>,
     /// Write the PDF as an e-invoice: PDF/A-3 with its Factur-X (EN 16931) XML embedded;
-    /// refused when the document cannot be one [default: as `stringer edit --einvoice` says]
+    /// refused when the document cannot be one (with --year: each that can be one)
+    /// [default: as `stringer edit --einvoice` says]
     #[arg(long, conflicts_with = "no_einvoice")]
     einvoice: bool,
     /// Write a plain PDF, whatever the stringer's default
@@ -67,12 +68,19 @@ pub enum Document {
 }
 
 pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
-    let mut db = ctx.open(Access::Read)?;
     let options = Options { language: opts.lang, copy: opts.copy };
     if let (Some(year), Some(dir)) = (opts.year, &opts.out_dir) {
+        // Hybrids written are journaled.
+        let mut db = ctx.open(Access::Write)?;
         let tenant = opts.stringer.whose().optional(&mut db)?;
-        return write_year(&mut db, tenant.as_ref(), year, options, dir);
+        let form = match (opts.einvoice, opts.no_einvoice) {
+            (true, _) => YearForm::Hybrid,
+            (_, true) => YearForm::Plain,
+            _ => YearForm::Default,
+        };
+        return write_year(&mut db, tenant.as_ref(), year, options, dir, form);
     }
+    let mut db = ctx.open(Access::Read)?;
     let named = opts.order.as_deref().unwrap_or_default();
     let (tenant, receipt) = documents::named(&mut db, opts.stringer.whose(), named, options)?;
     if let Some(path) = &opts.xml {
@@ -163,8 +171,9 @@ fn write_year(
     year: i32,
     options: Options,
     dir: &Path,
+    form: YearForm,
 ) -> anyhow::Result<()> {
-    let files = documents::write_year(db, tenant, year, options, dir)?
+    let files = documents::write_year(db, tenant, year, options, dir, form)?
         .into_iter()
         .map(|(handle, number, outcome)| {
             (format!("receipt {number} of {handle}"), format!("{handle} {number}"), outcome)

@@ -62,8 +62,22 @@ impl Form {
 /// A document that cannot be an e-invoice stays a plain PDF by default (asked for, it is
 /// refused instead).
 pub fn hybrid_by_default(db: &mut Db, tenant: &Tenant, receipt: &Receipt) -> Result<bool, Error> {
-    let setting: EinvoiceDefault = db.read(|conn| stringers::profile(conn, tenant))?.einvoice;
-    Ok(setting.for_buyer(&receipt.buyer) && einvoice::check(receipt).is_ok())
+    let setting = db.read(|conn| stringers::profile(conn, tenant))?.einvoice;
+    Ok(is_hybrid(setting, receipt))
+}
+
+/// Whether `setting` makes the PDF of `receipt` a hybrid (when it can be one).
+pub fn is_hybrid(setting: EinvoiceDefault, receipt: &Receipt) -> bool {
+    setting.for_buyer(&receipt.buyer) && einvoice::check(receipt).is_ok()
+}
+
+/// The PDF of `receipt` as `setting` has it handed out (`send`, the counter's links): the
+/// hybrid or the plain one; and whether it is the hybrid.
+pub fn default_pdf(setting: EinvoiceDefault, receipt: &Receipt) -> Result<(Vec<u8>, bool), Error> {
+    match is_hybrid(setting, receipt) {
+        true => Form::Hybrid.render(receipt).map(|pdf| (pdf, true)),
+        false => crate::receipt::pdf::render(receipt).map(|pdf| (pdf, false)),
+    }
 }
 
 /// Writes `bytes`, the e-invoice of `order`'s document in `form`, to `path`, and journals
@@ -85,7 +99,7 @@ pub fn write(
         written_new = crate::files::write_new_or_same(path, bytes)
             .map_err(|e| crate::files::cannot_write(path, e, what))?;
         match written_new {
-            true => record(conn, tenant, receipt, form, bytes, &path.display().to_string()),
+            true => record(conn, tenant, receipt, form, &sha256(bytes), &path.display().to_string()),
             false => Ok(()),
         }
     });
@@ -105,22 +119,28 @@ pub fn journal(
     bytes: &[u8],
     name: &str,
 ) -> Result<(), Error> {
-    db.write(|conn| record(conn, tenant, receipt, form, bytes, name))
+    db.write(|conn| record(conn, tenant, receipt, form, &sha256(bytes), name))
 }
 
-fn record(
+/// The journal's `einvoice` entry of `receipt`'s document written in `form` as `name`, its
+/// file's digest `sha256`.
+pub(crate) fn record(
     conn: &mut DbConn,
     tenant: &Tenant,
     receipt: &Receipt,
     form: Form,
-    bytes: &[u8],
+    sha256: &str,
     name: &str,
 ) -> Result<(), Error> {
-    let sha256 = hex(&Sha256::digest(bytes));
     let number = receipt.credit.as_ref().map_or(receipt.number, |credit| credit.number.0);
     let field = form.field(receipt.credit.is_some());
-    events::record(conn, &Event::einvoice(tenant.id(), receipt.order, number, field, name, &sha256))?;
+    events::record(conn, &Event::einvoice(tenant.id(), receipt.order, number, field, name, sha256))?;
     Ok(())
+}
+
+/// A file's SHA-256, as the journal keeps it.
+pub fn sha256(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
 }
 
 /// The FatturaPA files of every document of the stringer's `year` (its invoices and
@@ -154,7 +174,7 @@ pub fn write_year(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result
             let path = dir.join(einvoice::fatturapa::file_name(&receipt));
             match crate::files::write_new_or_same(&path, &bytes) {
                 Ok(true) => {
-                    fresh.push((path.clone(), hex(&Sha256::digest(&bytes))));
+                    fresh.push((path.clone(), sha256(&bytes)));
                     Ok(Written::New)
                 }
                 Ok(false) => Ok(Written::Same),

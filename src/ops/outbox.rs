@@ -5,12 +5,13 @@
 //! --notify`, the counter's Notify).
 
 use crate::db::receipts::{self, Options};
-use crate::db::{orders, sends, stringers, Db, Tenant};
+use crate::db::{orders, sends, stringers, Db, DbConn, Tenant};
 use crate::domain::{check_email, format_local, CreditNumber, OrderId, OrderKind, ReceiptNumber};
 use crate::error::{Error, Wanted};
 use crate::mail::{message_id, Notice, Outgoing, SmtpUrl};
 use crate::ops::batch::Tally;
-use crate::receipt::{pdf, Receipt};
+use crate::ops::einvoices::{self, Form};
+use crate::receipt::Receipt;
 
 /// Tells the customer of `order` that the racket is ready, once unless `again`: the message
 /// goes to the server first, and is journaled only once it accepted it, so a failure leaves
@@ -150,8 +151,11 @@ pub fn send_credit(
     let _whole = crate::interrupt::Deferred::start();
     server.send(&message)?;
     let id = message_id(&message);
-    db.write(|conn| sends::record_credit(conn, tenant, document.order, number, &document.to, &id))
-        .map_err(|e| Error::AfterSending(Box::new(e)))?;
+    db.write(|conn| {
+        sends::record_credit(conn, tenant, document.order, number, &document.to, &id)?;
+        document.journal_einvoice(conn, tenant)
+    })
+    .map_err(|e| Error::AfterSending(Box::new(e)))?;
     Ok(document.to)
 }
 
@@ -174,7 +178,7 @@ pub fn prepare_credit(
     })?;
     let to = recipient(to.or(email.as_deref()), order)?;
     let sender = profile.sender()?;
-    let pdf = pdf::render(&receipt)?;
+    let (pdf, hybrid) = einvoices::default_pdf(profile.einvoice, &receipt)?;
     Ok(Document {
         number: receipt.number,
         order,
@@ -182,6 +186,7 @@ pub fn prepare_credit(
         from: (profile.business.name, sender),
         to,
         pdf,
+        hybrid,
         receipt,
     })
 }
@@ -216,8 +221,11 @@ fn deliver_document(
     let _whole = crate::interrupt::Deferred::start();
     server.send(message)?;
     let id = message_id(message);
-    db.write(|conn| sends::record(conn, tenant, order, document.number, &document.to, &id))
-        .map_err(|e| Error::AfterSending(Box::new(e)))
+    db.write(|conn| {
+        sends::record(conn, tenant, order, document.number, &document.to, &id)?;
+        document.journal_einvoice(conn, tenant)
+    })
+    .map_err(|e| Error::AfterSending(Box::new(e)))
 }
 
 /// A document ready to be sent: its receipt, its PDF, who sends it and to whom.
@@ -228,10 +236,30 @@ pub struct Document {
     from: (String, String),
     pub to: String,
     pdf: Vec<u8>,
+    /// The PDF is the hybrid e-invoice (`stringer edit --einvoice`).
+    hybrid: bool,
     filename: String,
 }
 
 impl Document {
+    /// A hybrid e-mailed is an e-invoice written: journaled with the attachment's SHA-256.
+    fn journal_einvoice(&self, conn: &mut DbConn, tenant: &Tenant) -> Result<(), Error> {
+        match self.hybrid {
+            true => {
+                let name = format!("{} (e-mailed)", self.filename);
+                einvoices::record(
+                    conn,
+                    tenant,
+                    &self.receipt,
+                    Form::Hybrid,
+                    &einvoices::sha256(&self.pdf),
+                    &name,
+                )
+            }
+            false => Ok(()),
+        }
+    }
+
     pub fn outgoing(&self) -> Outgoing<'_> {
         Outgoing {
             receipt: &self.receipt,
@@ -265,7 +293,7 @@ pub fn prepare_document(
     })?;
     let to = recipient(to.or(found.email.as_deref()), order)?;
     let sender = profile.sender()?;
-    let pdf = pdf::render(&receipt)?;
+    let (pdf, hybrid) = einvoices::default_pdf(profile.einvoice, &receipt)?;
     Ok(Document {
         number: receipt.number,
         order,
@@ -273,6 +301,7 @@ pub fn prepare_document(
         from: (profile.business.name, sender),
         to,
         pdf,
+        hybrid,
         receipt,
     })
 }

@@ -587,3 +587,55 @@ on_both_backends! {
         assert!(message.contains("its stringer country is not IT"), "{message}");
     }
 }
+
+on_both_backends! {
+    fn send_and_the_years_pdfs_follow_the_stringers_default(db: TestDb) {
+        use mail_parser::{MessageParser, MimeHeaders};
+        use support::smtp::{Behaviour, Sink};
+        let db = db.with_clock_at(TESTS_DAY);
+        seller(&db, "anna", "DE");
+        let business = business_order(&db, "anna", "EUR");
+        ok(&db, &["order", "edit", &business, "--email", "club@example.org"]);
+        let consumer = Shop::new(&db).minted(
+            "anna",
+            &["--customer", "Roger", "--price", "30", "--email", "roger@example.org"],
+            "2026-03-03 10:00",
+        );
+        // By default (business) the club's document is mailed as the hybrid, Roger's plain.
+        let sink = Sink::start(Behaviour::Accept);
+        for order in [&business, &consumer] {
+            let mut cmd = receipts(&db);
+            let out: Output = cmd.env("RECEIPTS_SMTP_URL", sink.url(None)).args(["send", order]).output().unwrap().into();
+            assert_eq!(out.code, 0, "{}", out.stderr);
+        }
+        let received = sink.received();
+        assert_eq!(received.len(), 2);
+        let attached = |i: usize| {
+            let message = MessageParser::default().parse(&received[i].data).unwrap();
+            message.attachment(0).unwrap().contents().to_vec()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let hybrid = dir.path().join("hybrid.pdf");
+        ok(&db, &["receipt", &business, "-o", hybrid.to_str().unwrap(), "--einvoice"]);
+        assert_eq!(attached(0), std::fs::read(&hybrid).unwrap(), "the club gets the hybrid");
+        assert!(!String::from_utf8_lossy(&attached(1)).contains("factur-x.xml"), "Roger gets the plain PDF");
+        let mailed = journaled(&db, "einvoice");
+        assert_eq!(mailed[0]["reason"], "anna-2026-0001.pdf (e-mailed)");
+        assert_eq!(mailed[0]["new"], tool("sha256sum", &[hybrid.to_str().unwrap()]).split_whitespace().next().unwrap());
+
+        // receipt --year: as the setting says, or every one that can be (--einvoice).
+        let year = |extra: &[&str]| {
+            let out = tempfile::tempdir().unwrap();
+            ok(&db, &[&["receipt", "--year", "2026", "--out-dir", out.path().to_str().unwrap()], extra].concat());
+            let read = |n: &str| std::fs::read(out.path().join(format!("anna-2026-000{n}.pdf"))).unwrap();
+            let is_hybrid = |n: &str| String::from_utf8_lossy(&read(n)).contains("factur-x.xml");
+            (is_hybrid("1"), is_hybrid("2"))
+        };
+        let before = journaled(&db, "einvoice").len();
+        assert_eq!(year(&[]), (true, false));
+        assert_eq!(year(&["--no-einvoice"]), (false, false));
+        assert_eq!(journaled(&db, "einvoice").len(), before + 1, "the hybrid written is journaled");
+        // Roger has no structured address: his document cannot be an e-invoice, and stays plain.
+        assert_eq!(year(&["--einvoice"]), (true, false));
+    }
+}
