@@ -590,7 +590,7 @@ on_both_backends! {
 
 on_both_backends! {
     fn send_and_the_years_pdfs_follow_the_stringers_default(db: TestDb) {
-        use mail_parser::{MessageParser, MimeHeaders};
+        use mail_parser::MessageParser;
         use support::smtp::{Behaviour, Sink};
         let db = db.with_clock_at(TESTS_DAY);
         seller(&db, "anna", "DE");
