@@ -5,10 +5,7 @@ use super::output::{self, Listed, Rows, Shown};
 use super::{Context, StringerOpt};
 use crate::db::customers::{Customer, CustomerChanges};
 use crate::db::{rackets, Access, Tenant};
-use crate::domain::{
-    check_buyer_reference, check_buyer_vat_id, check_country, check_email, check_sdi_code, check_tax_code,
-    format_local, CustomerId,
-};
+use crate::domain::{check_country, check_email, format_local, CustomerId};
 use crate::ops::register;
 use crate::payment::{Postal, Who};
 use crate::receipt::pdf::check_printable;
@@ -207,29 +204,21 @@ impl Details {
                 check_printable("address", &line)?;
             }
         }
-        // Each identifier checked as the tax office would; an empty one clears it.
-        let checked =
-            |value: Option<String>, field: &'static str, check: fn(&str) -> Result<String, String>| {
-                value
-                    .map(|v| match v.trim() {
-                        "" => Ok(String::new()),
-                        v => check(v).map_err(|problem| Error::Invalid { field, problem }),
-                    })
-                    .transpose()
-            };
-        Ok(CustomerChanges {
+        let mut changes = CustomerChanges {
             name,
             email,
             phone: self.phone,
             address,
             postal,
             notes: self.notes,
-            vat_id: checked(self.vat_id, "vat_id", check_buyer_vat_id)?,
-            buyer_reference: checked(self.buyer_reference, "buyer_reference", check_buyer_reference)?,
-            tax_code: checked(self.tax_code, "tax_code", check_tax_code)?,
-            sdi_code: checked(self.sdi_code, "sdi_code", check_sdi_code)?,
-            pec: checked(self.pec, "pec", check_email)?,
-        })
+            vat_id: self.vat_id,
+            buyer_reference: self.buyer_reference,
+            tax_code: self.tax_code,
+            sdi_code: self.sdi_code,
+            pec: self.pec,
+        };
+        register::check_business(&mut changes)?;
+        Ok(changes)
     }
 }
 

@@ -212,3 +212,34 @@ pub fn write_year(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result
 
 /// What became of one document of the year: its number, and written or why not.
 pub type YearFile = (String, Result<Written, Error>);
+
+/// The PDF of `receipt` as the stringer hands it out by default (the counter's links): the
+/// hybrid, journaled as handed out under `name`, or the plain one.
+pub fn handed_out(db: &mut Db, tenant: &Tenant, receipt: &Receipt, name: &str) -> Result<Vec<u8>, Error> {
+    let setting = db.read(|conn| stringers::profile(conn, tenant))?.einvoice;
+    let (pdf, hybrid) = default_pdf(setting, receipt)?;
+    if hybrid {
+        journal(db, tenant, receipt, Form::Hybrid, &pdf, &format!("{name} (downloaded)"))?;
+    }
+    Ok(pdf)
+}
+
+/// The e-invoice of `receipt` as its country has it, journaled as downloaded: FatturaPA XML
+/// for an Italian stringer, the hybrid PDF for the others; with the file's name and type.
+pub fn download(
+    db: &mut Db,
+    tenant: &Tenant,
+    receipt: &Receipt,
+) -> Result<(Vec<u8>, String, &'static str), Error> {
+    let (form, name, mime) = match receipt.business.country.as_deref() {
+        Some("IT") => (Form::FatturaPa, einvoice::fatturapa::file_name(receipt), "application/xml"),
+        _ => (
+            Form::Hybrid,
+            crate::receipt::file_name(tenant.handle(), &receipt.shown_number()),
+            "application/pdf",
+        ),
+    };
+    let bytes = form.render(receipt)?;
+    journal(db, tenant, receipt, form, &bytes, &format!("{name} (downloaded)"))?;
+    Ok((bytes, name, mime))
+}

@@ -14,6 +14,31 @@ pub fn add_customer(db: &mut Db, tenant: &Tenant, new: &CustomerChanges) -> Resu
 }
 
 /// None when nothing changed.
+/// The customer's business identifiers as typed, each checked as the tax office would and
+/// written the usual way (an empty one clears it); refused naming its field (`vat_id`, ...).
+pub fn check_business(changes: &mut CustomerChanges) -> Result<(), Error> {
+    use crate::domain::{
+        check_buyer_reference, check_buyer_vat_id, check_email, check_sdi_code, check_tax_code,
+    };
+    type Check = fn(&str) -> Result<String, String>;
+    let fields: [(&mut Option<String>, &'static str, Check); 5] = [
+        (&mut changes.vat_id, "vat_id", check_buyer_vat_id),
+        (&mut changes.buyer_reference, "buyer_reference", check_buyer_reference),
+        (&mut changes.tax_code, "tax_code", check_tax_code),
+        (&mut changes.sdi_code, "sdi_code", check_sdi_code),
+        (&mut changes.pec, "pec", check_email),
+    ];
+    for (value, field, check) in fields {
+        if let Some(given) = value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+            *value = Some(check(given).map_err(|problem| Error::Invalid { field, problem })?);
+        }
+    }
+    if let Some(reference) = &changes.buyer_reference {
+        crate::receipt::pdf::check_printable("buyer_reference", reference)?;
+    }
+    Ok(())
+}
+
 pub fn edit_customer(
     db: &mut Db,
     tenant: &Tenant,

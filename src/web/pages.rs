@@ -21,7 +21,6 @@ use crate::ops::outbox::Asked;
 use crate::ops::views;
 use crate::ops::{self, credits as credit_ops, mint, Whose};
 use crate::receipt::label::Size;
-use crate::receipt::pdf;
 use askama::Template;
 use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
@@ -126,6 +125,10 @@ struct OrderPage {
     still_due: Option<String>,
     /// Its credit notes: number and amount.
     credit_notes: Vec<(String, String)>,
+    /// Whether its document is an invoice that an e-invoice can be made of, and the
+    /// e-invoices handed out: "2026-0001 facturx_pdf 30.11.2026 13:00".
+    einvoice: bool,
+    einvoices: Vec<String>,
     /// The credit form's one-time token, and what is left to credit.
     token: String,
     left: String,
@@ -137,7 +140,7 @@ struct OrderPage {
 /// `/orders/{id}`: the order, its number once strung, and the day's actions.
 pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> PageResult {
     let found = visit.read(&counter, move |conn, session| views::order(conn, &session.tenant, OrderId(id)));
-    let (staff, views::OrderSeen { order, sent, credit_notes, methods, .. }) = found.await?;
+    let (staff, views::OrderSeen { order, sent, credit_notes, methods, einvoices, .. }) = found.await?;
     let zone = staff.session.tenant.zone();
     let at = |time: Option<chrono::NaiveDateTime>| time.map(|t| format_local(t, zone));
     let w = staff.words;
@@ -162,6 +165,20 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> P
         credit_notes: credit_notes
             .iter()
             .map(|note| (note.number.to_string(), format!("{} {}", note.amount, note.currency)))
+            .collect(),
+        einvoice: order.number.is_some()
+            && order.kind == crate::domain::OrderKind::Client
+            && order.voided_at.is_none(),
+        einvoices: einvoices
+            .iter()
+            .map(|written| {
+                format!(
+                    "{} {} {}",
+                    written.number(),
+                    written.form.as_deref().unwrap_or_default(),
+                    format_local(written.at, zone)
+                )
+            })
             .collect(),
         token: random_token().map_err(|e| PageError::Failed(e.into(), w))?,
         left: order.owed().map(|left| format!("{left} {}", order.currency)).unwrap_or_default(),
@@ -288,7 +305,9 @@ pub async fn credit_note_pdf(
     let (name, bytes) = staff
         .db(&counter, move |db| {
             let note = ops::documents::credit_note(db, &tenant, number, Options::default())?;
-            Ok((crate::receipt::file_name(tenant.handle(), &number), pdf::render(&note)?))
+            let name = crate::receipt::file_name(tenant.handle(), &number);
+            let pdf = ops::einvoices::handed_out(db, &tenant, &note, &name)?;
+            Ok((name, pdf))
         })
         .await?;
     Ok(pdf_response(bytes, &name))
@@ -300,10 +319,25 @@ pub async fn receipt_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id
     let (name, bytes) = staff
         .db(&counter, move |db| {
             let receipt = ops::documents::receipt(db, &tenant, OrderId(id), Options::default())?;
-            Ok((crate::receipt::file_name(tenant.handle(), &receipt.number), pdf::render(&receipt)?))
+            let name = crate::receipt::file_name(tenant.handle(), &receipt.number);
+            let pdf = ops::einvoices::handed_out(db, &tenant, &receipt, &name)?;
+            Ok((name, pdf))
         })
         .await?;
     Ok(pdf_response(bytes, &name))
+}
+
+/// `/orders/{id}/einvoice`: the document as its country's e-invoice (the Factur-X hybrid
+/// PDF, or an Italian shop's FatturaPA XML), as `receipt --einvoice` and `einvoice` write it.
+pub async fn einvoice(State(counter): State<Shared>, staff: Staff, Id(id): Id) -> PageResult {
+    let tenant = staff.session.tenant.clone();
+    let (bytes, name, mime) = staff
+        .db(&counter, move |db| {
+            let receipt = ops::documents::receipt(db, &tenant, OrderId(id), Options::default())?;
+            ops::einvoices::download(db, &tenant, &receipt)
+        })
+        .await?;
+    Ok(download_response(bytes, &name, mime))
 }
 
 /// `/orders/{id}/label.pdf`: the racket's label, its QR code opening this order's page.
@@ -319,10 +353,20 @@ pub async fn label_pdf(State(counter): State<Shared>, staff: Staff, Id(id): Id) 
 }
 
 pub(super) fn pdf_response(bytes: Vec<u8>, name: &str) -> Response {
+    file_response(bytes, name, "application/pdf", "inline")
+}
+
+/// A file to save (an e-invoice's XML) or to show (its PDF).
+fn download_response(bytes: Vec<u8>, name: &str, mime: &'static str) -> Response {
+    let disposition = if mime == "application/pdf" { "inline" } else { "attachment" };
+    file_response(bytes, name, mime, disposition)
+}
+
+fn file_response(bytes: Vec<u8>, name: &str, mime: &'static str, disposition: &str) -> Response {
     (
         [
-            (header::CONTENT_TYPE, "application/pdf".to_string()),
-            (header::CONTENT_DISPOSITION, format!("inline; filename=\"{name}\"")),
+            (header::CONTENT_TYPE, mime.to_string()),
+            (header::CONTENT_DISPOSITION, format!("{disposition}; filename=\"{name}\"")),
         ],
         bytes,
     )

@@ -1462,3 +1462,67 @@ on_both_backends! {
         assert!(server.logged().iter().all(|line| !line.contains("/setup?code=")));
     }
 }
+
+on_both_backends! {
+    fn the_counter_hands_out_e_invoices_and_takes_the_customers_business_ids(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        let profile = [
+            "--vat-number", "DE123456788", "--vat-rate", "19", "--vat-from", "2024-01-01", "--iban",
+            "DE89370400440532013000", "--street", "Hauptstrasse", "--postcode", "10115", "--town", "Berlin",
+            "--country", "DE", "--currency", "EUR", "--language", "de",
+        ];
+        Shop::new(&db).stringer("anna", "Anna Cordes", &profile).stringer("ben", "ben", &[]);
+        Shop::new(&db).account("anna", "anna", "staff").account("ben", "ben", "staff");
+        let address = ["--street", "Sportweg", "--postcode", "80331", "--town", "München", "--country", "DE"];
+        let club = ok(&db, &[&["customer", "add", "Tennisclub", "--stringer", "anna"][..], &address].concat());
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.language = Some("de");
+        anna.log_in("anna", PASSWORD);
+
+        // A VAT ID the German tax office would refuse: the form again, in German, the value
+        // kept and the field marked; nothing saved.
+        let page = anna.get(&format!("/customers/{club}"));
+        assert!(page.text().contains("USt-IdNr."), "{}", page.text());
+        let csrf = page.csrf();
+        let refused = anna.post(&format!("/customers/{club}"), &[("csrf", &csrf), ("vat_id", "DE12345678"), ("buyer_reference", "<b>PO</b>")]);
+        assert_eq!(refused.status, 422, "{}", refused.text());
+        assert!(refused.text().contains("Die USt-IdNr. beginnt mit dem Ländercode"), "{}", refused.text());
+        assert!(refused.text().contains(r#"name="vat_id" value="DE12345678" aria-invalid="true""#), "{}", refused.text());
+        assert!(refused.text().contains(r#"value="&#60;b&#62;PO&#60;/b&#62;""#), "what was typed is escaped: {}", refused.text());
+        assert_eq!(db.query_text(&format!("SELECT business FROM customers WHERE id = {club}")), None);
+        let saved = anna.post(&format!("/customers/{club}"), &[("csrf", &csrf), ("vat_id", "DE 811 907 980"), ("buyer_reference", "PO-4711")]);
+        assert_eq!((saved.status, saved.location.clone()), (303, Some(format!("/customers/{club}"))));
+        assert!(anna.get(&format!("/customers/{club}")).text().contains(r#"name="vat_id" value="DE811907980""#));
+
+        // Its order's document: the hybrid by default (a buyer with a VAT ID), and the
+        // e-invoice on its own link; both journaled, and listed on the page.
+        let order = Shop::new(&db).minted("anna", &["--customer-id", &club, "--price", "35"], "2026-03-02 10:00");
+        let pdf = anna.get(&format!("/orders/{order}/receipt.pdf"));
+        assert_eq!(pdf.status, 200);
+        assert!(String::from_utf8_lossy(&pdf.body).contains("factur-x.xml"), "the default makes it the hybrid");
+        let einvoice = anna.get(&format!("/orders/{order}/einvoice"));
+        assert_eq!(einvoice.status, 200);
+        assert_eq!(einvoice.headers.get("content-type").unwrap(), "application/pdf");
+        assert_eq!(einvoice.body, pdf.body, "the same frozen document");
+        assert_eq!(journaled(&db, "einvoice").len(), 2);
+        let page = anna.get(&format!("/orders/{order}")).text();
+        assert!(page.contains(&format!(r#"href="/orders/{order}/einvoice">E-Rechnung</a>"#)), "{page}");
+        assert!(page.contains("2026-0001 facturx_pdf"), "{page}");
+
+        // A document that cannot be one says why, in the page's language.
+        let roger = Shop::new(&db).minted("anna", &["--customer", "Roger", "--price", "20"], "2026-03-03 10:00");
+        let refused = anna.get(&format!("/orders/{roger}/einvoice"));
+        assert_eq!(refused.status, 422);
+        assert!(refused.text().contains("kann keine E-Rechnung sein"), "{}", refused.text());
+        assert!(!refused.text().contains("receipts "), "no command is named to the browser: {}", refused.text());
+
+        // Another stringer's order is not there.
+        let mut ben = Browser::new(&server);
+        ben.log_in("ben", PASSWORD);
+        assert_eq!(ben.get(&format!("/orders/{order}/einvoice")).status, 404);
+        let csrf = ben.get("/").csrf();
+        assert_eq!(ben.post(&format!("/customers/{club}"), &[("csrf", &csrf), ("vat_id", "")]).status, 404);
+        assert_eq!(journaled(&db, "einvoice").len(), 2);
+    }
+}

@@ -71,6 +71,36 @@ pub(super) fn expected(field: &str) -> [&'static str; 4] {
             "Dites pourquoi, en quelques mots.",
             "Di' perché, in poche parole.",
         ],
+        "vat_id" => [
+            "The VAT ID starts with its country's code and has that country's length and check digits: DE123456789, CHE-123.456.789 MWST.",
+            "Die USt-IdNr. beginnt mit dem Ländercode und hat dessen Länge und Prüfziffern: DE123456789, CHE-123.456.789 MWST.",
+            "Le n° TVA commence par le code du pays et en a la longueur et la clé : FR40303265045, CHE-123.456.789 TVA.",
+            "La partita IVA comincia con il codice del paese e ne ha la lunghezza e il controllo: IT01234567897.",
+        ],
+        "buyer_reference" => [
+            "The buyer reference is one line of at most 100 characters.",
+            "Die Käuferreferenz ist eine Zeile von höchstens 100 Zeichen.",
+            "La référence acheteur tient sur une ligne de 100 caractères au plus.",
+            "Il riferimento del committente è una riga di al massimo 100 caratteri.",
+        ],
+        "tax_code" => [
+            "The codice fiscale has 16 letters and digits (a person) or 11 digits (a company), its check character matching.",
+            "Der Codice fiscale hat 16 Buchstaben und Ziffern (Person) oder 11 Ziffern (Firma), mit passendem Prüfzeichen.",
+            "Le codice fiscale a 16 lettres et chiffres (une personne) ou 11 chiffres (une société), sa clé correspondant.",
+            "Il codice fiscale ha 16 lettere e cifre (persona) o 11 cifre (società), con il carattere di controllo corretto.",
+        ],
+        "sdi_code" => [
+            "The SdI code has 7 letters and digits (0000000 for PEC or a consumer).",
+            "Der SdI-Code hat 7 Buchstaben und Ziffern (0000000 für PEC oder Privatkundschaft).",
+            "Le code SdI a 7 lettres et chiffres (0000000 pour une PEC ou un particulier).",
+            "Il codice destinatario ha 7 lettere e cifre (0000000 per PEC o un consumatore).",
+        ],
+        "pec" => [
+            "The PEC takes an e-mail address like studio@pec.it.",
+            "Die PEC ist eine E-Mail-Adresse wie studio@pec.it.",
+            "La PEC est une adresse e-mail comme studio@pec.it.",
+            "La PEC è un indirizzo e-mail come studio@pec.it.",
+        ],
         "file" => [
             "Choose a bank file (camt.053 or camt.054).",
             "Eine Bankdatei wählen (camt.053 oder camt.054).",

@@ -131,6 +131,39 @@ pub fn explain(error: &Error, w: &Words) -> String {
             problem.clone()
         }
         Error::Invalid { field, .. } => say(expected(field)),
+        Error::NotForEinvoice { number, field, .. } => {
+            let whose = if field.starts_with("stringer") {
+                [
+                    "the stringer's details are missing or not as an e-invoice needs them ({field}): the owner completes the profile for the next documents",
+                    "die Angaben des Besaiters fehlen oder sind nicht, wie eine E-Rechnung sie braucht ({field}): der Inhaber ergänzt das Profil für die nächsten Belege",
+                    "les données du cordeur manquent ou ne sont pas telles qu'une facture électronique les demande ({field}) : le propriétaire complète le profil pour les prochains documents",
+                    "i dati dell'incordatore mancano o non sono come li chiede una fattura elettronica ({field}): il titolare completa il profilo per i prossimi documenti",
+                ]
+            } else if field.starts_with("customer") {
+                [
+                    "the customer's details are missing or not as an e-invoice needs them ({field}): they are completed on the customer's page, before the order is strung",
+                    "die Angaben der Kundschaft fehlen oder sind nicht, wie eine E-Rechnung sie braucht ({field}): sie werden auf der Seite der Kundschaft ergänzt, bevor der Auftrag bespannt wird",
+                    "les données du client manquent ou ne sont pas telles qu'une facture électronique les demande ({field}) : elles se complètent sur la page du client, avant le cordage",
+                    "i dati del cliente mancano o non sono come li chiede una fattura elettronica ({field}): si completano nella pagina del cliente, prima dell'incordatura",
+                ]
+            } else {
+                [
+                    "it holds what an e-invoice cannot carry ({field})",
+                    "er enthält, was eine E-Rechnung nicht tragen kann ({field})",
+                    "il contient ce qu'une facture électronique ne peut porter ({field})",
+                    "contiene ciò che una fattura elettronica non può portare ({field})",
+                ]
+            };
+            let why = say(whose).replace("{field}", field);
+            say([
+                "Document {number} cannot be an e-invoice: {why}.",
+                "Beleg {number} kann keine E-Rechnung sein: {why}.",
+                "Le document {number} ne peut pas être une facture électronique : {why}.",
+                "Il documento {number} non può essere una fattura elettronica: {why}.",
+            ])
+            .replace("{number}", number)
+            .replace("{why}", &why)
+        }
         Error::NoSender { .. } => say([
             "The stringer has no e-mail address to send from: the owner sets it in the profile.",
             "Der Besaiter hat keine E-Mail-Adresse zum Versenden: der Inhaber trägt sie im Profil ein.",
