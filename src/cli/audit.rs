@@ -102,10 +102,24 @@ fn verify(db: &mut crate::db::Db, opts: &Opts) -> anyhow::Result<()> {
     for line in &report.lines {
         eprintln!("{line}");
     }
-    match report.broken {
-        Some(why) => Err(Error::AuditFailed(format!("the journal is broken: {why}")).into()),
-        None => Ok(()),
+    if let Some(why) = report.broken {
+        return Err(Error::AuditFailed(format!("the journal is broken: {why}")).into());
     }
+    // The e-invoices written, each rendered again from its document.
+    for tenant in &tenants {
+        let verified = ops::einvoices::verify(db, tenant).context("cannot verify the e-invoices")?;
+        if let Some(why) = verified.mismatch {
+            return Err(Error::AuditFailed(format!("stringer {}: {why}", tenant.handle())).into());
+        }
+        if verified.count > 0 {
+            eprintln!(
+                "{}: {} written match their documents",
+                tenant.handle(),
+                crate::domain::count(verified.count, "e-invoice")
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The table, then one line per void and per problem.

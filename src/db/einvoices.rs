@@ -45,6 +45,16 @@ pub fn of_order(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> QueryResu
         .load(conn)
 }
 
+/// Every e-invoice of the tenant, in the journal's order.
+pub fn all(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<Written>> {
+    tenant
+        .events()
+        .filter(receipt_events::kind.eq(EventKind::Einvoice.as_str()))
+        .order(receipt_events::id)
+        .select(COLUMNS)
+        .load(conn)
+}
+
 /// The e-invoices of the tenant's documents numbered in `year`, in the journal's order.
 pub fn of_year(conn: &mut DbConn, tenant: &Tenant, year: i32) -> QueryResult<Vec<Written>> {
     tenant

@@ -38,11 +38,33 @@ pub fn receipt(
     options: Options,
 ) -> Result<Receipt, Error> {
     let order = orders::find(conn, tenant, order)?;
-    let issuer = issuer_of(conn, tenant, &order)?;
+    document_of(conn, tenant, &order, options)
+}
+
+/// The invoice of one of the tenant's orders as it was before it was paid or voided (what
+/// a document handed out then showed).
+pub fn invoice_before_payment(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: OrderId,
+    options: Options,
+) -> Result<Receipt, Error> {
+    let mut order = orders::find(conn, tenant, order)?;
+    (order.paid_at, order.voided_at, order.void_reason) = (None, None, None);
+    document_of(conn, tenant, &order, options)
+}
+
+fn document_of(
+    conn: &mut DbConn,
+    tenant: &Tenant,
+    order: &Order,
+    options: Options,
+) -> Result<Receipt, Error> {
+    let issuer = issuer_of(conn, tenant, order)?;
     let rates = vat::history(conn, tenant)?;
-    let items = items_of(conn, &order)?;
-    let check = mint_check(conn, tenant, &order)?;
-    build(&order, &items, &issuer, tenant, &rates, options, check)
+    let items = items_of(conn, order)?;
+    let check = mint_check(conn, tenant, order)?;
+    build(order, &items, &issuer, tenant, &rates, options, check)
 }
 
 /// The check value of the mint that numbered the order, when the chain recorded it live.

@@ -243,3 +243,63 @@ pub fn download(
     journal(db, tenant, receipt, form, &bytes, &format!("{name} (downloaded)"))?;
     Ok((bytes, name, mime))
 }
+
+/// What verifying the e-invoices written found: how many there are, and the first that no
+/// longer matches its document (its journal entry's file and number).
+#[derive(Debug, Default)]
+pub struct Verified {
+    pub count: usize,
+    pub mismatch: Option<String>,
+}
+
+/// Each e-invoice the journal says was written, rendered again from its document as it
+/// stands: its SHA-256 must be the one journaled, in one of the forms the program writes
+/// (the document's language or another, a copy or not). A frozen field changed since, or
+/// a file that was not the program's, shows here.
+pub fn verify(db: &mut Db, tenant: &Tenant) -> Result<Verified, Error> {
+    use crate::db::receipts::{self, Options};
+    use crate::domain::{CreditNumber, Language, OrderId, ReceiptNumber};
+    use strum::VariantArray;
+    db.read(|conn| {
+        let written = crate::db::einvoices::all(conn, tenant)?;
+        let mut verified = Verified { count: written.len(), mismatch: None };
+        for entry in written {
+            let field = entry.form.clone().unwrap_or_default();
+            let form = match field.trim_start_matches(events::CREDIT_EINVOICE) {
+                "facturx_pdf" => Form::Hybrid,
+                "facturx_xml" => Form::FacturX,
+                _ => Form::FatturaPa,
+            };
+            let languages = std::iter::once(None).chain(Language::VARIANTS.iter().copied().map(Some));
+            let mut matches = false;
+            'forms: for language in languages {
+                for (copy, before_payment) in [(false, false), (false, true), (true, false), (true, true)] {
+                    let options = Options { language, copy };
+                    let order = OrderId(entry.order.unwrap_or_default());
+                    let document = match (field.starts_with(events::CREDIT_EINVOICE), entry.seq) {
+                        (true, Some(seq)) => {
+                            let number = CreditNumber(ReceiptNumber::new(entry.year, seq));
+                            receipts::credit_note(conn, tenant, number, options)
+                        }
+                        _ if before_payment => receipts::invoice_before_payment(conn, tenant, order, options),
+                        _ => receipts::receipt(conn, tenant, order, options),
+                    };
+                    let rendered = document.and_then(|document| form.render(&document));
+                    if rendered.is_ok_and(|bytes| entry.sha256.as_deref() == Some(sha256(&bytes).as_str())) {
+                        matches = true;
+                        break 'forms;
+                    }
+                }
+            }
+            if !matches {
+                verified.mismatch = Some(format!(
+                    "the e-invoice {} of {} no longer matches its document",
+                    entry.file.as_deref().unwrap_or("-"),
+                    entry.number()
+                ));
+                break;
+            }
+        }
+        Ok(verified)
+    })
+}
