@@ -199,3 +199,11 @@ pub fn cannot_write(path: &Path, e: io::Error, what: &'static str) -> crate::err
         _ => Error::InputFile(format!("cannot write {}: {e}", path.display())),
     }
 }
+
+/// What became of one file of many (a year's documents).
+pub enum Written {
+    New,
+    Same,
+    /// The file there differs: left alone.
+    Differs(String),
+}

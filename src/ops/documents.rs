@@ -6,6 +6,7 @@ use crate::db::{Db, Tenant};
 use crate::domain::EinvoiceDefault;
 use crate::domain::{CreditNumber, OrderId, ReceiptNumber};
 use crate::error::Error;
+use crate::files::Written;
 use crate::ops::einvoices;
 use crate::ops::Whose;
 use crate::receipt::Receipt;
@@ -179,12 +180,4 @@ fn write_one(
             Ok(Written::New)
         }
     }
-}
-
-/// What became of one file.
-pub enum Written {
-    New,
-    Same,
-    /// The file there differs: left alone.
-    Differs(String),
 }

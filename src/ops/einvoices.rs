@@ -7,7 +7,7 @@ use crate::domain::journal::hex;
 use crate::domain::EinvoiceDefault;
 use crate::einvoice;
 use crate::error::Error;
-use crate::ops::documents::Written;
+use crate::files::Written;
 use crate::receipt::Receipt;
 use sha2::{Digest, Sha256};
 use std::path::Path;
@@ -181,7 +181,7 @@ pub fn write_year(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     Ok(Written::Differs(path.display().to_string()))
                 }
-                Err(e) => Err(crate::files::cannot_write(&path, e, "einvoice --year")),
+                Err(e) => Err(crate::files::cannot_write(&path, e, "a FatturaPA file")),
             }
         });
         if matches!(outcome, Ok(Written::New)) {
