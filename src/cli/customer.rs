@@ -298,6 +298,12 @@ struct View {
     phone: Option<String>,
     address: Vec<String>,
     notes: Option<String>,
+    /// As a business names it on an invoice (SPEC 24).
+    vat_id: Option<String>,
+    buyer_reference: Option<String>,
+    tax_code: Option<String>,
+    sdi_code: Option<String>,
+    pec: Option<String>,
     forgotten: bool,
     rackets: Vec<RacketRow>,
     history: Vec<HistoryRow>,
@@ -364,6 +370,11 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         phone: customer.phone.clone(),
         address: customer.address_lines(),
         notes: customer.notes.clone(),
+        vat_id: customer.business.vat_id.clone(),
+        buyer_reference: customer.business.reference.clone(),
+        tax_code: customer.business.tax_code.clone(),
+        sdi_code: customer.business.sdi_code.clone(),
+        pec: customer.business.pec.clone(),
         forgotten: customer.forgotten_at.is_some(),
         rackets: rackets.iter().map(|(racket, _)| RacketRow::from(racket)).collect(),
         history: history
@@ -392,6 +403,18 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     }
     if !view.address.is_empty() {
         lines.push(format!("{:<9} {}", "address", view.address.join(", ")));
+    }
+    let business = [
+        ("VAT id", &view.vat_id),
+        ("reference", &view.buyer_reference),
+        ("tax code", &view.tax_code),
+        ("SdI code", &view.sdi_code),
+        ("PEC", &view.pec),
+    ];
+    for (field, value) in business {
+        if let Some(value) = value {
+            lines.push(format!("{field:<9} {value}"));
+        }
     }
     output::line(&lines.join("\n"))?;
     if !view.rackets.is_empty() {

@@ -502,3 +502,74 @@ on_both_backends! {
         runtime.block_on(setting_up_on_a_phone(&db));
     }
 }
+
+/// A business customer on a phone, in German: the VAT ID typed wrong is refused with the
+/// form kept and the field marked, typed right it is saved; the order's page then offers the
+/// e-invoice, which the browser fetches as the hybrid PDF.
+async fn a_business_customer_on_a_phone(db: &TestDb) {
+    let profile = [
+        "--vat-number",
+        "DE123456788",
+        "--vat-rate",
+        "19",
+        "--vat-from",
+        "2024-01-01",
+        "--street",
+        "Hauptstrasse",
+        "--postcode",
+        "10115",
+        "--town",
+        "Berlin",
+        "--country",
+        "DE",
+        "--currency",
+        "EUR",
+        "--language",
+        "de",
+    ];
+    Shop::new(db).stringer("anna", "Anna Cordes", &profile);
+    let added =
+        add_account(db, &["anna", "--stringer", "anna", "--role", "staff", "--language", "de"], PASSWORD);
+    assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+    let address = ["--street", "Sportweg", "--postcode", "80331", "--town", "München", "--country", "DE"];
+    let club =
+        ok(db, &[&["customer", "add", "Tennisclub Blau-Weiss", "--stringer", "anna"][..], &address].concat());
+    let server = Server::start(db, &[]);
+    let chrome = Chrome::start(Screen::Phone).await;
+    let c = chrome.client();
+    c.goto(&format!("{}/login", server.base)).await.unwrap();
+    c.find(Locator::Css("input[name=username]")).await.unwrap().send_keys("anna").await.unwrap();
+    c.find(Locator::Css("input[name=password]")).await.unwrap().send_keys(PASSWORD).await.unwrap();
+    click_to(c, button(c, "Log in").await, "nav").await;
+    c.goto(&format!("{}/customers/{club}", server.base)).await.unwrap();
+    fits(c, Screen::Phone, "the customer").await;
+    let vat = c.find(Locator::Css("input[name=vat_id]")).await.unwrap();
+    vat.send_keys("DE12345678").await.unwrap();
+    click_to(c, button(c, "Speichern").await, "p.problem").await;
+    assert!(text(c).await.contains("Die USt-IdNr. beginnt mit dem Ländercode"), "{}", text(c).await);
+    let vat = c.find(Locator::Css("input[name=vat_id][aria-invalid=true]")).await.unwrap();
+    assert_eq!(vat.prop("value").await.unwrap().as_deref(), Some("DE12345678"), "what was typed is kept");
+    vat.clear().await.unwrap();
+    vat.send_keys("DE811907980").await.unwrap();
+    click_to(c, button(c, "Speichern").await, "form.business").await;
+    assert!(c.find(Locator::Css("p.problem")).await.is_err(), "{}", text(c).await);
+    assert_eq!(
+        db.query_text(&format!("SELECT business FROM customers WHERE id = {club}")).as_deref(),
+        Some("DE811907980\n\n\n\n")
+    );
+    let order = Shop::new(db).minted("anna", &["--customer-id", &club, "--price", "35"], "2026-03-02 10:00");
+    c.goto(&format!("{}/orders/{order}", server.base)).await.unwrap();
+    let link = c.find(Locator::LinkText("E-Rechnung")).await.unwrap();
+    let href = link.attr("href").await.unwrap().unwrap();
+    assert_eq!(fetched(c, &href).await, (200, "application/pdf".to_string(), "%PDF-".to_string()));
+    assert_eq!(journaled(db, "einvoice").len(), 1);
+    chrome.close().await;
+}
+
+on_both_backends! {
+    fn a_business_customer_gets_an_e_invoice_on_a_phone(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(a_business_customer_on_a_phone(&db));
+    }
+}
