@@ -224,6 +224,11 @@ on_both_backends! {
             assert_eq!(numbers["type"], "381");
             assert_eq!(numbers["credited"], "2026-0001");
             assert_eq!((&numbers["gross"], &numbers["vat"]), (&Value::from(gross), &Value::from(vat)), "{note}");
+            // The ledger lists the credit note with its amounts negative; the XML's are positive.
+            let row = ledger(&db, "anna", note);
+            for (xml, listed) in [("gross", "amount"), ("vat", "vat_amount"), ("net", "net_amount")] {
+                assert_eq!(format!("-{}", numbers[xml].as_str().unwrap()), row[listed].as_str().unwrap(), "{note} {xml}");
+            }
         }
     }
 
