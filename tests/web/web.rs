@@ -1524,5 +1524,25 @@ on_both_backends! {
         let csrf = ben.get("/").csrf();
         assert_eq!(ben.post(&format!("/customers/{club}"), &[("csrf", &csrf), ("vat_id", "")]).status, 404);
         assert_eq!(journaled(&db, "einvoice").len(), 2);
+
+        // An Italian shop's e-invoice is the FatturaPA file, to save and send to SdI.
+        let profile = [
+            "--street", "Via Roma", "--postcode", "00184", "--town", "Roma", "--country", "IT", "--currency", "EUR",
+            "--vat-number", "IT01234567897", "--regime", "RF19",
+        ];
+        Shop::new(&db).stringer("giulia", "Giulia Corde", &profile).account("giulia", "giulia", "staff");
+        let roman = ["--street", "Via dei Monti", "--postcode", "00197", "--town", "Roma", "--country", "IT"];
+        let ids = ["--vat-id", "IT12345678903", "--sdi-code", "ABC1234"];
+        let circolo = ok(&db, &[&["customer", "add", "Circolo", "--stringer", "giulia"][..], &roman, &ids].concat());
+        let italian = Shop::new(&db).minted("giulia", &["--customer-id", &circolo, "--price", "90"], "2026-03-02 10:00");
+        let mut giulia = Browser::new(&server);
+        giulia.log_in("giulia", PASSWORD);
+        let file = giulia.get(&format!("/orders/{italian}/einvoice"));
+        assert_eq!(file.status, 200, "{}", file.text());
+        assert_eq!(file.headers.get("content-type").unwrap(), "application/xml");
+        let disposition = file.headers.get("content-disposition").unwrap().to_str().unwrap().to_string();
+        assert!(disposition.starts_with("attachment; filename=\"IT01234567897_") && disposition.ends_with(".xml\""), "{disposition}");
+        assert!(file.text().contains("<FormatoTrasmissione>FPR12</FormatoTrasmissione>"), "{}", file.text());
+        assert_eq!(journaled(&db, "einvoice").last().unwrap()["field"], "fatturapa");
     }
 }
