@@ -464,6 +464,8 @@ pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) 
             customers::address.eq(None::<String>),
             customers::postal.eq(None::<String>),
             customers::notes.eq(None::<String>),
+            // A consumer's codice fiscale and PEC are personal: the identifiers go too.
+            customers::business.eq(None::<String>),
             customers::forgotten_at.eq(now),
             customers::updated_at.eq(now),
         ))
@@ -480,6 +482,7 @@ pub fn forget(conn: &mut DbConn, tenant: &Tenant, id: CustomerId, reason: &str) 
             orders::customer_postal.eq(None::<String>),
             orders::customer_note.eq(None::<String>),
             orders::notes.eq(None::<String>),
+            orders::customer_business.eq(None::<String>),
             orders::updated_at.eq(now),
         ))
         .execute(conn)?;

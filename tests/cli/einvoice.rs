@@ -346,6 +346,15 @@ on_both_backends! {
         let text = ok(&db, &["receipt", &open]);
         assert!(text.contains("ATU13585627"), "{text}");
         ok(&db, &["audit", "--verify"]);
+        // Forgotten, the customer loses them, and so does an order not numbered yet; the
+        // issued documents keep theirs, as the law wants.
+        let later = Shop::new(&db).order("anna", &["--customer-id", &customer, "--price", "20"]);
+        ok(&db, &["customer", "forget", &customer, "--reason", "asked on the phone"]);
+        assert_eq!(db.query_text(&format!("SELECT business FROM customers WHERE id = {customer}")), None);
+        assert_eq!(db.query_text(&format!("SELECT customer_business FROM orders WHERE id = {later}")), None);
+        let kept = db.query_text(&format!("SELECT customer_business FROM orders WHERE id = {open}"));
+        assert!(kept.is_some_and(|ids| ids.starts_with("ATU13585627")));
+        ok(&db, &["audit", "--verify"]);
     }
 
     fn what_en16931_cannot_carry_is_refused_and_nothing_is_written(db: TestDb) {
