@@ -272,6 +272,8 @@ struct StringerView {
     account_holder: Option<String>,
     payment_days: i32,
     currency: String,
+    /// Which documents are e-invoices by default: yes, no, business.
+    einvoice: &'static str,
     turnaround_hours: i32,
     pickup_note: Option<String>,
     /// The VAT rates, each from its date on.
@@ -372,6 +374,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         account_holder: stringer.business.account_holder,
         payment_days: stringer.business.payment_days,
         currency: stringer.currency.to_string(),
+        einvoice: stringer.einvoice.as_str(),
         turnaround_hours: stringer.turnaround_hours,
         pickup_note: stringer.pickup_note,
         vat_rates: rates
@@ -403,6 +406,11 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let siret = view.siret.as_deref().map(siret_grouped);
     let payment = format!("{} days, new orders in {}", view.payment_days, view.currency);
     let turnaround = format!("{} hours", view.turnaround_hours);
+    let einvoices = match view.einvoice {
+        "yes" => "every document that can be one".to_string(),
+        "no" => "none: plain PDFs".to_string(),
+        _ => "those of buyers with a VAT id".to_string(),
+    };
     let small = view.small_business.then(|| "yes (no VAT, the country's note)".to_string());
     let rates = (!view.vat_rates.is_empty()).then(|| {
         view.vat_rates.iter().map(|r| format!("{} % from {}", r.rate, r.from)).collect::<Vec<_>>().join(", ")
@@ -425,6 +433,7 @@ fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
         ("BIC", view.bic.as_ref()),
         ("holder", view.account_holder.as_ref()),
         ("invoices", Some(&payment)),
+        ("e-invoices", Some(&einvoices)),
         ("turnaround", Some(&turnaround)),
         ("pickup", view.pickup_note.as_ref()),
         ("reminders", Some(&reminders_line)),

@@ -318,7 +318,9 @@ on_both_backends! {
         assert!(!hybrid(&consumer, &[]));
         assert!(!hybrid(&business, &["--no-einvoice"]));
         assert!(hybrid(&consumer, &["--einvoice"]));
+        assert!(ok(&db, &["stringer", "show", "anna"]).contains("e-invoices   those of buyers with a VAT id"));
         ok(&db, &["stringer", "edit", "anna", "--einvoice", "yes"]);
+        assert!(ok(&db, &["stringer", "show", "anna"]).contains("e-invoices   every document that can be one"));
         assert!(hybrid(&consumer, &[]));
         ok(&db, &["stringer", "edit", "anna", "--einvoice", "no"]);
         assert!(!hybrid(&business, &[]));
