@@ -167,33 +167,37 @@ pub fn write_year(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result
         }
         Ok(documents)
     })?;
-    let mut outcomes = Vec::with_capacity(documents.len());
-    let mut fresh = Vec::new();
-    for receipt in documents {
-        let outcome = Form::FatturaPa.render(&receipt).and_then(|bytes| {
-            let path = dir.join(einvoice::fatturapa::file_name(&receipt));
-            match crate::files::write_new_or_same(&path, &bytes) {
-                Ok(true) => {
-                    fresh.push((path.clone(), sha256(&bytes)));
-                    Ok(Written::New)
-                }
-                Ok(false) => Ok(Written::Same),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    Ok(Written::Differs(path.display().to_string()))
-                }
-                Err(e) => Err(crate::files::cannot_write(&path, e, "a FatturaPA file")),
-            }
-        });
-        if matches!(outcome, Ok(Written::New)) {
-            outcomes.push((receipt.shown_number(), outcome, Some(receipt)));
-        } else {
-            outcomes.push((receipt.shown_number(), outcome, None));
-        }
-    }
+    // Written on every core: the files' fsyncs, not the rendering, are what a year costs.
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let chunk = documents.len().div_ceil(workers).max(1);
+    let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
+        let handles: Vec<_> = documents
+            .chunks(chunk)
+            .map(|part| {
+                let worker = scope.spawn(move || {
+                    part.iter().map(|receipt| write_fatturapa(dir, receipt)).collect::<Vec<_>>()
+                });
+                (part.len(), worker)
+            })
+            .collect();
+        // A worker that failed leaves each of its documents failed, in its place.
+        let failed =
+            || (Err(Error::Internal { what: "the FatturaPA files", detail: "a worker failed".into() }), None);
+        handles
+            .into_iter()
+            .flat_map(|(count, worker)| {
+                worker.join().unwrap_or_else(|_| (0..count).map(|_| failed()).collect())
+            })
+            .collect()
+    });
+    let fresh: Vec<(&Receipt, &(std::path::PathBuf, String))> = documents
+        .iter()
+        .zip(&outcomes)
+        .filter_map(|(receipt, (_, new))| new.as_ref().map(|new| (receipt, new)))
+        .collect();
     // The new files journaled in one transaction; if that fails, they are taken back.
     let journaled = db.write(|conn| {
-        let written = outcomes.iter().filter_map(|(_, _, receipt)| receipt.as_ref());
-        for (receipt, (path, sha256)) in written.zip(&fresh) {
+        for (receipt, (path, sha256)) in &fresh {
             let number = receipt.credit.as_ref().map_or(receipt.number, |credit| credit.number.0);
             let field = Form::FatturaPa.field(receipt.credit.is_some());
             let name = path.display().to_string();
@@ -202,12 +206,36 @@ pub fn write_year(db: &mut Db, tenant: &Tenant, year: i32, dir: &Path) -> Result
         Ok(())
     });
     if let Err(e) = journaled {
-        for (path, _) in &fresh {
+        for (_, (path, _)) in &fresh {
             let _ = std::fs::remove_file(path);
         }
         return Err(e);
     }
-    Ok(outcomes.into_iter().map(|(number, outcome, _)| (number, outcome)).collect())
+    Ok(documents
+        .iter()
+        .zip(outcomes)
+        .map(|(receipt, (outcome, _))| (receipt.shown_number(), outcome))
+        .collect())
+}
+
+/// What became of one document's file, and for a new one its path and SHA-256.
+type Outcome = (Result<Written, Error>, Option<(std::path::PathBuf, String)>);
+
+/// Renders one document as FatturaPA into `dir`, never over a different file.
+fn write_fatturapa(dir: &Path, receipt: &Receipt) -> Outcome {
+    let bytes = match Form::FatturaPa.render(receipt) {
+        Ok(bytes) => bytes,
+        Err(e) => return (Err(e), None),
+    };
+    let path = dir.join(einvoice::fatturapa::file_name(receipt));
+    match crate::files::write_new_or_same(&path, &bytes) {
+        Ok(true) => (Ok(Written::New), Some((path, sha256(&bytes)))),
+        Ok(false) => (Ok(Written::Same), None),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            (Ok(Written::Differs(path.display().to_string())), None)
+        }
+        Err(e) => (Err(crate::files::cannot_write(&path, e, "a FatturaPA file")), None),
+    }
 }
 
 /// What became of one document of the year: its number, and written or why not.
