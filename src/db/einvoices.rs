@@ -1,5 +1,6 @@
 //! The e-invoices written, as the journal recorded them (`einvoice` entries, SPEC 24):
-//! `order show`, the counter's order page and the auditor's export list them.
+//! `order show`, the counter's order page and the auditor's export list them, and `audit
+//! --verify` renders each again.
 
 use super::schema::receipt_events;
 use super::{DbConn, Tenant};
@@ -10,14 +11,21 @@ use diesel::prelude::*;
 /// One e-invoice written: when, in which form (the entry's field: `facturx_pdf`,
 /// `facturx_xml`, `fatturapa`, `credit_` before them for a credit note's), of which document
 /// number, as which file, with which SHA-256.
-#[derive(Debug, Clone, PartialEq, Eq, Queryable)]
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = receipt_events)]
 pub struct Written {
+    #[diesel(column_name = created_at)]
     pub at: NaiveDateTime,
+    #[diesel(column_name = field)]
     pub form: Option<String>,
     pub year: i32,
+    #[diesel(column_name = first_seq)]
     pub seq: Option<i64>,
+    #[diesel(column_name = order_id)]
     pub order: Option<i64>,
+    #[diesel(column_name = reason)]
     pub file: Option<String>,
+    #[diesel(column_name = new_value)]
     pub sha256: Option<String>,
 }
 
@@ -34,52 +42,28 @@ impl Written {
     }
 }
 
-/// The e-invoices of one of the tenant's orders, oldest first.
-pub fn of_order(conn: &mut DbConn, tenant: &Tenant, order: OrderId) -> QueryResult<Vec<Written>> {
-    tenant
-        .events()
-        .filter(receipt_events::kind.eq(EventKind::Einvoice.as_str()))
-        .filter(receipt_events::order_id.eq(order.0))
-        .order(receipt_events::id)
-        .select(COLUMNS)
-        .load(conn)
+/// Which of the tenant's e-invoices to read.
+#[derive(Debug, Clone, Copy)]
+pub enum Which {
+    All,
+    /// Those of one order's documents.
+    Order(OrderId),
+    /// Those of the documents numbered in a year.
+    Year(i32),
 }
 
-/// Every e-invoice of the tenant, in the journal's order.
-pub fn all(conn: &mut DbConn, tenant: &Tenant) -> QueryResult<Vec<Written>> {
-    tenant
+/// The tenant's e-invoices of `which`, in the journal's order.
+pub fn written(conn: &mut DbConn, tenant: &Tenant, which: Which) -> QueryResult<Vec<Written>> {
+    let mut query = tenant
         .events()
         .filter(receipt_events::kind.eq(EventKind::Einvoice.as_str()))
         .order(receipt_events::id)
-        .select(COLUMNS)
-        .load(conn)
+        .select(Written::as_select())
+        .into_boxed();
+    match which {
+        Which::All => {}
+        Which::Order(order) => query = query.filter(receipt_events::order_id.eq(order.0)),
+        Which::Year(year) => query = query.filter(receipt_events::year.eq(year)),
+    }
+    query.load(conn)
 }
-
-/// The e-invoices of the tenant's documents numbered in `year`, in the journal's order.
-pub fn of_year(conn: &mut DbConn, tenant: &Tenant, year: i32) -> QueryResult<Vec<Written>> {
-    tenant
-        .events()
-        .filter(receipt_events::kind.eq(EventKind::Einvoice.as_str()))
-        .filter(receipt_events::year.eq(year))
-        .order(receipt_events::id)
-        .select(COLUMNS)
-        .load(conn)
-}
-
-const COLUMNS: (
-    receipt_events::created_at,
-    receipt_events::field,
-    receipt_events::year,
-    receipt_events::first_seq,
-    receipt_events::order_id,
-    receipt_events::reason,
-    receipt_events::new_value,
-) = (
-    receipt_events::created_at,
-    receipt_events::field,
-    receipt_events::year,
-    receipt_events::first_seq,
-    receipt_events::order_id,
-    receipt_events::reason,
-    receipt_events::new_value,
-);

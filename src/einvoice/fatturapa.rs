@@ -2,6 +2,7 @@
 //! stringer in Italy to send through SdI: a pure function of the `Receipt`, in the numbers
 //! the PDF prints (net lines that add up to the total's net, its VAT as printed).
 
+use super::cii::amount;
 use super::xml::{el, maybe, text, El};
 use super::{Category, Einvoice};
 use crate::domain::ReceiptNumber;
@@ -59,24 +60,8 @@ pub fn check(receipt: &Receipt) -> Result<(), Error> {
             return refuse("customer postcode", "is not an Italian CAP of 5 digits");
         }
     }
-    for (field, value, most) in texts(receipt) {
-        if value.chars().count() > most {
-            return Err(Error::NotForEinvoice {
-                number: receipt.shown_number(),
-                field,
-                problem: format!("is longer than the {most} characters FatturaPA carries"),
-            });
-        }
-        if let Some(c) = value.chars().find(|c| !('\u{20}'..='\u{ff}').contains(c)) {
-            return Err(Error::NotForEinvoice {
-                number: receipt.shown_number(),
-                field,
-                problem: format!(
-                    "holds {c:?}, which FatturaPA cannot carry (only Latin-1 letters and signs)"
-                ),
-            });
-        }
-    }
+    // The tracciato's strings are Latin-1, without control characters.
+    super::check_texts(receipt, texts(receipt), "FatturaPA", |c| ('\u{20}'..='\u{ff}').contains(&c))?;
     if receipt.number.seq >= 100_000 || receipt.credit.as_ref().is_some_and(|c| c.number.0.seq >= 100_000) {
         return refuse("number", "is beyond the 99,999 a year that a progressivo can tell apart");
     }
@@ -143,11 +128,6 @@ pub fn file_name(receipt: &Receipt) -> String {
         None => (receipt.number, false),
     };
     format!("IT{}_{}.xml", partita_iva(receipt).unwrap_or_default(), progressivo(number, credit))
-}
-
-/// Minor units as FatturaPA writes amounts: `12.34`.
-fn amount(minor: i64) -> String {
-    super::cii::amount(minor)
 }
 
 /// A party's seat.

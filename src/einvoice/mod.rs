@@ -51,16 +51,26 @@ pub fn check(receipt: &Receipt) -> Result<(), Error> {
             "is not structured: the order needs the customer's postcode, town and country",
         );
     }
-    for (field, value, most) in texts(receipt) {
+    check_texts(receipt, texts(receipt), "an e-invoice", |c| !c.is_control() || c == '\n')
+}
+
+/// Each text (field, value, the most characters it may have) within its length and of the
+/// characters `carries` takes; else refused naming the field, and saying what `format`
+/// cannot carry.
+fn check_texts(
+    receipt: &Receipt,
+    texts: Vec<(&'static str, String, usize)>,
+    format: &str,
+    carries: fn(char) -> bool,
+) -> Result<(), Error> {
+    let refuse =
+        |field, problem| Err(Error::NotForEinvoice { number: receipt.shown_number(), field, problem });
+    for (field, value, most) in texts {
         if value.chars().count() > most {
-            return Err(Error::NotForEinvoice {
-                number: receipt.shown_number(),
-                field,
-                problem: format!("is longer than the {most} characters an e-invoice carries"),
-            });
+            return refuse(field, format!("is longer than the {most} characters {format} carries"));
         }
-        if value.chars().any(|c| c.is_control() && c != '\n') {
-            return refuse(field, "holds a control character an e-invoice cannot carry");
+        if let Some(c) = value.chars().find(|&c| !carries(c)) {
+            return refuse(field, format!("holds {c:?}, which {format} cannot carry"));
         }
     }
     Ok(())

@@ -289,7 +289,7 @@ pub fn verify(db: &mut Db, tenant: &Tenant) -> Result<Verified, Error> {
     use crate::domain::{CreditNumber, Language, OrderId, ReceiptNumber};
     use strum::VariantArray;
     db.read(|conn| {
-        let written = crate::db::einvoices::all(conn, tenant)?;
+        let written = crate::db::einvoices::written(conn, tenant, crate::db::einvoices::Which::All)?;
         let mut verified = Verified { count: written.len(), mismatch: None };
         for entry in written {
             let field = entry.form.clone().unwrap_or_default();

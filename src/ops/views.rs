@@ -46,7 +46,7 @@ pub fn order(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<OrderSee
         items: items::of(conn, order.id)?,
         sent: sends::last(conn, tenant, order.id)?.is_some(),
         methods: stringers::counter_methods(conn, tenant)?,
-        einvoices: crate::db::einvoices::of_order(conn, tenant, id)?,
+        einvoices: crate::db::einvoices::written(conn, tenant, crate::db::einvoices::Which::Order(id))?,
         credit_notes,
         billing,
         order,

@@ -148,7 +148,7 @@ fn gather(
             closures.push(&closure_row(closure))?;
         }
     }
-    for written in crate::db::einvoices::of_year(conn, tenant, year)? {
+    for written in crate::db::einvoices::written(conn, tenant, crate::db::einvoices::Which::Year(year))? {
         einvoices.push(&[
             written.number(),
             format_iso_local(written.at, zone),
