@@ -70,6 +70,8 @@ struct Entry {
     credits: String,
     /// When a credit note was issued.
     credited_at: String,
+    /// What part payments paid of an invoice still open.
+    part_paid: String,
 }
 
 /// Count and sums of one stringer's receipts in one currency, voids apart, with the VAT
@@ -165,6 +167,8 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
             sums.total += amount;
             if listed.order.paid_at.is_some() {
                 sums.paid += amount;
+            } else {
+                sums.paid += listed.order.part_paid.0;
             }
             if let Some(rate) = rate {
                 *sums.vat.entry(rate).or_default() += rate.included_in(amount);
@@ -256,6 +260,9 @@ fn entry(listed: &Listed<'_>, rate: Option<VatRate>) -> Entry {
         order_id: order.id.0,
         credits: String::new(),
         credited_at: String::new(),
+        part_paid: output::cell(
+            Some(order.part_paid).filter(|_| order.paid_at.is_none() && order.part_paid.0 > 0),
+        ),
     }
 }
 
@@ -281,5 +288,6 @@ fn credit_entry(tenant: &Tenant, note: &CreditNote, original: &Order) -> Entry {
         order_id: original.id.0,
         credits: output::cell(original.number),
         credited_at: format_iso_local(note.issued_at, tenant.zone()),
+        part_paid: String::new(),
     }
 }

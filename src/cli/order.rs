@@ -1,13 +1,14 @@
 //! `receipts order`: orders taken, listed, shown, edited, unstrung, restrung, picked up and
 //! deleted.
 
-use super::order_view::{EinvoiceView, ItemView, OrderView};
+use super::order_view::{EinvoiceView, ItemView, OrderView, PartView};
 use super::output::{self, Listed, Shown};
 use super::{one_of, Context, StringerOpt};
 use crate::db::intake::{Details, Intake, PostalText};
 use crate::db::listings::Filter;
 use crate::db::order_edit::Edit;
 use crate::db::orders::{self, OrderChanges};
+use crate::db::part_payments::{Paid, Payment};
 use crate::db::Access;
 use crate::domain::{
     check_not_future, check_past, format_local, now_utc, Currency, CustomerId, Due, Item, Length, OrderId,
@@ -41,6 +42,30 @@ pub enum Command {
     Delete(OrderOpts),
     /// The customer took the strung racket, and with --paid paid for it there and then
     Pickup(PickupOpts),
+    /// Take a payment of a numbered invoice: all that is left to pay, or with --amount a part
+    Pay(PayOpts),
+}
+
+#[derive(Debug, Args)]
+pub struct PayOpts {
+    /// The order: its id, or its receipt number (YYYY-NNNN, with --stringer)
+    #[arg(value_name = "ORDER")]
+    order: String,
+    /// How it was paid (`till`: taken through the shop's own certified till)
+    #[arg(long, value_name = "METHOD",
+          value_parser = one_of::<PaymentMethod>(super::names::<PaymentMethod>()))]
+    method: PaymentMethod,
+    /// A part of what is left to pay [default: all of it]; the invoice stays open for the rest
+    #[arg(long, value_name = "PRICE", value_parser = clap::value_parser!(Price))]
+    amount: Option<Price>,
+    /// When it was paid [default: now]; local time unless an offset is given
+    #[arg(long, value_name = "WHEN")]
+    at: Option<Timestamp>,
+    /// Accept an --at before last year (a payment entered late)
+    #[arg(long, requires = "at")]
+    backdate: bool,
+    #[command(flatten)]
+    stringer: StringerOpt,
 }
 
 #[derive(Debug, Args)]
@@ -330,6 +355,7 @@ pub fn run(cmd: Command, ctx: &Context) -> anyhow::Result<()> {
         Command::Restring(opts) => restring(opts, ctx),
         Command::Delete(opts) => delete(opts, ctx),
         Command::Pickup(opts) => pickup(opts, ctx),
+        Command::Pay(opts) => pay(opts, ctx),
     }
 }
 
@@ -404,9 +430,10 @@ fn list(opts: ListOpts, ctx: &Context) -> anyhow::Result<()> {
 fn show(opts: ShowOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Read)?;
     let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
-    let ops::views::OrderSeen { order, billing, items, einvoices, .. } =
+    let ops::views::OrderSeen { order, billing, items, einvoices, parts, .. } =
         ops::orders::show(&mut db, &tenant, order)?;
     let mut view = OrderView::new(order, &tenant, billing);
+    view.part_payments = Some(parts.iter().map(|part| PartView::of(part, &tenant)).collect());
     view.einvoices = Some(einvoices.iter().map(|written| EinvoiceView::of(written, &tenant)).collect());
     view.items = Some(
         items
@@ -522,6 +549,32 @@ fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
             eprintln!("order {order} picked up {when}; not paid yet (its invoice stands)")
         }
         (None, _) => eprintln!("order {order} picked up {when}"),
+    }
+    Ok(())
+}
+
+fn pay(opts: PayOpts, ctx: &Context) -> anyhow::Result<()> {
+    let mut db = ctx.open(Access::Write)?;
+    let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
+    let now = now_utc();
+    let at = match opts.at {
+        Some(at) => {
+            let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
+            check_past(at, now, tenant.zone(), opts.backdate, "paid").map_err(Error::from)?;
+            at
+        }
+        None => now,
+    };
+    let payment = Payment { amount: opts.amount, method: opts.method, at };
+    let Paid { order: paid, amount, settled } = ops::orders::pay(&mut db, &tenant, order, payment)?;
+    let currency = &paid.currency;
+    let number = paid.number.map(|n| format!(" ({n})")).unwrap_or_default();
+    match paid.still_due() {
+        Some(left) if !settled => eprintln!(
+            "order {order}{number}: {amount} {currency} paid in part by {}; {left} {currency} left to pay",
+            opts.method
+        ),
+        _ => eprintln!("order {order}{number}: {amount} {currency} paid by {}; paid in full", opts.method),
     }
     Ok(())
 }

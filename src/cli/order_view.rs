@@ -68,6 +68,12 @@ pub struct OrderView {
     /// none for an order nobody is asked to pay (not numbered, void, the stringer's own).
     still_due: Option<String>,
     due_minor: Option<i64>,
+    /// What part payments paid of it in all.
+    part_paid: Option<String>,
+    part_paid_minor: i64,
+    /// Its part payments (`order show` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part_payments: Option<Vec<PartView>>,
     #[serde(skip)]
     credit_notes: Vec<CreditView>,
     /// The reminder level its invoice reached, and when it was issued (UTC).
@@ -80,6 +86,29 @@ pub struct OrderView {
     pub einvoices: Option<Vec<EinvoiceView>>,
     #[serde(skip)]
     local: LocalTimes,
+}
+
+/// A part payment of the order: when (UTC), how much, and how.
+#[derive(Debug, Serialize)]
+pub struct PartView {
+    pub paid_at: String,
+    pub amount: String,
+    pub amount_minor: i64,
+    pub method: PaymentMethod,
+    #[serde(skip)]
+    pub paid_local: String,
+}
+
+impl PartView {
+    pub fn of(part: &crate::db::part_payments::Part, tenant: &Tenant) -> PartView {
+        PartView {
+            paid_at: format_utc(part.paid_at),
+            amount: crate::domain::Price(part.amount_minor).to_string(),
+            amount_minor: part.amount_minor,
+            method: part.method,
+            paid_local: format_local(part.paid_at, tenant.zone()),
+        }
+    }
 }
 
 /// An e-invoice written of one of the order's documents: when (UTC), which document, in
@@ -204,6 +233,9 @@ impl OrderView {
             }),
             still_due: still_due.map(|due| due.to_string()),
             due_minor: still_due.map(|due| due.0),
+            part_paid: (order.part_paid.0 > 0).then(|| order.part_paid.to_string()),
+            part_paid_minor: order.part_paid.0,
+            part_payments: None,
             credit_notes: billing
                 .credit_notes
                 .iter()
@@ -305,6 +337,12 @@ impl OrderView {
                 "credited",
                 self.currency,
                 self.credited_by.as_deref().unwrap_or_default()
+            ));
+        }
+        for part in self.part_payments.iter().flatten() {
+            text.push(format!(
+                "{:<12} {} {} by {}, {} {}",
+                "paid in part", part.amount, self.currency, part.method, part.paid_local, self.local.zone
             ));
         }
         if let Some(due) = self.still_due.as_ref().filter(|_| self.paid_at.is_none()) {

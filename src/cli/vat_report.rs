@@ -93,7 +93,9 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         opts.basis.0,
         (first, last),
         |tenant, order, rate| {
-            let gross = order.total().map_or(0, |p| p.0);
+            // On the received basis, what was paid in part counts when it was paid.
+            let part_paid = if opts.basis.0 == Basis::Received { order.part_paid.0 } else { 0 };
+            let gross = order.total().map_or(0, |p| p.0) - part_paid;
             let key = (tenant.handle().to_string(), order.currency.to_string(), rate);
             let line = sums.entry(key).or_default();
             line.receipts += 1;
@@ -103,6 +105,21 @@ pub fn run(opts: Opts, ctx: &Context) -> anyhow::Result<()> {
         },
     )
     .context("cannot make the VAT report")?;
+    if opts.basis.0 == Basis::Received {
+        ops::reports::part_payments_of_period(
+            &mut db,
+            tenant.as_ref(),
+            (first, last),
+            |tenant, part, order, rate| {
+                let key = (tenant.handle().to_string(), order.currency.to_string(), rate);
+                let line = sums.entry(key).or_default();
+                line.gross += part.amount_minor;
+                line.vat += rate.map_or(0, |r| r.included_in(part.amount_minor));
+                Ok(())
+            },
+        )
+        .context("cannot make the VAT report")?;
+    }
     ops::reports::credits_of_period(&mut db, tenant.as_ref(), opts.basis.0, (first, last), |tenant, note| {
         let key = (tenant.handle().to_string(), note.currency.to_string(), note.vat_rate);
         let line = sums.entry(key).or_default();

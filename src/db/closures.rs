@@ -8,12 +8,13 @@
 //! keeps outside the database.
 
 use super::events::{self, Event, CLOSURE, LAST_CLOSURE, SERIES, SIGNING_KEY};
+use super::part_payments::{self, Part, PART_PAID};
 use super::schema::{closures, credit_notes, orders, receipt_events};
 use super::{DbConn, Tenant};
 use crate::domain::journal::{canonical_json, genesis, sha256_hex};
 use crate::domain::{
-    day_start, local_date, owed_when_paid, Currency, DayMoney, EventKind, Movement, PaymentMethod, Refund,
-    VatRate,
+    day_start, local_date, owed_when_paid, Currency, DayMoney, EventKind, Movement, PaymentMethod, Price,
+    Refund, VatRate,
 };
 use crate::error::Error;
 use crate::signing::{self, SigningKey};
@@ -416,6 +417,7 @@ struct Priced {
     currency: String,
     vat_rate_bp: Option<i32>,
     payment_method: Option<String>,
+    part_paid_minor: i64,
 }
 
 /// A credit note as a closure sums it.
@@ -477,6 +479,7 @@ struct Covered {
     priced: HashMap<i64, Priced>,
     fees: HashMap<i64, i64>,
     credits: HashMap<(i32, i64), Refunded>,
+    parts: HashMap<i64, Vec<Part>>,
 }
 
 /// Reads what the stringer's events `first..=last` cover.
@@ -511,6 +514,7 @@ fn covered(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                 orders::currency,
                 orders::vat_rate_bp,
                 orders::payment_method,
+                orders::part_paid_minor,
             ))
             .load(conn)?;
         priced.extend(rows.into_iter().map(|row| (row.id, row)));
@@ -535,12 +539,13 @@ fn covered(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
         .into_iter()
         .map(|credit| ((credit.year, credit.seq), credit))
         .collect();
-    Ok(Covered { events, priced, fees, credits })
+    let parts = part_payments::of(conn, tenant, &wanted)?;
+    Ok(Covered { events, priced, fees, credits, parts })
 }
 
 /// The totals of the stringer's events `first..=last`.
 pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryResult<Totals> {
-    let Covered { events, priced, fees, credits } = covered(conn, tenant, first, last)?;
+    let Covered { events, priced, fees, credits, parts } = covered(conn, tenant, first, last)?;
     let rate = |bp: Option<i32>| bp.map_or("-".to_string(), |bp| bp.to_string());
     let mut totals = Totals::default();
     // The money, summed as `takings` sums it.
@@ -594,7 +599,8 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                     .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
                     .map_or(event.created_at, |at| at.naive_utc());
                 let total = order.price_minor.unwrap_or(0) + order.items_minor;
-                let owed = owed_when_paid(total, &taken_back, paid_at);
+                // What was paid in part before is counted with each part.
+                let owed = owed_when_paid(total, &taken_back, paid_at) - order.part_paid_minor;
                 let fee = match event.kind.as_str() {
                     "payment" => fees.get(&order.id).copied().unwrap_or(0),
                     _ => 0,
@@ -606,6 +612,20 @@ pub fn sum(conn: &mut DbConn, tenant: &Tenant, first: i64, last: i64) -> QueryRe
                     Movement::payment(method, order.vat_rate_bp.map(VatRate), owed, fee),
                     sign,
                 );
+            }
+            ("payment", Some(order)) if event.field.as_deref() == Some(PART_PAID) => {
+                // The part whose running sum the event reached.
+                let sum_after = event.new_value.as_deref().and_then(|sum| sum.parse::<Price>().ok());
+                let mut running = 0;
+                let part = parts.get(&order.id).into_iter().flatten().find(|part| {
+                    running += part.amount_minor;
+                    Some(Price(running)) == sum_after
+                });
+                let (Some(part), Ok(currency)) = (part, Currency::try_from(order.currency.clone())) else {
+                    continue;
+                };
+                let rate = order.vat_rate_bp.map(VatRate);
+                money.add(&currency, Movement::payment(Some(part.method), rate, part.amount_minor, 0), 1);
             }
             _ => {}
         }

@@ -135,6 +135,22 @@ pub fn credit(conn: &mut DbConn, tenant: &Tenant, request: &Request<'_>) -> Resu
         Some(_) if left.0 <= 0 => return Err(credited_in_full(conn, tenant, &order, number)?),
         Some(amount) => check_amount(&order, number, amount, left)?,
     };
+    // Money paid in part of an open invoice stays paid: only what is left to pay is taken back.
+    let open = left.0 - order.part_paid.0;
+    if order.paid_at.is_none() && order.part_paid.0 > 0 && amount.0 > open {
+        return Err(Error::Invalid {
+            field: "amount",
+            problem: format!(
+                "is {currency} {amount}, but {currency} {paid} of order {id} ({number}) is paid in part: an open \
+                 invoice is credited at most the {currency} {open} left to pay (once paid in full, the rest \
+                 is credited with its refund)",
+                currency = order.currency,
+                paid = order.part_paid,
+                id = order.id,
+                open = Price(open.max(0)),
+            ),
+        });
+    }
     let refund = refund_of(&order, request.refund)?;
     // Money paid back by the shop's own bank transfer is no payment at the counter.
     if let Some(method) = refund.method().filter(|&m| m != PaymentMethod::Transfer) {

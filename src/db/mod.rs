@@ -30,6 +30,7 @@ mod migrations;
 pub mod mint;
 pub mod order_edit;
 pub mod orders;
+pub mod part_payments;
 pub mod payments;
 pub mod queue;
 pub mod rackets;

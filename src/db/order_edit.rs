@@ -46,6 +46,9 @@ pub fn left_the_shop(
     if order.paid_at.is_some() {
         return Ok(Some("is paid"));
     }
+    if order.part_paid.0 > 0 {
+        return Ok(Some("is paid in part"));
+    }
     if order.returned_at.is_some() {
         return Ok(Some("was picked up"));
     }

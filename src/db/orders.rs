@@ -70,6 +70,9 @@ pub struct Order {
     pub cross_string: Option<String>,
     /// What its credit notes took back in all.
     pub credited: Price,
+    /// What its part payments paid, while it is open (the part that settles it is its
+    /// payment, `paid_at`).
+    pub part_paid: Price,
     /// The buyer's identifiers (VAT id, reference, Italian codes), frozen once numbered.
     pub buyer: BuyerIds,
     pub created_at: NaiveDateTime,
@@ -124,6 +127,7 @@ pub(super) struct OrderRow {
     cross_string: Option<String>,
     credited_minor: i64,
     customer_business: Option<String>,
+    part_paid_minor: i64,
 }
 
 /// An optional stored name read as its value: a name the program does not know fails the
@@ -179,6 +183,7 @@ impl From<OrderRow> for Order {
             own_string: row.own_string,
             cross_string: row.cross_string,
             credited: Price(row.credited_minor),
+            part_paid: Price(row.part_paid_minor),
             buyer: BuyerIds::from_stored(row.customer_business.as_deref()),
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -417,7 +422,7 @@ impl Order {
         }
         match self.paid_at {
             Some(_) => Some(Price(0)),
-            None => self.owed().map(|owed| Price(owed.0.max(0))),
+            None => self.owed().map(|owed| Price((owed.0 - self.part_paid.0).max(0))),
         }
     }
 

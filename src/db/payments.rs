@@ -414,9 +414,10 @@ impl Import {
                         orders_table::id,
                         orders_table::receipt_seq.assume_not_null(),
                         // What the invoice still asks: the stringing and the items, less what
-                        // its credit notes took back.
+                        // its credit notes took back and what was paid of it in part.
                         orders_table::price_minor.assume_not_null() + orders_table::items_minor
-                            - orders_table::credited_minor,
+                            - orders_table::credited_minor
+                            - orders_table::part_paid_minor,
                         orders_table::currency,
                         orders_table::paid_at.is_not_null(),
                         orders_table::voided_at.is_not_null(),

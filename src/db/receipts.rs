@@ -9,7 +9,7 @@ use super::schema::orders as orders_table;
 use super::{chain, credits, document_vat, vat, DbConn, Tenant};
 use crate::domain::journal::check_value;
 use crate::domain::{
-    local_date, now_utc, CreditNumber, EventKind, Item, Language, NoReminder, OrderId, OrderKind,
+    local_date, now_utc, CreditNumber, EventKind, Item, Language, NoReminder, OrderId, OrderKind, Price,
     ReceiptNumber, StringerId, VatRate,
 };
 use crate::error::{Error, Wanted};
@@ -41,16 +41,17 @@ pub fn receipt(
     document_of(conn, tenant, &order, options)
 }
 
-/// The invoice of one of the tenant's orders as it was before it was paid or voided (what
-/// a document handed out then showed).
+/// The invoice of one of the tenant's orders as it was before it was paid or voided, with
+/// `part_paid` paid of it in part then (what a document handed out then showed).
 pub fn invoice_before_payment(
     conn: &mut DbConn,
     tenant: &Tenant,
     order: OrderId,
+    part_paid: Price,
     options: Options,
 ) -> Result<Receipt, Error> {
     let mut order = orders::find(conn, tenant, order)?;
-    (order.paid_at, order.voided_at, order.void_reason) = (None, None, None);
+    (order.paid_at, order.voided_at, order.void_reason, order.part_paid) = (None, None, None, part_paid);
     document_of(conn, tenant, &order, options)
 }
 
@@ -341,6 +342,8 @@ fn build(
         issued_on,
         service_date,
         paid_on,
+        part_paid: (paid_on.is_none() && order.part_paid.0 > 0)
+            .then(|| Amount { minor: order.part_paid.0, currency: order.currency.to_string() }),
         due_on,
         customer: order.customer.clone(),
         customer_address: match (&order.customer_postal, &order.customer_address) {
@@ -371,7 +374,9 @@ fn build(
     };
     if due_on.is_some() {
         let message = format!("{} {number}", receipt.title_text());
-        receipt.slip = slip(order, issuer, tenant, number, message, order.total())?;
+        // What is left to pay, once parts were paid.
+        let asked = order.total().map(|total| Price(total.0 - order.part_paid.0));
+        receipt.slip = slip(order, issuer, tenant, number, message, asked)?;
     }
     Ok(receipt)
 }

@@ -175,6 +175,7 @@ diesel::table! {
         cross_string -> Nullable<Text>,
         credited_minor -> Int8,
         customer_business -> Nullable<Text>,
+        part_paid_minor -> Int8,
     }
 }
 
@@ -185,6 +186,18 @@ diesel::table! {
         position -> Int4,
         text -> Text,
         price_minor -> Int8,
+    }
+}
+
+diesel::table! {
+    part_payments (id) {
+        id -> Int8,
+        stringer_id -> Int8,
+        order_id -> Int8,
+        amount_minor -> Int8,
+        method -> Text,
+        paid_at -> Timestamp,
+        created_at -> Timestamp,
     }
 }
 
@@ -365,6 +378,8 @@ diesel::joinable!(orders -> customers (customer_id));
 diesel::joinable!(orders -> issuers (issuer_id));
 diesel::joinable!(orders -> rackets (racket_id));
 diesel::joinable!(orders -> stringers (stringer_id));
+diesel::joinable!(part_payments -> orders (order_id));
+diesel::joinable!(part_payments -> stringers (stringer_id));
 diesel::joinable!(payments -> orders (order_id));
 diesel::joinable!(payments -> stringers (stringer_id));
 diesel::joinable!(rackets -> customers (customer_id));
@@ -390,6 +405,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     listed_payments,
     order_items,
     orders,
+    part_payments,
     payments,
     rackets,
     receipt_counters,

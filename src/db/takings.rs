@@ -4,7 +4,7 @@
 
 use super::listings::{self, Basis};
 use super::receipts::Frozen;
-use super::{applied_payments, credits, DbConn, Tenant};
+use super::{applied_payments, credits, part_payments, DbConn, Tenant};
 use crate::domain::{day_start, local_date, now_utc, owed_when_paid, DayMoney, Movement, PaymentMethod};
 use crate::error::Error;
 use chrono::NaiveDate;
@@ -68,7 +68,8 @@ fn of(
     listings::for_each_in_period(conn, tenant, Basis::Received, bounds, |order| {
         // A rate that cannot be read is a failure, never a VAT of 0 in the count.
         let rate = frozen.vat_rate(&order, tenant)?;
-        let total = order.total().map_or(0, |p| p.0);
+        // What was paid in part before was counted when it was paid.
+        let total = order.total().map_or(0, |p| p.0) - order.part_paid.0;
         if order.credited.0 > 0 || order.payment_method == Some(PaymentMethod::Transfer) {
             later.push((order, rate));
         } else {
@@ -82,9 +83,13 @@ fn of(
     for (order, rate) in later {
         let credits = taken_back.get(&order.id.0).map(Vec::as_slice).unwrap_or_default();
         let paid_at = order.paid_at.unwrap_or(bounds.0);
-        let owed = owed_when_paid(order.total().map_or(0, |p| p.0), credits, paid_at);
+        let owed = owed_when_paid(order.total().map_or(0, |p| p.0), credits, paid_at) - order.part_paid.0;
         let fee = fees.get(&order.id.0).copied().unwrap_or(0);
         money.add(&order.currency, Movement::payment(order.payment_method, rate, owed, fee), 1);
+    }
+    for (part, order) in part_payments::in_period_with_orders(conn, tenant, bounds)? {
+        let rate = frozen.vat_rate(&order, tenant)?;
+        money.add(&order.currency, Movement::payment(Some(part.method), rate, part.amount_minor, 0), 1);
     }
     for note in credits::in_period(conn, tenant, bounds)? {
         if let Some(method) = note.refund.method() {

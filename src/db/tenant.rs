@@ -11,8 +11,8 @@
 //! multi-backend DSL cannot say (no ON CONFLICT).
 
 use super::schema::{
-    chain_heads, closures, credit_notes, customers, issuers, listed_payments, orders, payments, rackets,
-    receipt_events, reminders, string_moves, stringers, strings, vat_rates,
+    chain_heads, closures, credit_notes, customers, issuers, listed_payments, orders, part_payments,
+    payments, rackets, receipt_events, reminders, string_moves, stringers, strings, vat_rates,
 };
 use super::{DbConn, MultiBackend};
 use crate::domain::{CustomerId, OrderId, RacketId, StringerId};
@@ -69,6 +69,11 @@ impl Tenant {
     /// This stringer's credit notes and nobody else's.
     pub fn credit_notes(&self) -> Filter<credit_notes::table, Eq<credit_notes::stringer_id, i64>> {
         credit_notes_of(self.id)
+    }
+
+    /// This stringer's part payments and nobody else's.
+    pub fn part_payments(&self) -> Filter<part_payments::table, Eq<part_payments::stringer_id, i64>> {
+        part_payments::table.filter(part_payments::stringer_id.eq(self.id.0))
     }
 
     /// This stringer's profile versions (what its documents print) and nobody else's.

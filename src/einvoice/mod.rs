@@ -124,8 +124,8 @@ pub struct Einvoice {
     pub net: i64,
     pub vat: i64,
     pub gross: i64,
-    /// What is still to pay (BT-115): all of an unpaid invoice, nothing of a receipt or a
-    /// credit note (settled by a refund or against the invoice).
+    /// What is still to pay (BT-115): what an open invoice's part payments left, nothing of
+    /// a receipt or a credit note (settled by a refund or against the invoice).
     pub due: i64,
     /// The small-business exemption's text, as the document prints it.
     pub note: Option<String>,
@@ -182,8 +182,9 @@ impl Einvoice {
         if let Some(last) = lines.last_mut() {
             last.net += net - lines_net;
         }
+        // An open invoice asks for what its part payments left; BT-113 says what they paid.
         let due = match (&receipt.credit, receipt.paid_on) {
-            (None, None) if !receipt.own => gross,
+            (None, None) if !receipt.own => gross - receipt.part_paid.as_ref().map_or(0, |part| part.minor),
             _ => 0,
         };
         let note = match category {

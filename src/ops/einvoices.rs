@@ -286,7 +286,7 @@ pub struct Verified {
 /// a file that was not the program's, shows here.
 pub fn verify(db: &mut Db, tenant: &Tenant) -> Result<Verified, Error> {
     use crate::db::receipts::{self, Options};
-    use crate::domain::{CreditNumber, Language, OrderId, ReceiptNumber};
+    use crate::domain::{CreditNumber, Language, OrderId, Price, ReceiptNumber};
     use strum::VariantArray;
     db.read(|conn| {
         let written = crate::db::einvoices::written(conn, tenant, crate::db::einvoices::Which::All)?;
@@ -299,17 +299,30 @@ pub fn verify(db: &mut Db, tenant: &Tenant) -> Result<Verified, Error> {
                 _ => Form::FatturaPa,
             };
             let languages = std::iter::once(None).chain(Language::VARIANTS.iter().copied().map(Some));
+            let order = OrderId(entry.order.unwrap_or_default());
+            // The document as it stands, or the invoice as it stood before it was paid, with
+            // each sum its part payments reached by then.
+            let mut states = vec![None, Some(Price(0))];
+            let parts =
+                crate::db::part_payments::of(conn, tenant, &[order.0])?.remove(&order.0).unwrap_or_default();
+            states.extend(parts.iter().scan(0, |sum, part| {
+                *sum += part.amount_minor;
+                Some(Some(Price(*sum)))
+            }));
             let mut matches = false;
             'forms: for language in languages {
-                for (copy, before_payment) in [(false, false), (false, true), (true, false), (true, true)] {
+                for (copy, state) in
+                    [false, true].into_iter().flat_map(|copy| states.iter().map(move |s| (copy, *s)))
+                {
                     let options = Options { language, copy };
-                    let order = OrderId(entry.order.unwrap_or_default());
-                    let document = match (field.starts_with(events::CREDIT_EINVOICE), entry.seq) {
-                        (true, Some(seq)) => {
+                    let document = match (field.starts_with(events::CREDIT_EINVOICE), entry.seq, state) {
+                        (true, Some(seq), _) => {
                             let number = CreditNumber(ReceiptNumber::new(entry.year, seq));
                             receipts::credit_note(conn, tenant, number, options)
                         }
-                        _ if before_payment => receipts::invoice_before_payment(conn, tenant, order, options),
+                        (_, _, Some(part_paid)) => {
+                            receipts::invoice_before_payment(conn, tenant, order, part_paid, options)
+                        }
                         _ => receipts::receipt(conn, tenant, order, options),
                     };
                     let rendered = document.and_then(|document| form.render(&document));

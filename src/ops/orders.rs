@@ -6,6 +6,7 @@ use crate::db::intake::{self, Details, Intake, Taken};
 use crate::db::listings::{self, Filter, Listed};
 use crate::db::order_edit::{self, Edit};
 use crate::db::orders::{self, Order, Pickup};
+use crate::db::part_payments::{self, Paid, Payment};
 use crate::db::receipts::{Billing, Frozen};
 use crate::db::{Db, Tenant};
 use crate::domain::{OrderId, OrderKind};
@@ -77,6 +78,11 @@ pub fn restring(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<OrderId,
 /// The racket picked up, and paid there when the pickup names a method.
 pub fn pickup(db: &mut Db, tenant: &Tenant, order: OrderId, pickup: Pickup) -> Result<Order, Error> {
     db.write(|conn| orders::pickup(conn, tenant, order, pickup))
+}
+
+/// A payment of a numbered invoice at the counter, in full or in part.
+pub fn pay(db: &mut Db, tenant: &Tenant, order: OrderId, payment: Payment) -> Result<Paid, Error> {
+    db.write(|conn| part_payments::pay(conn, tenant, order, payment))
 }
 
 pub fn delete(db: &mut Db, tenant: &Tenant, order: OrderId) -> Result<(), Error> {

@@ -8,6 +8,7 @@ use crate::db::events::{self, Logged};
 use crate::db::listed_payments::{self, ListedPayment};
 use crate::db::listings::{self, Basis, Filter, Listed};
 use crate::db::orders::Order;
+use crate::db::part_payments::Part;
 use crate::db::queue::{self, Queue};
 use crate::db::receipts::Frozen;
 use crate::db::stock::{self, Stocked};
@@ -179,6 +180,28 @@ pub fn orders_of_period(
                 let rate = frozen.vat_rate(&order, tenant)?;
                 each(tenant, order, rate)
             })?;
+        }
+        Ok(())
+    })
+}
+
+/// The part payments received in a period by the stringer named (or by each stringer), in
+/// days of its own calendar (`last` excluded), each with its order and the VAT rate its
+/// document shows.
+pub fn part_payments_of_period(
+    db: &mut Db,
+    named: Option<&Tenant>,
+    (first, last): (NaiveDate, NaiveDate),
+    mut each: impl FnMut(&Tenant, &Part, &Order, Option<VatRate>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    db.read(|conn| {
+        let frozen = Frozen::load(conn, named)?;
+        for tenant in &tenants(conn, named)? {
+            let bounds = (day_start(first, tenant.zone()), day_start(last, tenant.zone()));
+            for (part, order) in crate::db::part_payments::in_period_with_orders(conn, tenant, bounds)? {
+                let rate = frozen.vat_rate(&order, tenant)?;
+                each(tenant, &part, &order, rate)?;
+            }
         }
         Ok(())
     })

@@ -28,6 +28,8 @@ pub struct OrderSeen {
     pub methods: Vec<PaymentMethod>,
     /// The e-invoices written of its documents, oldest first.
     pub einvoices: Vec<crate::db::einvoices::Written>,
+    /// What was paid of it in part, oldest first.
+    pub parts: Vec<crate::db::part_payments::Part>,
 }
 
 /// One of the tenant's orders, with its billing (credit notes and reminders), items, and
@@ -47,6 +49,7 @@ pub fn order(conn: &mut DbConn, tenant: &Tenant, id: OrderId) -> Result<OrderSee
         sent: sends::last(conn, tenant, order.id)?.is_some(),
         methods: stringers::counter_methods(conn, tenant)?,
         einvoices: crate::db::einvoices::written(conn, tenant, crate::db::einvoices::Which::Order(id))?,
+        parts: crate::db::part_payments::of(conn, tenant, &[id.0])?.remove(&id.0).unwrap_or_default(),
         credit_notes,
         billing,
         order,

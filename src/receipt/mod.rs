@@ -44,6 +44,8 @@ pub struct Receipt {
     /// When the work was done; unknown for an order that is no longer strung.
     pub service_date: Option<NaiveDate>,
     pub paid_on: Option<NaiveDate>,
+    /// What an open invoice's part payments paid; its slip asks for the rest.
+    pub part_paid: Option<Amount>,
     /// An invoice's due date: the issue date and the stringer's payment days.
     pub due_on: Option<NaiveDate>,
     pub customer: Option<String>,
@@ -189,6 +191,11 @@ impl Receipt {
             if let Some(note) = conventions.small_business_note() {
                 lines.push(Line::Plain(note.into()));
             }
+        }
+        if let (Some(part), Some(amount)) = (&self.part_paid, &self.amount) {
+            let left = Amount { minor: amount.minor - part.minor, currency: amount.currency.clone() };
+            lines.push(Line::Item { text: words.paid_so_far.into(), amount: self.amount_text(part) });
+            lines.push(Line::Item { text: words.left_to_pay.into(), amount: self.amount_text(&left) });
         }
         if let Some(paid) = self.paid_on {
             lines.push(Line::Plain(format!("{} {}", words.paid_on, words.date_text(paid))));

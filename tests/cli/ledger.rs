@@ -56,7 +56,7 @@ on_both_backends! {
         let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
         assert_eq!(
             reader.headers().unwrap().iter().collect::<Vec<_>>(),
-            ["stringer", "receipt_number", "status", "strung_at", "paid_at", "customer", "racket", "string", "tension", "amount", "vat_rate", "vat_amount", "net_amount", "currency", "void_reason", "order_id", "credits", "credited_at"]
+            ["stringer", "receipt_number", "status", "strung_at", "paid_at", "customer", "racket", "string", "tension", "amount", "vat_rate", "vat_amount", "net_amount", "currency", "void_reason", "order_id", "credits", "credited_at", "part_paid"]
         );
         let rows: Vec<Vec<String>> = reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
         let row = |stringer: &str, number: &str, status: &str, strung: &str, paid: &str, customer: &str, amount: &str, currency: &str, reason: &str, order: &str| {

@@ -60,6 +60,7 @@ mod in_shop;
 mod ledger;
 mod lookups;
 mod migrate_v1;
+mod part_payment;
 mod payment;
 mod production;
 mod receipt;

@@ -113,6 +113,7 @@ fn gather(
         items: items::of_year(conn, tenant, year)?,
         checks: check_values(conn, tenant, from, until)?,
         bank: crate::db::applied_payments::transfers_of_year(conn, tenant, year)?,
+        parts: crate::db::part_payments::of_year(conn, tenant, year)?,
     };
     let filter = Filter { year: Some(year), ..Filter::default() };
     let mut originals: HashMap<i64, Order> = HashMap::new();
@@ -168,6 +169,7 @@ struct Known {
     items: HashMap<i64, Vec<crate::domain::Item>>,
     checks: HashMap<(&'static str, i64), String>,
     bank: HashMap<i64, Vec<crate::db::applied_payments::Transfer>>,
+    parts: HashMap<i64, Vec<crate::db::part_payments::Part>>,
 }
 
 /// A receipt's rows: the document, its lines, its VAT, and the money received for it.
@@ -223,6 +225,16 @@ fn receipt_rows(
             money(total - included),
         ])?;
     }
+    for part in known.parts.get(&order.id.0).into_iter().flatten() {
+        payments.push(&[
+            number.clone(),
+            day(part.paid_at),
+            part.method.to_string(),
+            money(part.amount_minor),
+            order.currency.to_string(),
+            String::new(),
+        ])?;
+    }
     let (Some(paid_at), false) = (order.paid_at, void) else { return Ok(()) };
     if let Some(transfers) = known.bank.get(&order.id.0) {
         for (booked, amount, currency, reference) in transfers {
@@ -243,7 +255,8 @@ fn receipt_rows(
         0 => Vec::new(),
         _ => credits::taken_back(conn, tenant, &[order.id.0])?.remove(&order.id.0).unwrap_or_default(),
     };
-    let paid = Movement::payment(order.payment_method, rate, owed_when_paid(total, &taken_back, paid_at), 0);
+    let owed = owed_when_paid(total, &taken_back, paid_at) - order.part_paid.0;
+    let paid = Movement::payment(order.payment_method, rate, owed, 0);
     payments.push(&[
         number,
         day(paid_at),
