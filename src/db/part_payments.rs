@@ -64,7 +64,7 @@ pub fn pay(conn: &mut DbConn, tenant: &Tenant, id: OrderId, payment: Payment) ->
     }
     // Money taken by the shop's own bank account is no payment at the counter.
     if payment.method != PaymentMethod::Transfer {
-        super::stringers::check_counter_payment(conn, tenant, payment.method, "paid")?;
+        super::stringers::check_counter_payment(conn, tenant, payment.method, "method")?;
     }
     let open = order.still_due().unwrap_or_default();
     if open.0 <= 0 {

@@ -172,6 +172,48 @@ on_both_backends! {
         }
     }
 
+    fn a_part_paid_invoice_says_what_was_paid_and_what_is_left(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        seller(&db, "de", "DE");
+        let order = business_order(&db, "de", "EUR");
+        // 15.00 by card on 10 March; a German shop takes no cash without its certified till.
+        let cash = run(&db, &["order", "pay", &order, "--amount", "15", "--method", "cash", "--at", "2026-03-10 11:00"]);
+        assert!(cash.code == 1 && cash.stderr.contains("record it with --method till"), "{}", cash.stderr);
+        ok(&db, &["order", "pay", &order, "--amount", "15", "--method", "card", "--at", "2026-03-10 11:00"]);
+        let dir = tempfile::tempdir().unwrap();
+        let xml = dir.path().join("invoice.xml");
+        ok(&db, &["receipt", &order, "--xml", xml.to_str().unwrap()]);
+        let found = checked(&xml);
+        passes_en16931(&found);
+        let numbers = &found["numbers"];
+        assert_eq!((numbers["type"].as_str(), numbers["gross"].as_str()), (Some("380"), Some("39.50")));
+        // BT-113 and BT-115: what was paid, and what is left, as the ledger and the order say.
+        assert_eq!((numbers["paid"].as_str(), numbers["due"].as_str()), (Some("15.00"), Some("24.50")));
+        agrees_with_ledger(&db, "de", numbers);
+        assert_eq!(ledger(&db, "de", "2026-0001")["part_paid"], "15.00");
+        let shown: Value = serde_json::from_str(&ok(&db, &["order", "show", &order, "--format", "json"])).unwrap();
+        assert_eq!(shown["still_due"], "24.50");
+        // The hybrid carries the same, and its PDF prints it.
+        let pdf = dir.path().join("invoice.pdf");
+        ok(&db, &["receipt", &order, "-o", pdf.to_str().unwrap(), "--einvoice", "--lang", "de"]);
+        let hybrid = checked(&pdf);
+        passes_en16931(&hybrid);
+        assert_eq!((hybrid["numbers"]["paid"].as_str(), hybrid["numbers"]["due"].as_str()), (Some("15.00"), Some("24.50")));
+        let printed = tool("pdftotext", &["-layout", pdf.to_str().unwrap(), "-"]);
+        let line = |label: &str| printed.lines().find(|l| l.contains(label)).unwrap_or_else(|| panic!("{label}:\n{printed}")).to_string();
+        assert!(line("Bereits bezahlt").contains("15,00"), "{printed}");
+        assert!(line("Noch zu bezahlen").contains("24,50"), "{printed}");
+        // Paid in full later: the e-invoices written while it was open still verify.
+        ok(&db, &["order", "pay", &order, "--method", "transfer", "--at", "2026-03-20 09:00"]);
+        let verified = run(&db, &["audit", "--verify"]);
+        assert_eq!(verified.code, 0, "{}", verified.stderr);
+        let paid = dir.path().join("paid.xml");
+        ok(&db, &["receipt", &order, "--xml", paid.to_str().unwrap()]);
+        let found = checked(&paid);
+        passes_en16931(&found);
+        assert_eq!((found["numbers"]["paid"].as_str(), found["numbers"]["due"].as_str()), (Some("39.50"), Some("0.00")));
+    }
+
     fn small_businesses_say_why_there_is_no_vat_and_a_receipt_is_paid(db: TestDb) {
         let db = db.with_clock_at(TESTS_DAY);
         for (country, tax_number, exemption) in [
