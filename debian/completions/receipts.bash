@@ -349,6 +349,9 @@ _receipts() {
             receipts__subcmd__help__subcmd__order,list)
                 cmd="receipts__subcmd__help__subcmd__order__subcmd__list"
                 ;;
+            receipts__subcmd__help__subcmd__order,pay)
+                cmd="receipts__subcmd__help__subcmd__order__subcmd__pay"
+                ;;
             receipts__subcmd__help__subcmd__order,pickup)
                 cmd="receipts__subcmd__help__subcmd__order__subcmd__pickup"
                 ;;
@@ -433,6 +436,9 @@ _receipts() {
             receipts__subcmd__order,list)
                 cmd="receipts__subcmd__order__subcmd__list"
                 ;;
+            receipts__subcmd__order,pay)
+                cmd="receipts__subcmd__order__subcmd__pay"
+                ;;
             receipts__subcmd__order,pickup)
                 cmd="receipts__subcmd__order__subcmd__pickup"
                 ;;
@@ -459,6 +465,9 @@ _receipts() {
                 ;;
             receipts__subcmd__order__subcmd__help,list)
                 cmd="receipts__subcmd__order__subcmd__help__subcmd__list"
+                ;;
+            receipts__subcmd__order__subcmd__help,pay)
+                cmd="receipts__subcmd__order__subcmd__help__subcmd__pay"
                 ;;
             receipts__subcmd__order__subcmd__help,pickup)
                 cmd="receipts__subcmd__order__subcmd__help__subcmd__pickup"
@@ -2211,7 +2220,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__help__subcmd__order)
-            opts="add list show edit unstring restring delete pickup"
+            opts="add list show edit unstring restring delete pickup pay"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2267,6 +2276,20 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__help__subcmd__order__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        receipts__subcmd__help__subcmd__order__subcmd__pay)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3141,7 +3164,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__order)
-            opts="-h -V --database-url --lock-timeout --retry-for --config --help --version add list show edit unstring restring delete pickup help"
+            opts="-h -V --database-url --lock-timeout --retry-for --config --help --version add list show edit unstring restring delete pickup pay help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3469,7 +3492,7 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__order__subcmd__help)
-            opts="add list show edit unstring restring delete pickup help"
+            opts="add list show edit unstring restring delete pickup pay help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3539,6 +3562,20 @@ _receipts() {
             return 0
             ;;
         receipts__subcmd__order__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        receipts__subcmd__order__subcmd__help__subcmd__pay)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3673,6 +3710,52 @@ _receipts() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "table json csv" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        receipts__subcmd__order__subcmd__pay)
+            opts="-h -V --database-url --lock-timeout --retry-for --config --method --amount --at --backdate --stringer --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry-for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --method)
+                    COMPREPLY=($(compgen -W "cash card twint transfer other till" -- "${cur}"))
+                    return 0
+                    ;;
+                --amount)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stringer)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
