@@ -61,7 +61,7 @@ on_both_backends! {
         let rows: Vec<Vec<String>> = reader.records().map(|r| r.unwrap().iter().map(String::from).collect()).collect();
         let row = |stringer: &str, number: &str, status: &str, strung: &str, paid: &str, customer: &str, amount: &str, currency: &str, reason: &str, order: &str| {
             // Neither stringer is VAT-registered: no VAT columns.
-            [stringer, number, status, strung, paid, customer, "", "", "", amount, "", "", "", currency, reason, order, "", ""].map(String::from).to_vec()
+            [stringer, number, status, strung, paid, customer, "", "", "", amount, "", "", "", currency, reason, order, "", "", ""].map(String::from).to_vec()
         };
         // By stringer, then by number: minting order decides the numbers, not the order ids.
         assert_eq!(

@@ -174,9 +174,9 @@ on_both_backends! {
         let stefan = minted(&db, 3);
         let mut conn = db.connect();
         // Back to the schema before the chain, and the journal as it was then.
-        // (The closures', the reminders', the profile events', the setup code's and the
-        // e-invoices' migrations came after the chain's.)
-        for _ in 0..6 {
+        // (The closures', the reminders', the profile events', the setup code's, the
+        // e-invoices' and the part payments' migrations came after the chain's.)
+        for _ in 0..7 {
             conn.without_transaction(|raw| match raw {
                 DbConn::Postgres(c) => c.revert_last_migration(receipts::db::POSTGRES_MIGRATIONS).map(drop),
                 DbConn::Sqlite(c) => c.revert_last_migration(receipts::db::SQLITE_MIGRATIONS).map(drop),

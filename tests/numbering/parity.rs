@@ -309,7 +309,7 @@ fn both_trees_build_the_same_columns_types_indexes_checks_and_triggers() {
     assert_eq!(pg_guards, lite_guards);
     assert!(pg_guards.triggers.contains(&("orders".into(), "DELETE".into())));
     assert!(pg_guards.triggers.contains(&("receipt_events".into(), "UPDATE".into())));
-    assert!(pg_guards.checks.contains(&("orders".into(), 13)), "{pg_guards:?}");
+    assert!(pg_guards.checks.contains(&("orders".into(), 14)), "{pg_guards:?}");
 }
 
 #[derive(QueryableByName)]
