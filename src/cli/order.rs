@@ -525,18 +525,25 @@ fn restring(opts: OrderOpts, ctx: &Context) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// When something at the counter happened: `--at` (not in the future, nor before last year
+/// without `--backdate`), else now.
+fn happened_at(
+    at: Option<Timestamp>,
+    tenant: &crate::db::Tenant,
+    backdate: bool,
+    done: &'static str,
+) -> Result<NaiveDateTime, Error> {
+    let now = now_utc();
+    let Some(at) = at else { return Ok(now) };
+    let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
+    check_past(at, now, tenant.zone(), backdate, done)?;
+    Ok(at)
+}
+
 fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
-    let now = now_utc();
-    let at = match opts.at {
-        Some(at) => {
-            let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            check_past(at, now, tenant.zone(), opts.backdate, "picked up").map_err(Error::from)?;
-            at
-        }
-        None => now,
-    };
+    let at = happened_at(opts.at, &tenant, opts.backdate, "picked up")?;
     let pickup = orders::Pickup { at, paid: opts.paid };
     let picked = ops::orders::pickup(&mut db, &tenant, order, pickup)?;
     let when = format_local(at, tenant.zone());
@@ -556,15 +563,7 @@ fn pickup(opts: PickupOpts, ctx: &Context) -> anyhow::Result<()> {
 fn pay(opts: PayOpts, ctx: &Context) -> anyhow::Result<()> {
     let mut db = ctx.open(Access::Write)?;
     let (tenant, order) = opts.stringer.whose().order_named(&mut db, &opts.order)?;
-    let now = now_utc();
-    let at = match opts.at {
-        Some(at) => {
-            let at = at.resolve(tenant.zone()).map_err(Error::Usage)?;
-            check_past(at, now, tenant.zone(), opts.backdate, "paid").map_err(Error::from)?;
-            at
-        }
-        None => now,
-    };
+    let at = happened_at(opts.at, &tenant, opts.backdate, "paid")?;
     let payment = Payment { amount: opts.amount, method: opts.method, at };
     let Paid { order: paid, amount, settled } = ops::orders::pay(&mut db, &tenant, order, payment)?;
     let currency = &paid.currency;
