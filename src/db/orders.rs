@@ -448,8 +448,12 @@ impl Order {
         let client = self.kind == OrderKind::Client;
         let numbered = live && self.number.is_some();
         // What the customer holds is taken back by a credit note, never by a void.
-        let left_the_shop =
-            client && (sent || self.paid_at.is_some() || self.returned_at.is_some() || self.credited.0 > 0);
+        let left_the_shop = client
+            && (sent
+                || self.paid_at.is_some()
+                || self.part_paid.0 > 0
+                || self.returned_at.is_some()
+                || self.credited.0 > 0);
         Actions {
             string: live && self.strung_at.is_none(),
             pick_up: self.waiting(),
@@ -457,6 +461,7 @@ impl Order {
             send: mail && live && client && self.number.is_some() && self.email.is_some() && !sent,
             void: owner && numbered && !left_the_shop,
             credit: owner && numbered && client && self.owed().is_some_and(|left| left.0 > 0),
+            pay: numbered && client && self.still_due().is_some_and(|left| left.0 > 0),
         }
     }
 
@@ -483,6 +488,8 @@ pub struct Actions {
     pub send: bool,
     pub void: bool,
     pub credit: bool,
+    /// A payment of what is left, in full or in part.
+    pub pay: bool,
 }
 
 /// Clears `strung_at`; a receipt number, once issued, stays with the order.

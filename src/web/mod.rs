@@ -128,6 +128,7 @@ fn router(counter: Shared) -> Router {
         .route("/orders/{id}", get(pages::order))
         .route("/orders/{id}/strung", post(pages::strung))
         .route("/orders/{id}/pickup", post(pages::pickup))
+        .route("/orders/{id}/pay", post(pages::pay))
         .route("/orders/{id}/notify", post(pages::notify))
         .route("/orders/{id}/send", post(pages::send))
         .route("/orders/{id}/void", post(pages::void))

@@ -8,6 +8,7 @@ use super::words::Words;
 use super::Shared;
 use crate::db::mint::Outcome;
 use crate::db::orders::{Actions, Pickup};
+use crate::db::part_payments::Payment;
 use crate::db::queue::Queued;
 use crate::db::receipts::Options;
 use crate::db::Tenant;
@@ -129,6 +130,8 @@ struct OrderPage {
     /// e-invoices handed out: "2026-0001 facturx_pdf 30.11.2026 13:00".
     einvoice: bool,
     einvoices: Vec<String>,
+    /// Its part payments: amount, method, when.
+    parts: Vec<String>,
     /// The credit form's one-time token, and what is left to credit.
     token: String,
     left: String,
@@ -140,7 +143,8 @@ struct OrderPage {
 /// `/orders/{id}`: the order, its number once strung, and the day's actions.
 pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> PageResult {
     let found = visit.read(&counter, move |conn, session| views::order(conn, &session.tenant, OrderId(id)));
-    let (staff, views::OrderSeen { order, sent, credit_notes, methods, einvoices, .. }) = found.await?;
+    let (staff, views::OrderSeen { order, sent, credit_notes, methods, einvoices, parts, .. }) =
+        found.await?;
     let zone = staff.session.tenant.zone();
     let at = |time: Option<chrono::NaiveDateTime>| time.map(|t| format_local(t, zone));
     let w = staff.words;
@@ -180,8 +184,26 @@ pub async fn order(State(counter): State<Shared>, visit: Visit, Id(id): Id) -> P
                 )
             })
             .collect(),
+        parts: parts
+            .iter()
+            .map(|part| {
+                let method = method_word(w, part.method);
+                format!(
+                    "{} {} ({method}) {}",
+                    Price(part.amount_minor),
+                    order.currency,
+                    at(Some(part.paid_at)).unwrap_or_default()
+                )
+            })
+            .collect(),
         token: random_token().map_err(|e| PageError::Failed(e.into(), w))?,
-        left: order.owed().map(|left| format!("{left} {}", order.currency)).unwrap_or_default(),
+        // An open invoice paid in part is credited at most what is left to pay.
+        left: match (order.paid_at, order.part_paid.0) {
+            (None, 1..) => order.still_due(),
+            _ => order.owed(),
+        }
+        .map(|left| format!("{left} {}", order.currency))
+        .unwrap_or_default(),
         can: order.actions(sent, counter.smtp.is_some(), staff.is_owner()),
         methods: methods.iter().map(|&m| (m.as_str(), method_word(w, m))).collect(),
     };
@@ -228,6 +250,21 @@ pub async fn pickup(State(counter): State<Shared>, Id(id): Id, posted: Posted<St
     let tenant = staff.session.tenant.clone();
     let pickup = Pickup { at: now_utc(), paid };
     staff.db(&counter, move |db| ops::orders::pickup(db, &tenant, OrderId(id), pickup)).await?;
+    back_to(id)
+}
+
+/// `POST /orders/{id}/pay`: a payment taken at the counter, by the method `paid`, of
+/// `amount` (a part) or, left empty, of all that is left.
+pub async fn pay(State(counter): State<Shared>, Id(id): Id, posted: Posted<Staff>) -> PageResult {
+    let Posted { by: staff, form } = posted;
+    let failed = |e| PageError::Failed(e, staff.words);
+    let method = form.parsed::<PaymentMethod>("paid").map_err(failed)?.ok_or_else(|| {
+        failed(Error::Invalid { field: "paid", problem: "is needed: say how it was paid".into() })
+    })?;
+    let amount = form.parsed::<Price>("amount").map_err(failed)?;
+    let tenant = staff.session.tenant.clone();
+    let payment = Payment { amount, method, at: now_utc() };
+    staff.db(&counter, move |db| ops::orders::pay(db, &tenant, OrderId(id), payment).map(drop)).await?;
     back_to(id)
 }
 

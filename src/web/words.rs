@@ -132,6 +132,9 @@ pub struct Words {
     pub no_refund: &'static str,
     /// The amount field of a credit left empty: all that is left.
     pub all_left: &'static str,
+    /// The payment form: its button, and the parts paid so far.
+    pub take_payment: &'static str,
+    pub paid_in_part: &'static str,
 }
 
 impl Words {
@@ -222,6 +225,8 @@ static EN: Words = Words {
     refund: "Refund",
     no_refund: "none",
     all_left: "all that is left",
+    take_payment: "Take payment",
+    paid_in_part: "Paid in part",
 };
 
 static DE: Words = Words {
@@ -303,6 +308,8 @@ static DE: Words = Words {
     refund: "Rückerstattung",
     no_refund: "keine",
     all_left: "alles Offene",
+    take_payment: "Zahlung erfassen",
+    paid_in_part: "Teilzahlungen",
 };
 
 static FR: Words = Words {
@@ -385,6 +392,8 @@ static FR: Words = Words {
     refund: "Remboursement",
     no_refund: "aucun",
     all_left: "tout le reste",
+    take_payment: "Encaisser",
+    paid_in_part: "Acomptes reçus",
 };
 
 static IT: Words = Words {
@@ -466,4 +475,6 @@ static IT: Words = Words {
     refund: "Rimborso",
     no_refund: "nessuno",
     all_left: "tutto il resto",
+    take_payment: "Incassa",
+    paid_in_part: "Acconti ricevuti",
 };

@@ -828,6 +828,54 @@ on_both_backends! {
 }
 
 on_both_backends! {
+    fn a_part_is_paid_at_the_counter_and_the_rest_later_as_order_pay_takes_them(db: TestDb) {
+        let (order, other) = shop(&db);
+        let (order, other) = (order.to_string(), other.to_string());
+        ok(&db, &["mint", "--order", &order]);
+        ok(&db, &["mint", "--order", &other]);
+        let server = Server::start(&db, &[]);
+        let mut anna = Browser::new(&server);
+        anna.log_in("anna", PASSWORD);
+        let page = anna.get(&format!("/orders/{order}"));
+        assert!(page.text().contains(&format!("action=\"/orders/{order}/pay\"")), "{}", page.text());
+        let csrf = page.csrf();
+        let pay = |browser: &mut Browser, id: &str, fields: &[(&str, &str)]| {
+            browser.post(&format!("/orders/{id}/pay"), &[&[("csrf", csrf.as_str())][..], fields].concat())
+        };
+        let shown = |id: &str| -> serde_json::Value {
+            serde_json::from_str(&ok(&db, &["order", "show", id, "--format", "json"])).unwrap()
+        };
+        // A part in cash: the order stays open for the rest.
+        let part = pay(&mut anna, &order, &[("amount", "10"), ("paid", "cash")]);
+        assert_eq!((part.status, part.location.clone()), (303, Some(format!("/orders/{order}"))));
+        let now = shown(&order);
+        assert_eq!((now["part_paid"].as_str(), now["still_due"].as_str()), (Some("10.00"), Some("25.00")));
+        let page = anna.get(&format!("/orders/{order}")).text();
+        assert!(page.contains("<dt>Paid in part</dt><dd class=\"parts\">10.00 CHF (cash)"), "{page}");
+        assert!(page.contains("<dt>Still due</dt><dd class=\"still-due\">25.00 CHF</dd>"), "{page}");
+        // More than is left, no method, another stringer's order, a forged form: refused,
+        // nothing changes.
+        let more = pay(&mut anna, &order, &[("amount", "30"), ("paid", "card")]);
+        assert!(more.status == 422 && more.text().contains("it owes 25.00 CHF"), "{}", more.text());
+        assert_eq!(pay(&mut anna, &order, &[("amount", "5")]).status, 422);
+        assert_eq!(pay(&mut anna, &other, &[("paid", "cash")]).status, 404);
+        let forged = anna.post(&format!("/orders/{order}/pay"), &[("csrf", "0"), ("paid", "cash")]);
+        assert_eq!(forged.status, 403);
+        assert_eq!(shown(&other)["paid_at"], serde_json::Value::Null);
+        assert_eq!(db.query_i64("SELECT count(*) FROM part_payments"), Some(1));
+        // The rest by card, the amount left empty: paid, and the form is gone.
+        let rest = pay(&mut anna, &order, &[("amount", ""), ("paid", "card")]);
+        assert_eq!(rest.status, 303, "{}", rest.text());
+        let now = shown(&order);
+        assert_eq!((now["status"].as_str(), now["payment_method"].as_str()), (Some("paid"), Some("card")));
+        assert!(!anna.get(&format!("/orders/{order}")).text().contains("/pay\""));
+        let takings = anna.get("/takings").text();
+        assert!(takings.contains("<td>cash</td><td>CHF</td>") && takings.contains("10.00"), "{takings}");
+        assert!(takings.contains("<td>card</td><td>CHF</td>") && takings.contains("25.00"), "{takings}");
+    }
+}
+
+on_both_backends! {
     fn the_owner_credits_a_paid_order_once_however_often_the_form_is_posted(db: TestDb) {
         let (order, other) = shop(&db);
         let credit = |seq: u32| format!("C-{}-{seq:04}", db.this_year());
