@@ -563,6 +563,17 @@ async fn a_business_customer_on_a_phone(db: &TestDb) {
     let href = link.attr("href").await.unwrap().unwrap();
     assert_eq!(fetched(c, &href).await, (200, "application/pdf".to_string(), "%PDF-".to_string()));
     assert_eq!(journaled(db, "einvoice").len(), 1);
+    // A part paid at the counter: the page lists it and asks for the rest.
+    fits(c, Screen::Phone, "the order").await;
+    c.find(Locator::Css("form.pay input[name=amount]")).await.unwrap().send_keys("10").await.unwrap();
+    click_to(c, button(c, "Zahlung erfassen").await, "dd.parts").await;
+    let page = text(c).await;
+    assert!(page.contains("Teilzahlungen") && page.contains("10.00 EUR"), "{page}");
+    let due = c.find(Locator::Css("dd.still-due")).await.unwrap().text().await.unwrap();
+    assert_eq!(due, "25.00 EUR");
+    let shown: serde_json::Value =
+        serde_json::from_str(&ok(db, &["order", "show", &order, "--format", "json"])).unwrap();
+    assert_eq!((shown["part_paid"].as_str(), shown["still_due"].as_str()), (Some("10.00"), Some("25.00")));
     chrome.close().await;
 }
 
