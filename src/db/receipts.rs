@@ -166,6 +166,12 @@ pub fn reminder_document(
     let zone = issuer.zone;
     let amount = |minor: i64| Amount { minor, currency: reminder.currency.to_string() };
     let total = order.total().map_or(0, |t| t.0);
+    // What part payments had paid when the reminder was issued; the rest of what is not
+    // open any more was credited.
+    let parts =
+        super::part_payments::of(conn, tenant, &[order.id.0])?.remove(&order.id.0).unwrap_or_default();
+    let paid: i64 =
+        parts.iter().filter(|part| part.paid_at <= reminder.issued_at).map(|part| part.amount_minor).sum();
     let invoice = receipt.number;
     // The invoice as it stood unpaid, whatever happened since: the document never changes.
     let invoice_on = local_date(order.strung_at.unwrap_or(order.created_at), zone);
@@ -176,7 +182,8 @@ pub fn reminder_document(
         invoice_on,
         invoice_due: invoice_on + payment_days,
         total: amount(total),
-        credited: amount(total - reminder.open.0),
+        credited: amount(total - reminder.open.0 - paid),
+        paid: amount(paid),
         open: amount(reminder.open.0),
         fee: amount(reminder.fee.0),
     });

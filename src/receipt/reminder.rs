@@ -19,7 +19,9 @@ pub struct ReminderOf {
     pub total: Amount,
     /// What its credit notes took back.
     pub credited: Amount,
-    /// What is still open: the total less the credits.
+    /// What part payments paid of it before the reminder.
+    pub paid: Amount,
+    /// What is still open: the total less the credits and the parts paid.
     pub open: Amount,
     /// The fee of this level (none: zero).
     pub fee: Amount,
@@ -163,6 +165,10 @@ pub fn lines(receipt: &Receipt, reminder: &ReminderOf) -> Vec<Line> {
     if reminder.credited.minor > 0 {
         let credited = Amount { minor: -reminder.credited.minor, ..reminder.credited.clone() };
         lines.push(Line::Item { text: reminder_words.credited.into(), amount: amount(&credited) });
+    }
+    if reminder.paid.minor > 0 {
+        let paid = Amount { minor: -reminder.paid.minor, ..reminder.paid.clone() };
+        lines.push(Line::Item { text: words.paid_so_far.into(), amount: amount(&paid) });
     }
     lines.push(Line::Item { text: reminder_words.open.into(), amount: amount(&reminder.open) });
     if reminder.fee.minor > 0 {

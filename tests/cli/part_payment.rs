@@ -45,7 +45,8 @@ on_both_backends! {
         assert_eq!(run(&db, &["order", "pay", order, "--amount", "0", "--method", "cash"]).code, 65);
         assert_eq!(db.query_i64("SELECT count(*) FROM part_payments"), Some(0));
 
-        // 20.00 in cash on 10 March: the invoice stays open for 40.00.
+        // Picked up on 10 March, and 20.00 paid there in cash: the invoice stays open for 40.00.
+        ok(&db, &["order", "pickup", order, "--at", "2026-03-10 10:55"]);
         let part = run(&db, &["order", "pay", order, "--amount", "20", "--method", "cash", "--at", "2026-03-10 11:00"]);
         assert_eq!(part.code, 0, "{}", part.stderr);
         assert!(part.stderr.contains("20.00 CHF paid in part by cash; 40.00 CHF left to pay"), "{}", part.stderr);
@@ -69,6 +70,16 @@ on_both_backends! {
         let codes = super::payment::codes(&pdf);
         let bill = codes.iter().map(|c| c.text()).find(|t| t.starts_with("SPC")).expect("a QR-bill");
         assert_eq!(bill.lines().nth(18), Some("40.00"), "the QR-bill asks for what is left:\n{bill}");
+
+        // Overdue, it is reminded of the rest, the part listed.
+        // (Roger has no e-mail address: it is a letter, the PDF itself.)
+        let reminder = dir.path().join("reminder.pdf");
+        keyed(&db, keys.path(), &["remind", order, "--dry-run", "-o", reminder.to_str().unwrap()]);
+        assert!(std::fs::read(&reminder).unwrap().starts_with(b"%PDF-"));
+        assert_eq!(super::remind::qr_amount_and_reference(&reminder).0, "40.00");
+        let printed = tool("pdftotext", &["-layout", reminder.to_str().unwrap(), "-"]);
+        let paid = printed.lines().find(|l| l.contains("Bereits bezahlt") || l.contains("Paid so far"));
+        assert!(paid.is_some_and(|l| l.contains("20.00")), "{printed}");
 
         // An open invoice is credited at most what is left to pay.
         let credit = run(&db, &["credit", order, "--reason", "goodwill", "--amount", "45"]);

@@ -73,7 +73,7 @@ fn text_of(pdf: &std::path::Path) -> String {
 }
 
 /// The amount and reference a QR-bill's payload carries (SIX IG 2.3: lines 19 and 29).
-fn qr_amount_and_reference(pdf: &std::path::Path) -> (String, String) {
+pub(super) fn qr_amount_and_reference(pdf: &std::path::Path) -> (String, String) {
     let found = codes(pdf);
     assert_eq!(found.len(), 1, "one payment part");
     let text = found[0].text();
