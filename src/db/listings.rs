@@ -111,6 +111,10 @@ impl Overdue {
 /// Something of the total is left once credit notes are taken off.
 const OWED: &str = "orders.credited_minor < coalesce(orders.price_minor, 0) + orders.items_minor";
 
+/// Something of the total is left to pay once credit notes and part payments are taken off.
+const LEFT_TO_PAY: &str =
+    "orders.credited_minor + orders.part_paid_minor < coalesce(orders.price_minor, 0) + orders.items_minor";
+
 /// One page of a stringer's orders after the key `after` (receipt sequence under a year
 /// filter, else id).
 fn page_of(
@@ -173,7 +177,7 @@ fn page_of(
             .filter(orders::kind.eq(OrderKind::Client.as_str()))
             .filter(orders::paid_at.is_null())
             .filter(not_void)
-            .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(OWED)),
+            .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(LEFT_TO_PAY)),
         Some(StatusFilter::Credited) => query
             .filter(orders::credited_minor.gt(0))
             .filter(diesel::dsl::not(diesel::dsl::sql::<diesel::sql_types::Bool>(OWED)))

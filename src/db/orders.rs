@@ -473,6 +473,12 @@ impl Order {
             _ if self.fully_credited() => OrderStatus::Credited,
             (false, true, OrderKind::Own, _) => OrderStatus::Own,
             (false, true, OrderKind::Client, true) => OrderStatus::Paid,
+            // Its parts paid what its credit notes left.
+            (false, true, OrderKind::Client, false)
+                if self.part_paid.0 > 0 && self.still_due() == Some(Price(0)) =>
+            {
+                OrderStatus::Paid
+            }
             (false, true, OrderKind::Client, false) if overdue => OrderStatus::Overdue,
             (false, true, OrderKind::Client, false) => OrderStatus::Unpaid,
         }

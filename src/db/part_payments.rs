@@ -70,7 +70,9 @@ pub fn pay(conn: &mut DbConn, tenant: &Tenant, id: OrderId, payment: Payment) ->
     if open.0 <= 0 {
         return Err(Error::Invalid {
             field: "amount",
-            problem: format!("cannot be taken: order {id} ({number}) owes nothing, it is credited in full"),
+            problem: format!(
+                "cannot be taken: order {id} ({number}) owes nothing, its credit notes and part payments cover it"
+            ),
         });
     }
     let amount = payment.amount.unwrap_or(open);

@@ -356,7 +356,8 @@ pub fn not_an_invoice(
             super::credits::of_order(conn, tenant, order.id)?.iter().map(|c| c.number.to_string()).collect();
         return Ok(Some(NoReminder::CreditedInFull { number, by }));
     }
-    if order.owed().is_none_or(|owed| owed.0 <= 0) {
+    // Nothing left once credits and part payments are taken off.
+    if order.still_due().is_none_or(|due| due.0 <= 0) {
         return Ok(Some(NoReminder::AsksNothing { number }));
     }
     if order.v1.is_some() {

@@ -137,3 +137,26 @@ on_both_backends! {
         assert!(db.execute("DELETE FROM part_payments").is_err());
     }
 }
+
+on_both_backends! {
+    fn a_part_paid_invoice_whose_rest_is_credited_is_settled(db: TestDb) {
+        let db = db.with_clock_at(TESTS_DAY);
+        let orders = Shop::new(&db).stefan_with_invoices(&["60.00"]);
+        let order = orders[0].as_str();
+        ok(&db, &["order", "pickup", order, "--at", "2026-03-10 10:55"]);
+        ok(&db, &["order", "pay", order, "--amount", "20", "--method", "twint", "--at", "2026-03-10 11:00"]);
+        let unpaid = |db: &TestDb| json(db, &["order", "list", "--status", "unpaid", "--format", "json"]).as_array().unwrap().len();
+        assert_eq!(unpaid(&db), 1);
+        // The rest forgiven: nothing is left to pay, and the invoice is settled.
+        ok(&db, &["credit", order, "--reason", "goodwill", "--amount", "40"]);
+        let shown = json(&db, &["order", "show", order, "--format", "json"]);
+        assert_eq!((shown["status"].as_str(), shown["still_due"].as_str()), (Some("paid"), Some("0.00")));
+        assert_eq!(unpaid(&db), 0);
+        let remind = run(&db, &["remind", order, "--dry-run"]);
+        assert_ne!(remind.code, 0, "nothing to remind of: {}", remind.stdout);
+        let pay = run(&db, &["order", "pay", order, "--method", "cash"]);
+        assert!(pay.code == 65 && pay.stderr.contains("owes nothing"), "{}", pay.stderr);
+        // What was paid stays paid: the day's takings keep the part.
+        assert_eq!(json(&db, &["takings", "--date", "2026-03-10", "--format", "json"])[0]["amount"], "20.00");
+    }
+}
