@@ -5,7 +5,7 @@
 //! it was paid less the parts before it (`domain::Movement`).
 
 use super::events::{self, Change, Event};
-use super::orders::{self, refuse_if_void, Order};
+use super::orders::{self, refuse_if_void, Order, OrderRow};
 use super::schema::{orders as orders_table, part_payments};
 use super::{DbConn, Tenant};
 use crate::domain::{format_local, format_utc, now_utc, OrderId, OrderKind, PaymentMethod, Price};
@@ -176,21 +176,27 @@ pub fn in_period(
         .load(conn)
 }
 
-/// The part payments received in `[from, until)` (UTC), each with its order.
+/// The part payments received in `[from, until)` (UTC), each with its order (read in one
+/// query for all of them).
 pub fn in_period_with_orders(
     conn: &mut DbConn,
     tenant: &Tenant,
     bounds: (NaiveDateTime, NaiveDateTime),
 ) -> Result<Vec<(Part, Order)>, Error> {
-    let mut orders: HashMap<i64, Order> = HashMap::new();
-    let mut found = Vec::new();
-    for part in in_period(conn, tenant, bounds)? {
-        let order = match orders.get(&part.order_id) {
-            Some(order) => order.clone(),
-            None => orders::find(conn, tenant, OrderId(part.order_id))?,
-        };
-        orders.insert(part.order_id, order.clone());
-        found.push((part, order));
-    }
-    Ok(found)
+    let parts = in_period(conn, tenant, bounds)?;
+    let ids: Vec<i64> = parts.iter().map(|part| part.order_id).collect();
+    let orders: HashMap<i64, Order> = tenant
+        .orders()
+        .filter(orders_table::id.eq_any(&ids))
+        .select(OrderRow::as_select())
+        .load(conn)?
+        .into_iter()
+        .map(|row| (row.id, Order::from(row)))
+        .collect();
+    let with_order = |part: Part| {
+        let id = OrderId(part.order_id);
+        let order = orders.get(&id.0).cloned().ok_or(Error::NoSuchOrder { order: id, stringer: None })?;
+        Ok((part, order))
+    };
+    parts.into_iter().map(with_order).collect()
 }
