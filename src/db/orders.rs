@@ -608,6 +608,7 @@ pub fn pickup(conn: &mut DbConn, tenant: &Tenant, id: OrderId, pickup: Pickup) -
             order: id,
             on,
             method: order.payment_method.map(|m| m.to_string()),
+            at_pickup: true,
         });
     }
     diesel::update(tenant.orders().filter(orders::id.eq(id.0)))

@@ -60,6 +60,7 @@ pub fn pay(conn: &mut DbConn, tenant: &Tenant, id: OrderId, payment: Payment) ->
             order: id,
             on,
             method: order.payment_method.map(|m| m.to_string()),
+            at_pickup: false,
         });
     }
     // Money taken by the shop's own bank account is no payment at the counter.

@@ -198,9 +198,10 @@ pub enum Error {
     #[error("order {order} is the stringer's own racket: nobody picks it up or is told it is ready")]
     OwnRacket { order: OrderId },
 
-    /// A payment at pickup of an order paid before.
-    #[error("order {order} was paid on {on}{}: pick it up without --paid", .method.as_ref().map(|m| format!(" ({m})")).unwrap_or_default())]
-    AlreadyPaid { order: OrderId, on: String, method: Option<String> },
+    /// A payment (at pickup or not) of an order paid before.
+    #[error("order {order} was paid on {on}{}: {}", .method.as_ref().map(|m| format!(" ({m})")).unwrap_or_default(),
+            if *.at_pickup { "pick it up without --paid" } else { "nothing is left to pay" })]
+    AlreadyPaid { order: OrderId, on: String, method: Option<String>, at_pickup: bool },
 
     /// A ready notice for an order without the customer's e-mail address.
     #[error(

@@ -205,11 +205,19 @@ pub fn explain(error: &Error, w: &Words) -> String {
             "L'ordine {order} è una racchetta dell'incordatore: nessuno la ritira né viene avvisato.",
         ])
         .replace("{order}", &order.to_string()),
-        Error::AlreadyPaid { order, on, .. } => say([
+        Error::AlreadyPaid { order, on, at_pickup: true, .. } => say([
             "Order {order} was paid on {on}: it is picked up without a payment.",
             "Auftrag {order} wurde am {on} bezahlt: er wird ohne Zahlung abgeholt.",
             "La commande {order} a été payée le {on} : elle se retire sans paiement.",
             "L'ordine {order} è stato pagato il {on}: si ritira senza pagamento.",
+        ])
+        .replace("{order}", &order.to_string())
+        .replace("{on}", on),
+        Error::AlreadyPaid { order, on, at_pickup: false, .. } => say([
+            "Order {order} was paid on {on}: nothing is left to pay.",
+            "Auftrag {order} wurde am {on} bezahlt: nichts ist mehr offen.",
+            "La commande {order} a été payée le {on} : plus rien n'est dû.",
+            "L'ordine {order} è stato pagato il {on}: non resta nulla da pagare.",
         ])
         .replace("{order}", &order.to_string())
         .replace("{on}", on),
